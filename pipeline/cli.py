@@ -1,0 +1,141 @@
+"""The `classeval-pro` command line: one typer app, a subcommand per stage.
+
+Heavy libraries (Prefect, datasets, litellm) are imported inside the commands that need them so that
+`--help` and quick commands stay fast. Errors end the command with one readable line and a non-zero exit;
+`--debug` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pipeline import settings
+from pipeline.errors import InputError
+
+app = typer.Typer(
+    name="classeval-pro",
+    help="Build fresh, validated class-level code-generation benchmarks.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+seeds_app = typer.Typer(help="Inspect and check the bundled seed corpus.", no_args_is_help=True)
+app.add_typer(seeds_app, name="seeds")
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+@app.callback()
+def _root(
+    debug: Annotated[bool, typer.Option("--debug", help="Show full tracebacks on errors.")] = False,
+) -> None:
+    """Build fresh, validated class-level code-generation benchmarks (see README.md)."""
+    settings.configure_offline_environment()
+
+
+def _registry():
+    from pipeline.domains import load_domains
+
+    return load_domains(settings.domain_registry_path())
+
+
+@app.command()
+def domains() -> None:
+    """List the registered domains and how many valid seeds each has."""
+    from pipeline.seeds import load_corpus
+
+    registry = _registry()
+    corpus = load_corpus(settings.seeds_dir(), registry)
+    counts = corpus.count_by_domain()
+    table = Table(title=f"{len(registry.domain)} domains ({settings.domain_registry_path()})")
+    table.add_column("domain")
+    table.add_column("seeds", justify="right")
+    table.add_column("description")
+    for entry in registry.domain:
+        table.add_row(entry.name, str(counts.get(entry.name, 0)), entry.description)
+    console.print(table)
+    if corpus.problems:
+        err_console.print(f"{len(corpus.problems)} seed(s) have problems; run `classeval-pro seeds check`.")
+
+
+@seeds_app.command("check")
+def seeds_check() -> None:
+    """Check every seed: files present, modules parse, the class exists, the tests import it.
+
+    Prints one line per broken seed (naming the file and the problem) and exits 1 if any is broken; the
+    other seeds are checked all the same.
+    """
+    from pipeline.seeds import load_corpus
+
+    corpus = load_corpus(settings.seeds_dir(), _registry())
+    for problem in corpus.problems:
+        err_console.print(f"[red]error[/red] {problem}", highlight=False, soft_wrap=True)
+    console.print(f"{len(corpus.seeds)} valid seed(s), {len(corpus.problems)} with problems")
+    if corpus.problems:
+        raise typer.Exit(1)
+
+
+@app.command("import-classeval")
+def import_classeval(
+    source: Annotated[str, typer.Argument(help="A ClassEval-format JSON file, or a Hub dataset name with --hub.")],
+    hub: Annotated[bool, typer.Option("--hub", help="Treat SOURCE as a Hugging Face dataset name (downloads).")] = False,
+    split: Annotated[str, typer.Option(help="Split to read with --hub.")] = "test",
+    domain: Annotated[str, typer.Option(help="Domain label given to the imported classes.")] = "ClassEval",
+    out: Annotated[Optional[Path], typer.Option(help="Folder for the SeedClass JSON records.")] = None,
+) -> None:
+    """Read ClassEval-format tasks into SeedClass records (one JSON file each)."""
+    from pipeline.classeval import read_classeval_file, read_classeval_hub
+    from pipeline.store import atomic_write_text
+
+    seeds = read_classeval_hub(source, split, domain) if hub else read_classeval_file(Path(source), domain)
+    target = out or settings.artifacts_dir() / "imports" / (Path(source).stem if not hub else source.replace("/", "__"))
+    for seed in seeds:
+        atomic_write_text(target / f"{seed.seed_id.split('/', 1)[1]}.json", seed.to_json() + "\n")
+    console.print(f"imported {len(seeds)} class(es) into {target}")
+
+
+@app.command()
+def build(
+    config: Annotated[Optional[Path], typer.Option(help="TOML build configuration; defaults are the offline build.")] = None,
+    run_id: Annotated[Optional[str], typer.Option(help="Resume or name a run; default derives from the inputs.")] = None,
+) -> None:
+    """Run the build flow on the bundled seeds and write the run (and a release) under artifacts/."""
+    from pipeline.config import load_config
+
+    cfg = load_config(config)
+    from flows.build import build_flow  # imports Prefect: about a second
+
+    summary = build_flow(cfg, run_id)
+    console.print(summary)
+
+
+def main() -> None:
+    """Console entry point: one readable line per error, a traceback only with --debug."""
+    debug = "--debug" in sys.argv
+    try:
+        app(prog_name="classeval-pro")
+    except InputError as exc:
+        if debug:
+            raise
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err_console.print("interrupted; completed records are kept and a rerun resumes")
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence prints one line, not a traceback
+        if debug:
+            raise
+        err_console.print(f"[red]error:[/red] {type(exc).__name__}: {exc} (rerun with --debug for details)",
+                          highlight=False, soft_wrap=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

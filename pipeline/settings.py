@@ -1,0 +1,55 @@
+"""Where things live, and the process environment that keeps every library offline.
+
+Paths default to the checkout (the folder above this package) so that `classeval-pro` works from a clone
+with no configuration; environment variables move them for a maintainer who keeps seeds or artifacts
+elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def seeds_dir() -> Path:
+    """The seed corpus folder (`CLASSEVAL_PRO_SEEDS`, default `<checkout>/seeds`)."""
+    return Path(os.environ.get("CLASSEVAL_PRO_SEEDS", PROJECT_ROOT / "seeds"))
+
+
+def artifacts_dir() -> Path:
+    """The artifact tree (`CLASSEVAL_PRO_ARTIFACTS`, default `<checkout>/artifacts`)."""
+    return Path(os.environ.get("CLASSEVAL_PRO_ARTIFACTS", PROJECT_ROOT / "artifacts"))
+
+
+def domain_registry_path() -> Path:
+    """The domain registry file (`CLASSEVAL_PRO_DOMAINS`, default `<seeds>/domains.toml`)."""
+    return Path(os.environ.get("CLASSEVAL_PRO_DOMAINS", seeds_dir() / "domains.toml"))
+
+
+def configure_offline_environment(artifacts: Path | None = None) -> None:
+    """Set the variables that keep Prefect, litellm and Hugging Face libraries local and quiet.
+
+    Must run before those libraries are imported: each reads its settings at import. Values already set by
+    the user win (`setdefault`), so a maintainer can still point Prefect at a real server.
+    Failure modes this prevents: Prefect writing to the home folder and looking up an analytics host (a
+    "database is locked" traceback with no network), its temporary server missing a 20 s start deadline on a
+    cold database, litellm downloading a price map at import, `datasets` pinging a download counter.
+    """
+    root = Path(artifacts) if artifacts is not None else artifacts_dir()
+    defaults = {
+        "PREFECT_HOME": str(root / ".prefect"),
+        "PREFECT_LOCAL_STORAGE_PATH": str(root / ".prefect" / "storage"),
+        "DO_NOT_TRACK": "1",
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",
+        "PREFECT_LOGGING_LEVEL": "WARNING",
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        "HF_HOME": str(root / ".hf"),
+        "HF_HUB_OFFLINE": "1",
+        "HF_UPDATE_DOWNLOAD_COUNTS": "0",
+        "HF_DATASETS_OFFLINE": "1",
+    }
+    for key, value in defaults.items():
+        os.environ.setdefault(key, value)
