@@ -277,6 +277,9 @@ class Task(Record):
     source_date: str | None = Field(default=None, description="ISO date of its source, for cut-off filtering.")
     metrics: dict[str, float | None] = Field(default_factory=dict, description="Gate figures: coverage, interaction, ...")
     verdicts: tuple[Verdict, ...] = Field(default=(), description="Judges' verdicts.")
+    candidate_id: str = Field(
+        default="", description="The candidate this task was built from, so a release traces back to its run."
+    )
 
     @staticmethod
     def make_id(class_name: str, skeleton: str, solution_code: str, test: str) -> str:
