@@ -1,0 +1,131 @@
+"""Exact and near-duplicate detection, within a release and against every earlier release.
+
+Exact: two tasks whose reference solutions have the same normalised syntax tree (see `normalise`).
+Near: MinHash over shingles of normalised tokens, Jaccard >= 0.85 (the threshold ClassEval-Pro uses).
+datasketch's MinHashLSH finds candidate pairs without comparing every pair; each candidate is then
+confirmed with the exact Jaccard of the two shingle sets, because an LSH band match is only probable
+evidence: its false positives would reject good tasks, and its index is queried at a lower threshold than
+the decision so that its false negatives (pairs just above 0.85 that share no band) are rare.
+
+The first task seen wins: earlier releases before this one, then this release's tasks in task-id order, so
+the outcome does not depend on the order a build happened to produce them in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pipeline.errors import InputError
+from pipeline.records import RejectReason, Task
+from pipeline.release.normalise import code_tokens, normalised_source, structural_hash
+
+
+@dataclass(frozen=True)
+class DedupSettings:
+    """How near is near."""
+
+    threshold: float = 0.85  # Jaccard of shingle sets at or above which two tasks are near duplicates
+    shingle_size: int = 5  # tokens per shingle
+    num_perm: int = 128  # MinHash permutations
+    lsh_threshold: float = 0.7  # candidate retrieval threshold, below `threshold` on purpose (see module doc)
+
+
+@dataclass(frozen=True)
+class DedupFinding:
+    """Why one task was dropped: the task it duplicates and how similar they are."""
+
+    task_id: str
+    reason: RejectReason  # DUPLICATE or NEAR_DUPLICATE
+    matched_task_id: str
+    matched_release: str | None  # version of the earlier release, None when within this release
+    similarity: float  # 1.0 for exact duplicates, the shingle Jaccard for near ones
+    structural_hash: str
+
+
+@dataclass
+class DedupOutcome:
+    kept: list[Task] = field(default_factory=list)
+    findings: list[DedupFinding] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Fingerprint:
+    structural: str
+    shingles: frozenset[str]
+
+
+def full_source(task: Task) -> str:
+    """The solution module as it runs: import lines, then the solution."""
+    return "\n".join([*task.import_statement, task.solution_code])
+
+
+def fingerprint(task: Task, shingle_size: int) -> _Fingerprint:
+    source = full_source(task)
+    try:
+        normal = normalised_source(source)
+        structural = structural_hash(source)
+    except SyntaxError as exc:
+        raise InputError(f"task {task.task_id}: solution_code does not parse: line {exc.lineno}: {exc.msg}") from None
+    tokens = code_tokens(normal)
+    if len(tokens) < shingle_size:
+        shingles = frozenset([" ".join(tokens)])
+    else:
+        shingles = frozenset(" ".join(tokens[i:i + shingle_size]) for i in range(len(tokens) - shingle_size + 1))
+    return _Fingerprint(structural, shingles)
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    union = len(a | b)
+    return len(a & b) / union if union else 1.0
+
+
+def deduplicate(
+    tasks: Sequence[Task],
+    earlier: Sequence[tuple[str, Task]] = (),
+    settings: DedupSettings = DedupSettings(),
+) -> DedupOutcome:
+    """Split `tasks` into kept ones and findings; `earlier` is (release version, task) for every earlier task."""
+    from datasketch import MinHash, MinHashLSH  # imported here: numpy/scipy import cost
+
+    lsh = MinHashLSH(threshold=settings.lsh_threshold, num_perm=settings.num_perm)
+    seen: dict[str, tuple[str | None, _Fingerprint]] = {}  # key -> (release, fingerprint); key = task id
+    by_structure: dict[str, str] = {}  # structural hash -> first key
+
+    def minhash(fp: _Fingerprint) -> MinHash:
+        mh = MinHash(num_perm=settings.num_perm, seed=1)
+        mh.update_batch([s.encode("utf-8") for s in sorted(fp.shingles)])
+        return mh
+
+    def remember(key: str, release: str | None, fp: _Fingerprint) -> None:
+        seen[key] = (release, fp)
+        by_structure.setdefault(fp.structural, key)
+        lsh.insert(key, minhash(fp))
+
+    for version, task in earlier:
+        key = f"{version}/{task.task_id}"
+        if key not in seen:
+            remember(key, version, fingerprint(task, settings.shingle_size))
+
+    outcome = DedupOutcome()
+    for task in sorted(tasks, key=lambda t: t.task_id):
+        fp = fingerprint(task, settings.shingle_size)
+        first = by_structure.get(fp.structural)
+        if first is not None:
+            release, _ = seen[first]
+            outcome.findings.append(DedupFinding(task.task_id, RejectReason.DUPLICATE, first.rsplit("/", 1)[-1],
+                                                 release, 1.0, fp.structural))
+            continue
+        best: tuple[float, str] | None = None
+        for key in lsh.query(minhash(fp)):
+            similarity = jaccard(fp.shingles, seen[key][1].shingles)
+            if similarity >= settings.threshold and (best is None or (similarity, key) > best):
+                best = (similarity, key)
+        if best is not None:
+            similarity, key = best
+            outcome.findings.append(DedupFinding(task.task_id, RejectReason.NEAR_DUPLICATE, key.rsplit("/", 1)[-1],
+                                                 seen[key][0], round(similarity, 4), fp.structural))
+            continue
+        remember(f"/{task.task_id}", None, fp)
+        outcome.kept.append(task)
+    return outcome
