@@ -1,0 +1,98 @@
+"""Snapshot round trip: `to_dict` copies the state out, `from_dict` builds an equal instance from it."""
+
+from __future__ import annotations
+
+from pipeline.synthesis.class_model import ClassModel
+from pipeline.synthesis.cst_edit import ClassEditor
+from pipeline.synthesis.scenarios import CLASS, Arg, Scenario, Step
+from pipeline.synthesis.transforms.base import (
+    FEATURE_FIELDS, ScenarioContext, TransformError, english_list, prefix_of, query_steps, require_free_names,
+    require_state_fields,
+)
+
+METHODS = ("to_dict", "from_dict", "same_state_as")
+
+
+def _keys(fields: tuple[str, ...]) -> dict[str, str]:
+    keys = {f: f.lstrip("_") for f in fields}
+    if len(set(keys.values())) != len(keys):
+        raise TransformError("two fields differ only by leading underscores")
+    return keys
+
+
+class SnapshotRoundTrip:
+    name = "snapshot_roundtrip"
+
+    def check(self, model: ClassModel) -> None:
+        require_free_names(model, METHODS)
+        _keys(require_state_fields(model))
+        if model.self_referencing:
+            pass  # from_dict only uses cls.__new__, so self-construction elsewhere does not matter
+
+    def apply(self, source: str, model: ClassModel) -> str:
+        self.check(model)
+        fields = require_state_fields(model)
+        keys = _keys(fields)
+        editor = ClassEditor(source, model.name)
+        editor.add_import("copy")
+        out_entries = "\n".join(f'        "{keys[f]}": copy.deepcopy(self.{f}),' for f in fields)
+        in_entries = "\n".join(f'    instance.{f} = copy.deepcopy(data["{keys[f]}"])' for f in fields)
+        # Bookkeeping of other features starts fresh in a restored instance, exactly as in __init__.
+        bookkeeping = {
+            "_undo_stack": "[]", "_batches_applied": "0", "_rejected_arguments": "{}", "_call_counts": "{}",
+            "_frozen": "False", "_refused_writes": "0",
+        }
+        fresh = "\n".join(f"    instance.{f} = {bookkeeping[f]}" for f in model.fields if f in FEATURE_FIELDS)
+        required = ", ".join(f'"{keys[f]}"' for f in fields)
+        editor.append_methods(f'''
+def to_dict(self) -> dict:
+    """Return a deep copy of the state as a dict with the keys {english_list(list(keys.values()))}.
+
+    Changing the returned dict does not change the instance.
+    """
+    return {{
+{out_entries}
+    }}
+
+@classmethod
+def from_dict(cls, data: dict) -> "{model.name}":
+    """Build an instance whose state is a deep copy of ``data`` (as returned by ``to_dict``).
+
+    The constructor is not called; bookkeeping that is not part of ``to_dict`` starts empty.
+
+    :raises ValueError: if a key of ``to_dict`` is missing from ``data``.
+    """
+    missing = [key for key in ({required},) if key not in data]
+    if missing:
+        raise ValueError(f"snapshot is missing {{', '.join(missing)}}")
+    instance = cls.__new__(cls)
+{in_entries}
+{fresh}
+    return instance
+
+def same_state_as(self, other: object) -> bool:
+    """Return True if ``other`` is a ``{model.name}`` whose ``to_dict()`` equals this one's."""
+    return isinstance(other, {model.name}) and self.to_dict() == other.to_dict()
+''')
+        editor.extend_class_docstring(
+            "Snapshots: ``to_dict()`` copies the state out, ``from_dict()`` builds an instance with equal state, "
+            "and ``same_state_as()`` compares two instances by their snapshots."
+        )
+        return editor.code()
+
+    def scenarios(self, context: ScenarioContext) -> list[Scenario]:
+        rng, out = context.rng, []
+        observe = query_steps(context.model, 2)
+        for base in list(context.bases)[:8]:
+            steps = prefix_of(base, rng)
+            restore = Step(CLASS, "from_dict", (Arg(call=("obj", "to_dict")),), bind="restored")
+            steps = steps + [restore, Step("obj", "same_state_as", (Arg(var="restored"),))]
+            steps += [Step("restored", s.method) for s in observe]
+            tail = [s for s in base.steps[len(steps):] if s.target == "obj"][:1]
+            if tail:
+                steps += tail + [Step("obj", "same_state_as", (Arg(var="restored"),))]
+            out.append(base.with_steps(steps, title="from_dict_restores_equal_state", origin=self.name,
+                                       focus=("to_dict", "from_dict")))
+        out.append(Scenario(steps=(Step("obj", "to_dict"), Step(CLASS, "from_dict", (Arg(literal="{}"),))),
+                            title="from_dict_rejects_incomplete_snapshot", origin=self.name, focus=("from_dict",)))
+        return out

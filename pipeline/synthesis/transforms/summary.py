@@ -1,0 +1,70 @@
+"""A summary that combines several getters, and a comparison of two summaries."""
+
+from __future__ import annotations
+
+from pipeline.synthesis.class_model import ClassModel
+from pipeline.synthesis.cst_edit import ClassEditor
+from pipeline.synthesis.scenarios import Arg, Scenario, Step
+from pipeline.synthesis.transforms.base import (
+    ScenarioContext, TransformError, english_list, own_queries, prefix_of, require_free_names,
+)
+
+METHODS = ("overview", "changed_since")
+MAX_GETTERS = 4
+
+
+def _getters(model: ClassModel) -> list[str]:
+    return [m.name for m in own_queries(model)][:MAX_GETTERS]
+
+
+class CombinedSummary:
+    name = "combined_summary"
+
+    def check(self, model: ClassModel) -> None:
+        require_free_names(model, METHODS)
+        if len(_getters(model)) < 2:
+            raise TransformError(f"class {model.name} has fewer than two argument-free queries to combine")
+
+    def apply(self, source: str, model: ClassModel) -> str:
+        self.check(model)
+        getters = _getters(model)
+        entries = "\n".join(f'        "{g}": self.{g}(),' for g in getters)
+        editor = ClassEditor(source, model.name)
+        editor.append_methods(f'''
+def overview(self) -> dict:
+    """Return the results of {english_list(getters)} in one dict, keyed by method name in that order.
+
+    Nothing changes; the values are exactly what those methods return at this moment.
+    """
+    return {{
+{entries}
+    }}
+
+def changed_since(self, earlier: dict) -> list[str]:
+    """Compare the current ``overview()`` with an earlier one.
+
+    :param earlier: a dict returned by ``overview()`` before.
+    :return: the names whose value differs, in ``overview()`` order; names missing from ``earlier``
+        count as changed.
+    """
+    current = self.overview()
+    return [name for name, value in current.items() if name not in earlier or earlier[name] != value]
+''')
+        editor.extend_class_docstring(
+            f"Overview: ``overview()`` combines {english_list(getters)}; ``changed_since()`` lists which of them "
+            "changed since an earlier overview."
+        )
+        return editor.code()
+
+    def scenarios(self, context: ScenarioContext) -> list[Scenario]:
+        rng, out = context.rng, []
+        for base in list(context.bases)[:10]:
+            steps = prefix_of(base, rng)
+            cut = rng.randint(0, len(steps))
+            steps = steps[:cut] + [Step("obj", "overview", bind="before")] + steps[cut:]
+            steps += [Step("obj", "overview"), Step("obj", "changed_since", (Arg(var="before"),))]
+            out.append(base.with_steps(steps, title="changed_since_lists_changed_values", origin=self.name,
+                                       focus=("overview", "changed_since")))
+        out.append(Scenario(steps=(Step("obj", "overview"), Step("obj", "changed_since", (Arg(literal="{}"),))),
+                            title="changed_since_empty_overview_lists_everything", origin=self.name, focus=("changed_since",)))
+        return out
