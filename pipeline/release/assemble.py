@@ -1,0 +1,184 @@
+"""`release`: decontaminate, deduplicate, and write the next immutable, versioned release.
+
+Order matters: contaminated tasks are dropped before deduplication, so that a contaminated task can never
+be the "first" copy that shadows a clean near-duplicate. Every dropped task becomes a `Rejection` record in
+the run (stage `release`) with its evidence, and the full per-task reports are written beside them
+(`release_decontamination.json`, `release_dedup.json`): rejection is data, not a log line.
+
+A release folder holds every split so far (earlier splits copied byte for byte from the previous release,
+the new split with the tasks that survived), `classeval.json`, `diff.json`, `README.md` and `manifest.json`
+(written last, because it hashes the others). It is filled in a temporary folder and renamed into place by
+`ArtifactStore.new_release`, so no reader ever sees half a release, and an existing version is never
+overwritten. When nothing new survives, no release is made.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pipeline.errors import InputError
+from pipeline.funnel import Funnel, StageCount
+from pipeline.records import Rejection, RejectReason, Task
+from pipeline.release.card import render_card
+from pipeline.release.dataset_io import read_split, split_file, write_split
+from pipeline.release.decontam import DecontamSettings, decontaminate
+from pipeline.release.dedup import DedupSettings, deduplicate
+from pipeline.release.diff import release_diff
+from pipeline.release.export import classeval_json
+from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text
+from pipeline.release.versioning import next_version, sorted_versions
+from pipeline.store import ArtifactStore, atomic_write_text
+
+STAGE = "release"
+
+
+class ReleaseConfig(BaseModel):
+    """Settings of the release stage, recorded in the manifest. Unknown keys are refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    near_duplicate_threshold: float = Field(default=0.85, gt=0, le=1, description="MinHash Jaccard for near duplicates.")
+    shingle_size: int = Field(default=5, ge=1, description="Tokens per shingle for near-duplicate detection.")
+    num_perm: int = Field(default=128, ge=16, description="MinHash permutations.")
+    ngram_size: int = Field(default=10, ge=1, description="Tokens per n-gram for decontamination.")
+    contamination_threshold: float = Field(default=0.5, gt=0, le=1,
+                                           description="Share of a field's n-grams found in one benchmark entry that rejects.")
+    licence: str = Field(default="mit", description="Hugging Face licence identifier of the release.")
+    pretty_name: str = Field(default="ClassEval-Pro", description="Dataset name on the card.")
+    repo_hint: str = Field(default="ORG/NAME", description="Hub repository named in the card's loading example.")
+    release_date: date | None = Field(default=None, description="Date that picks the version; None = today (UTC).")
+    seed_corpus_hash: str | None = Field(default=None, description="Digest of the seed corpus (manifest.corpus_hash).")
+    build_configuration: dict[str, Any] = Field(default_factory=dict, description="The build's settings, for the manifest.")
+
+
+@dataclass
+class ReleaseResult:
+    """What `release` did. `version` and `path` are None when nothing new survived (no release was made)."""
+
+    version: str | None
+    path: Path | None
+    released: list[str]
+    rejections: list[Rejection]
+    funnel: Funnel
+    message: str
+    diff: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def created(self) -> bool:
+        return self.version is not None
+
+
+def _earlier_tasks(store: ArtifactStore, versions: Sequence[str]) -> list[tuple[str, Task]]:
+    """Each earlier release's own split: together, every task ever released."""
+    out = []
+    for version in versions:
+        path = store.release_dir(version) / split_file(version)
+        if not path.is_file():
+            raise InputError(f"{path}: release {version} has no split file of its own; the artifact tree is damaged")
+        out.extend((version, task) for task in read_split(path))
+    return out
+
+
+def _rejection(task: Task, reason: RejectReason, detail: str, evidence: dict[str, Any]) -> Rejection:
+    return Rejection(candidate_id=task.candidate_id or task.task_id, stage=STAGE, reason=reason, detail=detail,
+                     evidence={"task_id": task.task_id, **evidence})
+
+
+def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Funnel, config: ReleaseConfig, *,
+            benchmarks: Sequence[Path] = ()) -> ReleaseResult:
+    """Drop contaminated and duplicate tasks, then write the next release (or none if nothing is new)."""
+    existing = sorted_versions(store.existing_releases())
+    earlier = _earlier_tasks(store, existing)
+
+    decontam = DecontamSettings(ngram_size=config.ngram_size, threshold=config.contamination_threshold)
+    reports = decontaminate(tasks, benchmarks, decontam)
+    rejections: list[Rejection] = []
+    clean: list[Task] = []
+    for task, report in zip(tasks, reports):
+        if report.contaminated:
+            best = max(report.matches, key=lambda m: m.overlap)
+            rejections.append(_rejection(task, RejectReason.CONTAMINATED,
+                                         f"{best.field} shares {best.overlap:.0%} of its {decontam.ngram_size}-grams "
+                                         f"with {best.entry} (threshold {decontam.threshold:.0%})",
+                                         {"report": report.to_json()}))
+        else:
+            clean.append(task)
+
+    dedup = DedupSettings(threshold=config.near_duplicate_threshold, shingle_size=config.shingle_size,
+                          num_perm=config.num_perm)
+    outcome = deduplicate(clean, earlier, dedup)
+    by_id = {t.task_id: t for t in tasks}
+    for f in outcome.findings:
+        where = f"release {f.matched_release}" if f.matched_release else "this release"
+        kind = "same normalised syntax tree as" if f.reason is RejectReason.DUPLICATE else f"Jaccard {f.similarity:.2f} with"
+        rejections.append(_rejection(by_id[f.task_id], f.reason, f"{kind} {f.matched_task_id} ({where})",
+                                     {"matched_task_id": f.matched_task_id, "matched_release": f.matched_release,
+                                      "similarity": f.similarity, "structural_hash": f.structural_hash}))
+
+    for rejection in rejections:
+        store.write(run_id, STAGE, rejection.candidate_id, rejection)
+    store.write_run_file(run_id, "release_decontamination.json", json.dumps(
+        {"settings": decontam.__dict__, "benchmarks": [str(p) for p in benchmarks],
+         "reports": [r.to_json() for r in reports]}, indent=2, sort_keys=True) + "\n")
+    store.write_run_file(run_id, "release_dedup.json", json.dumps(
+        {"settings": dedup.__dict__, "earlier_releases": existing,
+         "findings": [{**f.__dict__, "reason": f.reason.value} for f in outcome.findings]}, indent=2, sort_keys=True) + "\n")
+
+    per_reason = Counter(r.reason for r in rejections)
+    funnel = funnel.with_stage(STAGE, StageCount(received=len(tasks), accepted=len(outcome.kept), rejected=dict(per_reason)))
+    if not outcome.kept:
+        summary = ", ".join(f"{n} {r.value}" for r, n in sorted(per_reason.items(), key=lambda kv: kv[0].value))
+        return ReleaseResult(None, None, [], rejections, funnel,
+                             f"no new release: none of {len(tasks)} task(s) survived ({summary or 'no tasks given'})")
+
+    version = next_version(existing, config.release_date or datetime.now(timezone.utc).date())
+    previous = existing[-1] if existing else None
+    new_tasks = sorted(outcome.kept, key=lambda t: t.task_id)
+    with store.new_release(version) as folder:
+        splits: dict[str, list[Task]] = {}
+        previous_tasks: list[Task] = []
+        if previous is not None:
+            for name in sorted_versions(p.stem for p in (store.release_dir(previous) / "data").glob("*.parquet")):
+                source = store.release_dir(previous) / split_file(name)
+                target = folder / split_file(name)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(source, target)  # byte-identical: the Hub sees an unchanged file
+                splits[name] = read_split(target)
+            previous_tasks = [t for ts in splits.values() for t in ts]
+        write_split(new_tasks, folder / split_file(version))
+        splits[version] = new_tasks
+        all_tasks = [t for ts in splits.values() for t in ts]
+
+        export, notes = classeval_json(all_tasks)
+        atomic_write_text(folder / "classeval.json", export)
+        diff = release_diff(previous_tasks, all_tasks, previous_version=previous, version=version)
+        atomic_write_text(folder / "diff.json", json.dumps(diff, indent=2, sort_keys=True) + "\n")
+        contamination = {"summary": (f"{config.ngram_size}-gram overlap >= {config.contamination_threshold:.0%} with one "
+                                     f"entry of {len(benchmarks)} maintainer-supplied benchmark file(s)")
+                                    if benchmarks else "no benchmark files were supplied, so none was checked"}
+        atomic_write_text(folder / "README.md", render_card(
+            version=version, splits=splits, funnel=funnel, diff=diff, licence=config.licence,
+            pretty_name=config.pretty_name, repo_hint=config.repo_hint, contamination=contamination,
+            dedup={"threshold": config.near_duplicate_threshold}))
+        counts = {"received": len(tasks), "released": len(new_tasks),
+                  "rejected": {r.value: n for r, n in sorted(per_reason.items(), key=lambda kv: kv[0].value)},
+                  "domains": dict(sorted(Counter(d for t in all_tasks for d in t.domains).items())),
+                  "origins": dict(sorted(Counter(t.origin.value for t in all_tasks).items()))}
+        manifest = build_manifest(
+            folder, version=version, splits=splits,
+            configuration={"release": config.model_dump(mode="json", exclude={"build_configuration", "seed_corpus_hash"}),
+                           "build": config.build_configuration, "benchmarks": [Path(p).name for p in benchmarks]},
+            seed_corpus_hash=config.seed_corpus_hash, counts=counts, export_notes=notes, previous_version=previous)
+        atomic_write_text(folder / MANIFEST, manifest_text(manifest))
+    path = store.release_dir(version)
+    return ReleaseResult(version, path, [t.task_id for t in new_tasks], rejections, funnel,
+                         f"released {version}: {len(new_tasks)} new task(s), {len(all_tasks)} in all, at {path}", diff)

@@ -1,0 +1,188 @@
+"""The release stage end to end on inline tasks: versions, immutability, reload, manifest, diff, card."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from datetime import date
+
+import pytest
+from conftest import COUNTER_SOLUTION, build_task, verdict
+
+from pipeline.funnel import Funnel, StageCount
+from pipeline.records import Decision, RejectReason, Rejection
+from pipeline.release.assemble import ReleaseConfig, release
+from pipeline.release.dataset_io import load_release
+from pipeline.release.manifest import verify_release
+from pipeline.store import ArtifactStore
+
+STACK = textwrap.dedent('''
+    import collections
+
+
+    class Stack:
+        def __init__(self):
+            self.items = collections.deque()
+            self.pushes = 0
+
+        def push(self, item):
+            self.items.append(item)
+            self.pushes += 1
+
+        def pop(self):
+            if not self.items:
+                raise IndexError("empty stack")
+            return self.items.pop()
+
+        def stats(self):
+            return {"size": len(self.items), "pushes": self.pushes}
+''').lstrip()
+
+QUEUE = textwrap.dedent('''
+    class Ledger:
+        def __init__(self, owner):
+            self.owner = owner
+            self.entries = []
+
+        def record(self, amount, memo=""):
+            if amount == 0:
+                raise ValueError("zero amount")
+            self.entries.append((amount, memo))
+
+        def balance(self):
+            total = 0
+            for amount, _ in self.entries:
+                total += amount
+            return total
+
+        def statement(self):
+            return [f"{self.owner}: {memo} {amount}" for amount, memo in self.entries]
+''').lstrip()
+
+NOVEMBER = ReleaseConfig(release_date=date(2026, 11, 5), seed_corpus_hash="abc123", build_configuration={"rng_seed": 1})
+FUNNEL = Funnel(run_id="run-1", stages={"enhance": StageCount(received=4, accepted=3),
+                                        "validate": StageCount(received=3, accepted=3)})
+
+
+@pytest.fixture(scope="module")
+def hf_home(tmp_path_factory):
+    return tmp_path_factory.mktemp("hf")
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch, hf_home):
+    monkeypatch.setenv("HF_HOME", str(hf_home))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+
+
+def _tasks():
+    counter = build_task(verdicts=(), candidate_id="cand-counter")
+    stack = build_task("Stack", STACK.split("\n\n\n", 1)[1], module="stack", imports=("import collections",),
+                       candidate_id="cand-stack", domains=("Business_App",))
+    dup = build_task(solution=COUNTER_SOLUTION.replace("current", "before"), candidate_id="cand-dup")
+    return counter, stack, dup
+
+
+def test_first_release_writes_everything_and_reloads_exactly(tmp_path):
+    store = ArtifactStore(tmp_path / "artifacts")
+    counter, stack, dup = _tasks()
+    result = release(store, "run-1", [counter, stack, dup], FUNNEL, NOVEMBER)
+    assert result.version == "2026.11.0" and result.path == store.release_dir("2026.11.0")
+    first, second = sorted([counter, dup], key=lambda t: t.task_id)
+    assert sorted(result.released) == sorted([first.task_id, stack.task_id])
+    [rejected] = result.rejections
+    assert rejected.reason is RejectReason.DUPLICATE and rejected.evidence["matched_task_id"] == first.task_id
+    assert store.read("run-1", "release", rejected.candidate_id, Rejection) == rejected
+    assert result.funnel.stages["release"].rejected == {RejectReason.DUPLICATE: 1}
+
+    folder = result.path
+    assert sorted(p.name for p in folder.iterdir()) == ["README.md", "classeval.json", "data", "diff.json", "manifest.json"]
+    assert load_release(folder) == sorted([first, stack], key=lambda t: t.task_id)
+    assert verify_release(folder) == []
+
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["seed_corpus_hash"] == "abc123" and manifest["configuration"]["build"] == {"rng_seed": 1}
+    assert manifest["counts"]["rejected"] == {"duplicate": 1} and manifest["counts"]["splits"] == {"2026.11.0": 2}
+    assert manifest["models"]["generators"] == [{"backend": "offline", "model": None, "prompt_version": None, "tasks": 2}]
+    assert set(manifest["files"]) == {"README.md", "classeval.json", "data/2026.11.0.parquet", "diff.json"}
+
+    export = json.loads((folder / "classeval.json").read_text())
+    by_name = {e["class_name"]: e for e in export}
+    assert "from counter import" not in by_name["Counter"]["test"] and "def test_add_and_total" in by_name["Counter"]["test"]
+    assert by_name["Stack"]["import_statement"] == ["import collections"]
+
+    card = (folder / "README.md").read_text()
+    from huggingface_hub import DatasetCard
+    meta = DatasetCard(card).data.to_dict()
+    assert meta["license"] == "mit" and meta["size_categories"] == ["n<1K"]
+    assert meta["configs"][0]["data_files"] == [{"split": "2026.11.0", "path": "data/2026.11.0.parquet"}]
+    assert "| enhance | 4 | 3 | none |" in card and "duplicate: 1" in card
+    assert "No judges ran" in card
+    assert "| Algo_DataStruct | 1 |" in card and "| Business_App | 1 |" in card
+
+
+def test_rerun_with_unchanged_inputs_makes_no_release(tmp_path):
+    store = ArtifactStore(tmp_path / "artifacts")
+    tasks = _tasks()
+    release(store, "run-1", tasks, FUNNEL, NOVEMBER)
+    again = release(store, "run-2", tasks, FUNNEL, NOVEMBER)
+    assert again.version is None and not again.created and again.released == []
+    assert "no new release" in again.message and "duplicate" in again.message
+    assert store.existing_releases() == ["2026.11.0"]
+    assert [r.evidence["matched_release"] for r in again.rejections] == ["2026.11.0"] * 3
+
+
+def test_second_release_adds_a_split_keeps_the_first_and_reports_the_diff(tmp_path):
+    store = ArtifactStore(tmp_path / "artifacts")
+    counter, stack, _ = _tasks()
+    first = release(store, "run-1", [counter], FUNNEL, NOVEMBER)
+    ledger = build_task("Ledger", QUEUE, module="ledger", candidate_id="cand-ledger",
+                        verdicts=tuple(verdict("cand-ledger", j, d) for j, d in
+                                       (("p1", Decision.ACCEPT), ("p2", Decision.ACCEPT), ("p3", Decision.REJECT))))
+    second = release(store, "run-2", [ledger, stack], FUNNEL, NOVEMBER)
+    assert second.version == "2026.11.1"
+    old_split = first.path / "data" / "2026.11.0.parquet"
+    assert (second.path / "data" / "2026.11.0.parquet").read_bytes() == old_split.read_bytes()
+    assert load_release(second.path) == [counter, *sorted([ledger, stack], key=lambda t: t.task_id)]
+    assert verify_release(second.path) == [] and verify_release(first.path) == []
+    assert sorted(second.diff["added"]) == sorted([ledger.task_id, stack.task_id])
+    assert second.diff["removed"] == [] and second.diff["unchanged"] == 1
+    card = (second.path / "README.md").read_text()
+    assert "1 of 3 tasks carry judge verdicts" in card and "offline/p1" in card
+    december = release(store, "run-3", [build_task("Counter", COUNTER_SOLUTION + "\n    def clear(self):\n"
+                                                   "        self.counts = {}\n        return True\n\n    def size(self):\n"
+                                                   "        return len(self.counts)\n", candidate_id="cand-c2")],
+                       FUNNEL, NOVEMBER.model_copy(update={"release_date": date(2026, 12, 1),
+                                                           "near_duplicate_threshold": 0.99}))
+    assert december.version == "2026.12.0"
+    assert [c["previous_task_ids"] for c in december.diff["changed"]] == [[counter.task_id]]
+
+
+def test_contaminated_tasks_are_rejected_with_their_report(tmp_path):
+    store = ArtifactStore(tmp_path / "artifacts")
+    counter, stack, _ = _tasks()
+    bench = tmp_path / "ClassEval_data.json"
+    bench.write_text(json.dumps([{"task_id": "ClassEval_1", "skeleton": "", "solution_code": COUNTER_SOLUTION}]))
+    result = release(store, "run-1", [counter, stack], FUNNEL, NOVEMBER, benchmarks=[bench])
+    [rejected] = result.rejections
+    assert rejected.reason is RejectReason.CONTAMINATED and "ClassEval_data.json:ClassEval_1" in rejected.detail
+    assert rejected.evidence["report"]["score"] == 1.0
+    reports = json.loads((store.runs / "run-1" / "release_decontamination.json").read_text())["reports"]
+    assert len(reports) == 2
+    assert result.released == [stack.task_id]
+
+
+def test_tampering_is_reported_by_verify(tmp_path):
+    store = ArtifactStore(tmp_path / "artifacts")
+    result = release(store, "run-1", list(_tasks()[:2]), FUNNEL, NOVEMBER)
+    (result.path / "classeval.json").write_text("[]\n")
+    (result.path / "extra.txt").write_text("x")
+    problems = verify_release(result.path)
+    assert any("classeval.json: sha256" in p for p in problems)
+    assert any("extra.txt: not listed" in p for p in problems)
+    manifest = json.loads((result.path / "manifest.json").read_text())
+    first_id = sorted(manifest["tasks"])[0]
+    manifest["tasks"][first_id]["sha256"] = "0" * 64
+    (result.path / "manifest.json").write_text(json.dumps(manifest))
+    assert any(f"task {first_id} does not match" in p for p in verify_release(result.path))
