@@ -109,11 +109,20 @@ def build(
     """Run the build flow on the bundled seeds and write the run (and a release) under artifacts/."""
     from pipeline.config import load_config
 
+    from pipeline import stages
+
     cfg = load_config(config)
+    # Check the inputs before Prefect starts (its temporary server takes seconds, and an input error raised
+    # inside the flow is logged with a traceback): a broken seed or setting ends here with one line.
+    seeds = stages.load_seed_records(cfg)
+    run_id = run_id or stages.default_run_id(cfg, seeds)
     from flows.build import build_flow  # imports Prefect: about a second
 
     summary = build_flow(cfg, run_id)
-    console.print(summary)
+    console.print(f"run {summary.run_id}: {summary.run_dir}")
+    for name, count in summary.funnel.stages.items():
+        rejected = ", ".join(f"{reason.value} {n}" for reason, n in sorted(count.rejected.items())) or "none"
+        console.print(f"  {name:<10} received {count.received:>5}  accepted {count.accepted:>5}  rejected: {rejected}")
 
 
 def main() -> None:

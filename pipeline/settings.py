@@ -53,3 +53,6 @@ def configure_offline_environment(artifacts: Path | None = None) -> None:
     }
     for key, value in defaults.items():
         os.environ.setdefault(key, value)
+    # Prefect creates its home with a non-recursive mkdir: a missing artifacts folder makes its temporary
+    # server fail to open its database and time out two minutes later.
+    Path(os.environ["PREFECT_HOME"]).mkdir(parents=True, exist_ok=True)
