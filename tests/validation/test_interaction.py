@@ -252,7 +252,7 @@ def test_calculator_without_state_has_no_edges() -> None:
 def test_tracer_module_imports_only_the_standard_library() -> None:
     probe = (
         "import sys; import validation.interaction; "
-        "print(sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names) - {'validation'}))"
+        "print(sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names) - {'validation', '__main__'}))"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-S", "-c", probe], env=env, capture_output=True, text=True, timeout=60)
