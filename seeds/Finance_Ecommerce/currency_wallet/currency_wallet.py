@@ -1,0 +1,171 @@
+"""A wallet holding several currencies, converting at fixed rates with a fee."""
+
+from decimal import ROUND_HALF_EVEN, Decimal
+
+
+class CurrencyWallet:
+    """Balances in several currencies, kept in integer minor units (cents).
+
+    Every rate says how many units of the base currency one unit of a currency
+    is worth; the base currency's rate is always 1. Conversions charge a fee
+    (in percent of the converted value) and round half-to-even to the cent.
+
+    >>> w = CurrencyWallet("EUR", {"USD": "0.90", "GBP": "1.20"}, fee_percent="1")
+    >>> w.deposit("USD", 10000)
+    10000
+    >>> w.convert("USD", "EUR", 5000)
+    4455
+    >>> w.net_worth("EUR")
+    8955
+    """
+
+    def __init__(self, base: str, rates: dict[str, str], fee_percent: str = "0") -> None:
+        """Create an empty wallet.
+
+        :param base: code of the base currency (rate 1).
+        :param rates: currency code -> value of one unit in the base currency, as a decimal string.
+        :param fee_percent: conversion fee in percent, as a decimal string, 0..100.
+        :raises ValueError: if a rate is not positive or the fee is outside 0..100.
+        """
+        self.base = base
+        self.fee = Decimal(fee_percent) / 100
+        if not 0 <= self.fee <= 1:
+            raise ValueError("fee must be between 0 and 100 percent")
+        self.rates: dict[str, Decimal] = {base: Decimal(1)}
+        for currency, rate in rates.items():
+            self.set_rate(currency, rate)
+        self.balances: dict[str, int] = {}
+        self.ledger: list[str] = []
+
+    def set_rate(self, currency: str, rate: str) -> None:
+        """Add or change the rate of a currency.
+
+        :param currency: currency code other than the base.
+        :param rate: value of one unit in the base currency, as a decimal string, > 0.
+        :raises ValueError: if the rate is not positive or ``currency`` is the base.
+
+        >>> w = CurrencyWallet("EUR", {})
+        >>> w.set_rate("CHF", "1.05")
+        >>> w.quote("CHF", "EUR", 100)
+        105
+        """
+        if currency == self.base:
+            raise ValueError("the base currency's rate is fixed at 1")
+        if Decimal(rate) <= 0:
+            raise ValueError("rates must be positive")
+        self.rates[currency] = Decimal(rate)
+
+    def _check_amount(self, currency: str, amount: int) -> None:
+        """Raise KeyError for an unknown currency and ValueError for a non-positive amount."""
+        if currency not in self.rates:
+            raise KeyError(currency)
+        if amount <= 0:
+            raise ValueError("amounts must be positive")
+
+    def balance(self, currency: str) -> int:
+        """Balance held in ``currency``, in minor units (0 if none).
+
+        >>> CurrencyWallet("EUR", {}).balance("EUR")
+        0
+        """
+        return self.balances.get(currency, 0)
+
+    def deposit(self, currency: str, amount: int) -> int:
+        """Add ``amount`` minor units of ``currency``.
+
+        :return: the new balance in that currency.
+        :raises KeyError: if the currency has no rate.
+        :raises ValueError: if the amount is not positive.
+
+        >>> CurrencyWallet("EUR", {}).deposit("EUR", 250)
+        250
+        """
+        self._check_amount(currency, amount)
+        self.balances[currency] = self.balance(currency) + amount
+        self.ledger.append(f"deposit {amount} {currency}")
+        return self.balances[currency]
+
+    def withdraw(self, currency: str, amount: int) -> int:
+        """Take ``amount`` minor units of ``currency`` out of the wallet.
+
+        :return: the new balance in that currency.
+        :raises KeyError: if the currency has no rate.
+        :raises ValueError: if the amount is not positive or exceeds the balance.
+
+        >>> w = CurrencyWallet("EUR", {})
+        >>> _ = w.deposit("EUR", 250)
+        >>> w.withdraw("EUR", 100)
+        150
+        """
+        self._check_amount(currency, amount)
+        if amount > self.balance(currency):
+            raise ValueError(f"insufficient {currency}: have {self.balance(currency)}, need {amount}")
+        self.balances[currency] -= amount
+        self.ledger.append(f"withdraw {amount} {currency}")
+        return self.balances[currency]
+
+    def quote(self, source: str, target: str, amount: int, with_fee: bool = False) -> int:
+        """Value of ``amount`` minor units of ``source`` in ``target``, rounded half-to-even.
+
+        :param with_fee: deduct the conversion fee from the result.
+        :return: minor units of ``target``.
+        :raises KeyError: if either currency has no rate.
+
+        >>> CurrencyWallet("EUR", {"USD": "0.90"}, "1").quote("USD", "EUR", 5000, with_fee=True)
+        4455
+        """
+        value = Decimal(amount) * self.rates[source] / self.rates[target]
+        if with_fee:
+            value -= value * self.fee
+        return int(value.quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
+
+    def convert(self, source: str, target: str, amount: int) -> int:
+        """Exchange ``amount`` minor units of ``source`` into ``target``, paying the fee.
+
+        :return: minor units of ``target`` received.
+        :raises KeyError: if either currency has no rate.
+        :raises ValueError: if source equals target, the amount is not positive or exceeds the balance.
+
+        >>> w = CurrencyWallet("EUR", {"GBP": "1.20"})
+        >>> _ = w.deposit("EUR", 1200)
+        >>> w.convert("EUR", "GBP", 1200)
+        1000
+        """
+        if source == target:
+            raise ValueError("source and target must differ")
+        received = self.quote(source, target, amount, with_fee=True)
+        self.withdraw(source, amount)
+        if received > 0:
+            self.deposit(target, received)
+        self.ledger.append(f"convert {amount} {source} -> {received} {target}")
+        return received
+
+    def net_worth(self, currency: str) -> int:
+        """Value of all balances in ``currency`` at current rates, without fees.
+
+        Each balance is converted and rounded on its own, then summed.
+
+        :raises KeyError: if ``currency`` has no rate.
+
+        >>> w = CurrencyWallet("EUR", {"USD": "0.5"})
+        >>> _ = w.deposit("EUR", 100)
+        >>> w.net_worth("USD")
+        200
+        """
+        if currency not in self.rates:
+            raise KeyError(currency)
+        return sum(
+            self.quote(held, currency, amount)
+            for held, amount in sorted(self.balances.items())
+            if amount
+        )
+
+    def statement(self) -> list[str]:
+        """Ledger entries in the order they happened (a copy).
+
+        >>> w = CurrencyWallet("EUR", {})
+        >>> _ = w.deposit("EUR", 5)
+        >>> w.statement()
+        ['deposit 5 EUR']
+        """
+        return list(self.ledger)
