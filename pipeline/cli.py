@@ -125,6 +125,13 @@ def build(
         console.print(f"  {name:<10} received {count.received:>5}  accepted {count.accepted:>5}  rejected: {rejected}")
 
 
+# Release commands live with the release stage; registered here so that they share the one app.
+from pipeline.release.cli import publish_command, release_app  # noqa: E402 - after the app is defined
+
+app.command("publish")(publish_command)
+app.add_typer(release_app, name="release")
+
+
 def main() -> None:
     """Console entry point: one readable line per error, a traceback only with --debug."""
     debug = "--debug" in sys.argv

@@ -1,0 +1,48 @@
+"""Command-line commands of the release stage: `classeval-pro publish` and `classeval-pro release verify`.
+
+Registered on the main app in pipeline/cli.py. Errors are InputErrors: the main entry point prints them
+as one line and exits non-zero.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+release_app = typer.Typer(help="Inspect and check releases.", no_args_is_help=True)
+console = Console()
+err_console = Console(stderr=True)
+
+
+def publish_command(
+    version: Annotated[str, typer.Argument(help="Release version under artifacts/releases/, e.g. 2026.11.0.")],
+    repo: Annotated[str, typer.Option("--repo", help="Hugging Face dataset repository, ORG/NAME.")],
+    create: Annotated[bool, typer.Option("--create", help="Create the repository (private) if it does not exist.")] = False,
+    endpoint: Annotated[Optional[str], typer.Option(help="Hub URL; default HF_ENDPOINT or huggingface.co.")] = None,
+) -> None:
+    """Upload a release to the Hugging Face Hub and tag it with its version (token from HF_TOKEN).
+
+    Publishing a version that is already tagged there changes nothing.
+    """
+    from pipeline.release.publish import publish
+
+    result = publish(version, repo, endpoint=endpoint, create=create)
+    console.print(result.message, highlight=False, soft_wrap=True)
+
+
+@release_app.command("verify")
+def verify_command(
+    path: Annotated[Path, typer.Argument(help="A release folder (artifacts/releases/<version>).")],
+) -> None:
+    """Check every file and task of a release against its manifest.json; exit 1 if anything differs."""
+    from pipeline.release.manifest import verify_release
+
+    problems = verify_release(path)
+    for problem in problems:
+        err_console.print(f"[red]error[/red] {problem}", highlight=False, soft_wrap=True)
+    if problems:
+        raise typer.Exit(1)
+    console.print(f"{path}: every file and task matches manifest.json", highlight=False, soft_wrap=True)

@@ -1,0 +1,61 @@
+"""`classeval-pro publish` and `classeval-pro release verify` through the console entry point."""
+
+from __future__ import annotations
+
+import os
+import sys
+from datetime import date
+
+import pytest
+from conftest import build_task
+
+from pipeline.funnel import Funnel
+from pipeline.release.assemble import ReleaseConfig, release
+from pipeline.store import ArtifactStore
+from tests.emulators.hub import HubEmulator
+
+TOKEN = "hf_cliToken456"
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    saved = dict(os.environ)  # the CLI's callback sets offline defaults with setdefault: undo them afterwards
+    os.environ.update({"CLASSEVAL_PRO_ARTIFACTS": str(tmp_path / "artifacts"), "HF_HOME": str(tmp_path / "hf"),
+                       "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_TOKEN": TOKEN})
+    store = ArtifactStore(tmp_path / "artifacts")
+    release(store, "run-1", [build_task()], Funnel(run_id="run-1"), ReleaseConfig(release_date=date(2026, 11, 5)))
+    yield store
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+def _run(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
+    from pipeline.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["classeval-pro", *args])
+    with pytest.raises(SystemExit) as exit_info:
+        main()
+    out = capsys.readouterr()
+    return exit_info.value.code or 0, out.out, out.err
+
+
+def test_publish_twice_then_with_a_bad_token(env, monkeypatch, capsys):
+    with HubEmulator(tokens={TOKEN: "alice"}) as hub:
+        hub.add_repo("acme/cep")
+        code, out, _ = _run(monkeypatch, capsys, "publish", "2026.11.0", "--repo", "acme/cep", "--endpoint", hub.endpoint)
+        assert code == 0 and "published 2026.11.0 to acme/cep" in out
+        code, out, _ = _run(monkeypatch, capsys, "publish", "2026.11.0", "--repo", "acme/cep", "--endpoint", hub.endpoint)
+        assert code == 0 and "nothing changed" in out
+        os.environ["HF_TOKEN"] = "hf_bad"
+        code, out, err = _run(monkeypatch, capsys, "publish", "2026.11.0", "--repo", "acme/cep", "--endpoint", hub.endpoint)
+        assert code == 2 and "acme/cep" in err and "rejected HF_TOKEN" in err and "Traceback" not in err
+        assert "hf_bad" not in err + out and TOKEN not in err + out
+
+
+def test_release_verify(env, monkeypatch, capsys):
+    folder = env.release_dir("2026.11.0")
+    code, out, _ = _run(monkeypatch, capsys, "release", "verify", str(folder))
+    assert code == 0 and "matches manifest.json" in out
+    (folder / "diff.json").write_text("{}\n")
+    code, _, err = _run(monkeypatch, capsys, "release", "verify", str(folder))
+    assert code == 1 and "diff.json" in err
