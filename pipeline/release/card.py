@@ -85,8 +85,9 @@ def fleiss_kappa(ratings: Sequence[Sequence[str]], categories: Sequence[str]) ->
     Written out because it is a dozen lines of arithmetic and the stack has no statistics package that
     provides it; the formula is Fleiss (1971).
     """
-    items = [r for r in ratings if len(r) == len(ratings[0])] if ratings else []
-    n = len(items[0]) if items else 0
+    sizes = Counter(len(r) for r in ratings)
+    n = max(sizes, key=lambda k: (sizes[k], k)) if sizes else 0  # the most common panel size
+    items = [r for r in ratings if len(r) == n]
     if len(items) < 1 or n < 2:
         return None
     p_items = []

@@ -1,0 +1,52 @@
+"""Versioning, diff, export and agreement statistics on their own."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from conftest import build_task
+
+from pipeline.errors import InputError
+from pipeline.release.card import fleiss_kappa, size_category
+from pipeline.release.diff import release_diff
+from pipeline.release.export import strip_module_import
+from pipeline.release.versioning import next_version, parse_version, sorted_versions
+
+
+def test_calendar_versions_increment_within_a_month_and_restart_in_the_next():
+    nov = date(2026, 11, 20)
+    assert next_version([], nov) == "2026.11.0"
+    assert next_version(["2026.11.0", "2026.11.1", "2026.10.4", ".tmp", "notes"], nov) == "2026.11.2"
+    assert next_version(["2026.11.9", "2026.11.10"], nov) == "2026.11.11"  # numeric, not text, order
+    assert next_version(["2026.11.3"], date(2026, 12, 1)) == "2026.12.0"
+    assert sorted_versions(["2026.11.10", "2026.11.9", "2025.01.0", "x"]) == ["2025.01.0", "2026.11.9", "2026.11.10"]
+    for bad in ("2026.13.0", "2026.1.0", "v2026.11.0", "2026.11"):
+        with pytest.raises(InputError, match="not a calendar version"):
+            parse_version(bad)
+
+
+def test_diff_reports_added_removed_and_changed():
+    a, b = build_task(), build_task("Other", candidate_id="cand-o", module="other")
+    edited = build_task(test=a.test + "\n\ndef test_more():\n    assert True\n")
+    diff = release_diff([a, b], [a, edited], previous_version="2026.11.0", version="2026.11.1")
+    assert diff["removed"] == [b.task_id] and diff["added"] == [] and diff["unchanged"] == 1
+    assert diff["changed"] == [{"task_id": edited.task_id, "previous_task_ids": [a.task_id], "class_name": "Counter"}]
+
+
+def test_export_strips_the_module_import_only():
+    test = "import math\nfrom counter import (\n    Counter,\n)\nfrom counters import X\n\ndef test_x():\n    pass\n"
+    stripped, plain = strip_module_import(test, "counter")
+    assert stripped == "import math\nfrom counters import X\n\ndef test_x():\n    pass\n" and plain is False
+    assert strip_module_import("import counter\n", "counter") == ("import counter\n", True)
+
+
+def test_fleiss_kappa_matches_a_hand_computed_value():
+    ratings = [["accept"] * 3, ["accept", "accept", "reject"], ["reject"] * 3]
+    assert fleiss_kappa(ratings, ["accept", "reject", "abstain"]) == pytest.approx(0.55)
+    assert fleiss_kappa([["accept"] * 3] * 2, ["accept", "reject"]) is None  # all identical: undefined
+    assert fleiss_kappa([["accept"]], ["accept"]) is None  # one rater
+
+
+def test_size_categories():
+    assert [size_category(n) for n in (0, 999, 1000, 20_000)] == ["n<1K", "n<1K", "1K<n<10K", "10K<n<100K"]
