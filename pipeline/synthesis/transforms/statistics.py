@@ -78,7 +78,7 @@ def reset_statistics(self) -> int:
             steps = prefix_of(base, rng)
             called = [s.method for s in steps if s.method in names]
             probe = rng.choice(called) if called else rng.choice(names)
-            steps = steps + [Step("obj", "call_count", (Arg(literal=repr(probe)),)), Step("obj", "most_called"),
+            steps = steps + [Step("obj", "call_count", (Arg(literal=f'"{probe}"'),)), Step("obj", "most_called"),
                              Step("obj", "call_counts")]
             if rng.random() < 0.5:
                 steps += [Step("obj", "reset_statistics"), Step("obj", "most_called")]

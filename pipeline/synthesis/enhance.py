@@ -1,0 +1,147 @@
+"""Stage 1, offline: weave one to three feature transforms into each seed class and synthesise its tests.
+
+For each seed: harvest argument pools from its own tests (sandbox), choose feature sets with a seeded RNG
+(distinct, compatible, applicable), apply them with libcst in canonical order, and let the oracle write the
+tests. A transform that cannot be applied, or a job that fails, yields a `Rejection`, never an exception.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
+from pipeline.synthesis import transforms as registry
+from pipeline.synthesis.class_model import analyse
+from pipeline.synthesis.config import EnhanceConfig
+from pipeline.synthesis.cst_edit import EditError
+from pipeline.synthesis.jobs import JobFailed
+from pipeline.synthesis.testgen import synthesize_tests
+from pipeline.synthesis.tracing import ArgumentPools, harvest
+from pipeline.synthesis.transforms.base import FEATURE_FIELDS, ScenarioContext, TransformError
+
+MIN_TESTS = 5
+STAGE = "enhance"
+
+
+def feature_sets(applicable: Sequence[str], config: EnhanceConfig, rng: random.Random) -> list[tuple[str, ...]]:
+    """Distinct compatible feature sets, sizes spread over [min, max], in a seeded order."""
+    by_size: dict[int, list[tuple[str, ...]]] = {}
+    for size in range(config.min_features, config.max_features + 1):
+        combos = [c for c in itertools.combinations(applicable, size)
+                  if not any(pair <= set(c) for pair in registry.INCOMPATIBLE)]
+        rng.shuffle(combos)
+        by_size[size] = combos
+    chosen: list[tuple[str, ...]] = []
+    sizes = list(range(config.min_features, config.max_features + 1))
+    while len(chosen) < config.candidates_per_seed and any(by_size.values()):
+        for size in sizes:
+            if by_size[size] and len(chosen) < config.candidates_per_seed:
+                chosen.append(tuple(registry.canonical_order(by_size[size].pop())))
+    return chosen
+
+
+def apply_features(source: str, class_name: str, names: Sequence[str]) -> str:
+    for name in registry.canonical_order(list(names)):
+        source = registry.get(name).apply(source, analyse(source, class_name, FEATURE_FIELDS))
+    compile(source, f"<{class_name}>", "exec")
+    return source
+
+
+def _rejection(seed: SeedClass, names: Sequence[str], rng_seed: int, detail: str, **evidence: Any) -> Rejection:
+    return Rejection(
+        candidate_id="enh-" + content_hash(seed.seed_id, list(names), rng_seed),
+        stage=STAGE,
+        reason=RejectReason.GENERATION_FAILED,
+        detail=detail[:300],
+        evidence={"seed_id": seed.seed_id, "transforms": list(names), "rng_seed": rng_seed, **evidence},
+    )
+
+
+def _public_names(source: str, class_name: str) -> set[str]:
+    model = analyse(source, class_name)
+    return {m.name for m in model.public_methods()}
+
+
+def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, pools: ArgumentPools, *,
+                pool: Any) -> Candidate | Rejection:
+    """One enhanced candidate of `seed` with the features `names`."""
+    from pipeline.analysis.skeleton import make_skeleton
+
+    rng = random.Random(f"{config.rng_seed}:{seed.seed_id}:{'+'.join(names)}")
+    try:
+        solution = apply_features(seed.source, seed.class_name, names)
+    except (TransformError, EditError, SyntaxError) as exc:
+        return _rejection(seed, names, config.rng_seed, f"transform failed: {exc}", error=str(exc))
+    model = analyse(solution, seed.class_name, FEATURE_FIELDS)
+    from pipeline.synthesis.tracing import replay_scenarios
+
+    bases = replay_scenarios(pools)
+
+    def sample(method: str):  # noqa: ANN202 - StepSampler
+        observed = pools.sample(method, rng)
+        return observed.step() if observed else None
+
+    context = ScenarioContext(model=model, bases=bases, sample=sample, rng=rng)
+    extra = [s for name in registry.canonical_order(list(names)) for s in registry.get(name).scenarios(context)]
+    try:
+        result = synthesize_tests(pool, source=solution, module=seed.module_name, model=model, pools=pools,
+                                  extra=extra, rng=rng, max_tests=config.max_tests)
+    except JobFailed as exc:
+        return _rejection(seed, names, config.rng_seed, f"oracle run failed: {exc}", error=str(exc))
+    if result.tests < MIN_TESTS:
+        return _rejection(seed, names, config.rng_seed, f"only {result.tests} usable test scenarios", tests=result.tests)
+    skeleton = make_skeleton(solution, seed.class_name)
+    feature_words = ", ".join(n.replace("_", " ") for n in names)
+    return Candidate(
+        candidate_id=Candidate.make_id(seed.class_name, solution, result.test_code),
+        class_name=seed.class_name,
+        module_name=seed.module_name,
+        domains=(seed.domain,),
+        description=f"{seed.description} Extended with: {feature_words}.",
+        skeleton=skeleton,
+        solution_code=solution,
+        test_code=result.test_code,
+        origin=Origin.ENHANCED,
+        provenance=Provenance(seed_ids=(seed.seed_id,), transforms=tuple(names), rng_seed=config.rng_seed,
+                              path=seed.provenance.path, licence=seed.provenance.licence,
+                              first_commit_date=seed.provenance.first_commit_date, source=seed.provenance.source),
+        generator=GeneratorSpec(backend="offline", parameters={"stage": STAGE, "features": list(names),
+                                                               "scenarios_run": result.scenarios_run}),
+    )
+
+
+def seed_pools(seed: SeedClass, *, pool: Any) -> ArgumentPools:
+    """Argument pools of a seed, harvested from its own tests in the sandbox (raises JobFailed)."""
+    return harvest(pool, source=seed.source, tests=seed.tests, module=seed.module_name,
+                   class_name=seed.class_name, public=_public_names(seed.source, seed.class_name))
+
+
+def enhance_seeds(seeds: Sequence[SeedClass], config: EnhanceConfig, *, pool: Any) -> Iterator[Candidate | Rejection]:
+    """Enhanced candidates (or rejections) for every seed, in seed order then feature-set order."""
+    for seed in sorted(seeds, key=lambda s: s.seed_id):
+        try:
+            model = analyse(seed.source, seed.class_name, FEATURE_FIELDS)
+        except (SyntaxError, LookupError) as exc:
+            yield _rejection(seed, (), config.rng_seed, f"seed does not analyse: {exc}")
+            continue
+        applicable = []
+        for name in config.transforms:
+            try:
+                registry.get(name).check(model)
+                applicable.append(name)
+            except TransformError:
+                pass
+        if not applicable:
+            yield _rejection(seed, (), config.rng_seed, "no feature transform applies to this class")
+            continue
+        try:
+            pools = seed_pools(seed, pool=pool)
+        except JobFailed as exc:
+            yield _rejection(seed, (), config.rng_seed, f"argument harvest failed: {exc}")
+            continue
+        rng = random.Random(f"{config.rng_seed}:{seed.seed_id}")
+        for names in feature_sets(registry.canonical_order(applicable), config, rng):
+            yield enhance_one(seed, names, config, pools, pool=pool)

@@ -1,0 +1,46 @@
+"""Running synthesis jobs in the validation sandbox and reading their JSON results back.
+
+A synthesis job is a pytest run like any other (so it gets every protection of the sandbox): its conftest
+prints one JSON document between two markers at the end of the session, and the result is read back from
+the run's captured output. The sandbox's public API is used as it is; only the output limit is raised.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+SYNTHESIS_OUTPUT_BYTES = 24 << 20
+"""Enough for the outcomes of a few hundred scenarios; the sandbox keeps head and tail of larger output,
+which would cut the JSON document (then the job counts as failed, never as an empty result)."""
+
+
+class JobFailed(Exception):
+    """The sandbox run did not produce a readable result; the message carries the sandbox's notes."""
+
+
+def extract_json(output: str, begin: str, end: str) -> Any:
+    start = output.rfind(begin)
+    stop = output.rfind(end)
+    if start == -1 or stop == -1 or stop < start:
+        raise JobFailed("no result document in the run's output")
+    return json.loads(output[start + len(begin): stop])
+
+
+def run_job(pool: Any, *, files: dict[str, str], test_file: str, begin: str, end: str, profile: str = "base",
+            coverage_file: str | None = None, trace_class: tuple[str, str] | None = None,
+            per_test_contexts: bool = False, wall_seconds: float = 120.0) -> tuple[Any, Any]:
+    """Run one job; return (the JSON document, the sandbox's RunResult)."""
+    from validation.sandbox import Limits, SandboxJob
+
+    limits = replace(Limits(), output_bytes=SYNTHESIS_OUTPUT_BYTES, wall_seconds=wall_seconds,
+                     cpu_seconds=int(wall_seconds))
+    job = SandboxJob(files=files, test_file=test_file, profile=profile, coverage_file=coverage_file,
+                     per_test_contexts=per_test_contexts, trace_class=trace_class, limits=limits)
+    result = pool.run(job)
+    try:
+        return extract_json(result.output, begin, end), result
+    except (JobFailed, json.JSONDecodeError) as exc:
+        notes = "; ".join(result.notes) or result.status
+        raise JobFailed(f"{exc} (run status {result.status}: {notes})") from None

@@ -1,0 +1,176 @@
+"""The reference as the oracle: run scenarios on it inside the sandbox and record every outcome.
+
+One job runs all scenarios of a candidate (each a pytest test, each run twice on fresh instances) with
+per-test coverage contexts and the gate's interaction tracer, so that selection optimises exactly what the
+gate measures. A second run in the sandbox's `reseeded` profile (another hash seed) finds outcomes that
+depend on set or dict iteration order; such steps keep their call but lose their assertion.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.synthesis import jobs
+from pipeline.synthesis.sandbox_files import text
+from pipeline.synthesis.scenarios import Scenario
+
+BEGIN, END = "<<<ORACLE-BEGIN>>>", "<<<ORACLE-END>>>"
+TEST_FILE = "test_oracle.py"
+
+
+@dataclass
+class ScenarioRun:
+    """Outcomes of one scenario on the reference, and what it exercised."""
+
+    scenario: Scenario
+    ctor: dict[str, Any] | None
+    steps: list[dict[str, Any]]
+    lines: frozenset[int] = frozenset()
+    arcs: frozenset[tuple[int, int]] = frozenset()
+    edges: frozenset[tuple[str, str, str, str]] = frozenset()
+    driven: int = 0  # most distinct methods driven on one instance
+
+    @property
+    def usable(self) -> bool:
+        return self.ctor is None and bool(self.steps) and all(s["kind"] != "skipped" for s in self.steps)
+
+
+def _test_name(index: int) -> str:
+    return f"test_s{index:04d}"
+
+
+def oracle_job_files(source: str, module: str, class_name: str, scenarios: list[Scenario]) -> dict[str, str]:
+    tests = "from oracle_driver import run_scenario\n\n" + "".join(
+        f"\ndef {_test_name(i)}():\n    run_scenario({i})\n" for i in range(len(scenarios))
+    )
+    config = {"module": module, "class_name": class_name, "scenarios": [s.to_json() for s in scenarios]}
+    return {
+        f"{module}.py": source,
+        TEST_FILE: tests,
+        "oracle_driver.py": text("oracle_driver.py"),
+        "literals.py": text("literals.py"),
+        "conftest.py": text("oracle_conftest.py"),
+        "scenarios.json": json.dumps(config, sort_keys=True),
+    }
+
+
+def _per_test_lines(coverage: dict[str, Any] | None) -> tuple[dict[str, set[int]], frozenset[int]]:
+    per_test: dict[str, set[int]] = {}
+    if not coverage or "contexts" not in coverage:
+        return per_test, frozenset()
+    for line, contexts in coverage["contexts"].items():
+        for context in contexts:
+            nodeid = context.split("|", 1)[0]
+            per_test.setdefault(nodeid.rsplit("::", 1)[-1], set()).add(int(line))
+    statements = frozenset(int(n) for n in coverage.get("executed_lines", []) + coverage.get("missing_lines", []))
+    return per_test, statements
+
+
+def _per_test_edges(trace: Any, edges: list[Any]) -> dict[str, set[tuple[str, str, str, str]]]:
+    from validation.interaction import edge_tests
+
+    out: dict[str, set[tuple[str, str, str, str]]] = {}
+    if not isinstance(trace, dict) or not trace.get("tests"):
+        return out
+    for edge, tests in zip(edges, edge_tests(edges, trace)):
+        for nodeid in tests:
+            out.setdefault(nodeid.rsplit("::", 1)[-1], set()).add((edge.kind, edge.source, edge.target, edge.attribute or ""))
+    return out
+
+
+def _per_test_driven(trace: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    if not isinstance(trace, dict):
+        return out
+    for test in trace.get("tests", []):
+        best = 0
+        for instance in test.get("instances", []):
+            best = max(best, len([m for m in instance.get("driven", []) if m != "__init__"]))
+        out[test["nodeid"].rsplit("::", 1)[-1]] = best
+    return out
+
+
+_TRACER_BROKEN = False
+"""Set when the sandbox's interaction tracer failed once in this process: later jobs run without it and
+edges are estimated from the scenario's own call order (`_estimated_edges`)."""
+
+
+def _estimated_edges(scenario: Scenario, edges: list[Any], steps: list[dict[str, Any]]) -> set[tuple[str, str, str, str]]:
+    """Edges a scenario exercises, read from its call order (used only when the tracer is unavailable):
+    a state edge A -> B when a call of A precedes a call of B on the main instance; a call edge A -> B when
+    A was called (its body calls B statically)."""
+    order = [step.method for step, outcome in zip(scenario.steps, steps) if step.target == "obj"]
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    for index, method in enumerate(order):
+        first.setdefault(method, index)
+        last[method] = index
+    out = set()
+    for edge in edges:
+        if edge.kind == "call" and edge.source in first:
+            out.add((edge.kind, edge.source, edge.target, edge.attribute or ""))
+        elif edge.kind == "state" and edge.source in first and edge.target in last and first[edge.source] < last[edge.target]:
+            out.add((edge.kind, edge.source, edge.target, edge.attribute or ""))
+    return out
+
+
+def run_oracle(pool: Any, *, source: str, module: str, class_name: str, scenarios: list[Scenario],
+               check_hash_seed: bool = True) -> list[ScenarioRun]:
+    """Run every scenario on `source` in the sandbox; raises jobs.JobFailed when no result comes back."""
+    from pipeline.analysis.class_facts import static_edges
+
+    files = oracle_job_files(source, module, class_name, scenarios)
+    wall = 60.0 + 0.5 * len(scenarios)
+    global _TRACER_BROKEN
+    document = None
+    if not _TRACER_BROKEN:
+        try:
+            document, result = jobs.run_job(pool, files=files, test_file=TEST_FILE, begin=BEGIN, end=END,
+                                            coverage_file=f"{module}.py", trace_class=(module, class_name),
+                                            per_test_contexts=True, wall_seconds=wall)
+            if not isinstance(result.trace, dict) or "error" in result.trace or result.counts().get("killed"):
+                _TRACER_BROKEN, document = True, None
+        except jobs.JobFailed:
+            _TRACER_BROKEN = True
+    if document is None:
+        document, result = jobs.run_job(pool, files=files, test_file=TEST_FILE, begin=BEGIN, end=END,
+                                        coverage_file=f"{module}.py", per_test_contexts=True, wall_seconds=wall)
+    reseeded: dict[str, Any] = {}
+    if check_hash_seed:
+        try:
+            reseeded, _ = jobs.run_job(pool, files=files, test_file=TEST_FILE, begin=BEGIN, end=END,
+                                       profile="reseeded", wall_seconds=wall)
+        except jobs.JobFailed:
+            reseeded = {}
+    lines, _ = _per_test_lines(result.coverage)
+    try:
+        edges = static_edges(source, class_name)
+    except Exception:  # noqa: BLE001 - no edges known: selection falls back to lines only
+        edges = []
+    edge_map = _per_test_edges(result.trace, edges)
+    driven = _per_test_driven(result.trace)
+    runs: list[ScenarioRun] = []
+    for index, scenario in enumerate(scenarios):
+        record = document.get(str(index))
+        if record is None:
+            continue
+        steps = record["steps"]
+        other = reseeded.get(str(index))
+        if other is not None and len(other["steps"]) == len(steps):
+            for mine, theirs in zip(steps, other["steps"]):
+                if json.dumps(mine, sort_keys=True) != json.dumps({**theirs, **({"unstable": True} if mine.get("unstable") else {})}, sort_keys=True):
+                    mine["unstable"] = True
+        elif check_hash_seed and reseeded:
+            for mine in steps:
+                mine["unstable"] = True
+        name = _test_name(index)
+        if _TRACER_BROKEN:
+            exercised = _estimated_edges(scenario, edges, steps)
+            driven_here = len({s.method for s in scenario.steps if s.target == "obj"})
+        else:
+            exercised, driven_here = edge_map.get(name, set()), driven.get(name, 0)
+        runs.append(ScenarioRun(scenario, record["ctor"], steps, frozenset(lines.get(name, ())),
+                                frozenset(), frozenset(exercised), driven_here))
+    return runs

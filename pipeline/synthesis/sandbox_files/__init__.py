@@ -1,0 +1,8 @@
+"""Files copied into sandbox job folders (stdlib only; never imported by the pipeline itself)."""
+
+from pathlib import Path
+
+
+def text(name: str) -> str:
+    """Source of one of the files in this folder."""
+    return (Path(__file__).parent / name).read_text(encoding="utf-8")
