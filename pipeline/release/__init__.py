@@ -7,3 +7,29 @@ verification), `diff` (against the previous release), `card` (README.md dataset 
 `release` function tying them together), `publish` (Hugging Face Hub) and `cli` (its commands).
 Heavy libraries (datasets, huggingface_hub, datasketch) are imported inside the functions that use them.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_ENTRY_POINTS = {
+    "build_task": "pipeline.release.task_builder",
+    "release": "pipeline.release.assemble",
+    "ReleaseConfig": "pipeline.release.assemble",
+    "ReleaseResult": "pipeline.release.assemble",
+    "load_release": "pipeline.release.dataset_io",
+    "verify_release": "pipeline.release.manifest",
+    "corpus_hash": "pipeline.release.manifest",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Entry points on first use (`from pipeline.release import release`), without importing every module.
+
+    `publish` is not among them: it is also the name of its module; import it from pipeline.release.publish.
+    """
+    module = _ENTRY_POINTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pipeline.release' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
