@@ -92,3 +92,21 @@ def test_duplicates_of_an_earlier_release_are_reported_with_its_version():
     assert outcome.kept == []
     assert outcome.findings[0].matched_release == "2026.10.0"
     assert outcome.findings[0].matched_task_id == old.task_id
+
+
+import keyword  # noqa: E402
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_IDENT = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True).filter(
+    lambda s: not keyword.iskeyword(s) and s not in {"self", "sum", "max", "sorted", "key", "counts", "name",
+                                                     "times", "current"})
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(_IDENT, min_size=3, max_size=3, unique=True), st.sampled_from(["    ", "  ", "\t"]))
+def test_renaming_locals_and_reindenting_never_changes_the_hash(names, indent):
+    a, b, c = names
+    variant = (COUNTER_SOLUTION.replace("current", a).replace("times", b).replace("name", c)
+               .replace("    ", indent))
+    assert structural_hash(variant) == structural_hash(COUNTER_SOLUTION)
