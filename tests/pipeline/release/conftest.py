@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import sys
 import textwrap
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from pipeline.records import (Decision, GeneratorSpec, JudgeSpec, MethodDependencies, MethodInfo, Origin, Provenance,
                               Task, Verdict)
+
+# `tests.emulators.hub` is imported by path from the checkout: make that work under a bare `pytest` too,
+# not only under `python -m pytest` (which puts the working folder on sys.path).
+PROJECT_ROOT = str(Path(__file__).resolve().parents[3])
+if PROJECT_ROOT not in sys.path:
+    sys.path.insert(0, PROJECT_ROOT)
 
 COUNTER_SOLUTION = textwrap.dedent('''
     class Counter:
