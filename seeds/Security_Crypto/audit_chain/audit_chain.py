@@ -28,6 +28,9 @@ class AuditChain:
 
         Args:
             genesis: the digest the first entry links to.
+
+        >>> AuditChain(genesis="a" * 64).head() == "a" * 64
+        True
         """
         self._genesis = genesis
         self._entries: list[dict[str, str | int]] = []

@@ -245,3 +245,12 @@ def test_scenario_append_redact_export_import(log):
     assert restored.head() == log.head()
     with pytest.raises(ValueError, match="already"):
         restored.redact(1)
+
+
+def test_scenario_redact_then_reimport_original_restores_text(log):
+    original = log.export_lines()
+    assert log.redact(2) == "delete backup"
+    assert log.entries_by("ada") == [(0, "login"), (2, "[redacted]")]
+    assert log.import_lines(original) == 3
+    assert log.entries_by("ada") == [(0, "login"), (2, "delete backup")]
+    assert log.verify() is True

@@ -31,6 +31,10 @@ class HotpAuthenticator:
             digits: code length (6 to 8).
             look_ahead: how many counter values beyond the expected one are accepted.
             max_failures: consecutive failures that lock a device.
+
+        >>> auth = HotpAuthenticator(digits=8); _ = auth.enroll("k", "3132333435363738393031323334353637383930")
+        >>> auth.code_at("k", 0)
+        '84755224'
         """
         self.digits = digits
         self.look_ahead = look_ahead

@@ -30,6 +30,9 @@ class PasswordPolicy:
             min_length: minimum number of characters a password must have.
             history_depth: how many previous passwords per user are remembered.
             salt: site-wide salt mixed into every digest.
+
+        >>> PasswordPolicy(min_length=12).violations("Short#1a")
+        ['too_short']
         """
         self.min_length = min_length
         self.history_depth = history_depth

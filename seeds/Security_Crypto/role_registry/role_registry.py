@@ -24,7 +24,11 @@ class RoleRegistry:
     """
 
     def __init__(self) -> None:
-        """Create an empty registry."""
+        """Create an empty registry with no roles, permissions or users.
+
+        >>> RoleRegistry().effective_permissions("anyone")
+        []
+        """
         self._permissions: dict[str, set[str]] = {}
         self._parents: dict[str, list[str]] = {}
         self._assignments: dict[str, set[str]] = {}

@@ -31,6 +31,9 @@ class SignedTokenIssuer:
             key: the shared secret for the first key.
             key_id: the identifier written into tokens signed with it.
             default_ttl: lifetime in seconds used when ``issue`` gets no ttl.
+
+        >>> SignedTokenIssuer("s", key_id="main").issue("ada", now=0)[:5]
+        'main.'
         """
         self.default_ttl = default_ttl
         self._keys: dict[str, bytes] = {key_id: key.encode()}

@@ -25,7 +25,11 @@ class CommandLineParser:
     TYPES = {"str": str, "int": int, "float": float}
 
     def __init__(self, program: str) -> None:
-        """Create a parser for the program called ``program``."""
+        """Create a parser for the program called ``program``, with nothing declared.
+
+        >>> CommandLineParser("ls").usage()
+        'usage: ls'
+        """
         self.program = program
         self._specs: dict[str, dict[str, str | int | float | bool | list[str] | None]] = {}
         self._shorts: dict[str, str] = {}

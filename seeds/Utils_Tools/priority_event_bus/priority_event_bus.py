@@ -23,7 +23,11 @@ class PriorityEventBus:
     """
 
     def __init__(self) -> None:
-        """Create a bus without subscriptions."""
+        """Create a bus without subscriptions, inboxes or dead letters.
+
+        >>> PriorityEventBus().dead_letters()
+        []
+        """
         self._subscriptions: dict[int, tuple[str, str, int, bool]] = {}
         self._next_id = 1
         self._inboxes: dict[str, list[str]] = {}

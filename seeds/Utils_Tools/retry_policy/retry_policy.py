@@ -38,6 +38,9 @@ class RetryPolicy:
             jitter: fraction (0 to 1) by which a wait may be spread.
             budget: initial and maximum number of retry tokens.
             seed: mixed into the jitter hash.
+
+        >>> RetryPolicy(max_attempts=3).tokens()
+        10.0
         """
         self.base_delay = base_delay
         self.multiplier = multiplier
@@ -119,6 +122,11 @@ class RetryPolicy:
         Raises:
             ValueError: if the attempt number does not follow the last one or
                 the run already succeeded.
+
+        >>> policy = RetryPolicy()
+        >>> policy._record("job", 1, "timeout", 0.5)
+        >>> policy.attempts("job")
+        ['1:timeout']
         """
         if attempt == 1:
             self._history[operation] = []

@@ -23,7 +23,11 @@ class SemverResolver:
     """
 
     def __init__(self) -> None:
-        """Create an empty index."""
+        """Create an empty index with no packages.
+
+        >>> SemverResolver().resolve({})
+        {}
+        """
         self._releases: dict[str, list[tuple[int, int, int]]] = {}
         self._yanked: dict[str, set[tuple[int, int, int]]] = {}
 

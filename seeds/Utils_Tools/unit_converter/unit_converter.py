@@ -21,7 +21,11 @@ class UnitConverter:
     """
 
     def __init__(self) -> None:
-        """Create a converter with no units."""
+        """Create a converter with no units.
+
+        >>> UnitConverter().units("length")
+        []
+        """
         self._units: dict[str, tuple[str, float, float]] = {}
         self._aliases: dict[str, str] = {}
 
