@@ -233,7 +233,10 @@ class Renderer:
             base = f"{focus_method.lstrip('_')}_{phrase}" if phrase else focus_method.lstrip("_")
             if before:
                 base += "_after_" + "_and_".join(m.lstrip("_") for m in before[-2:])
-        base = re.sub(r"_+", "_", base)[:72].rstrip("_")
+        base = re.sub(r"_+", "_", base)
+        while len(base) > 72 and "_" in base:
+            base = base.rsplit("_", 1)[0]  # cut at a word boundary, never mid-word
+        base = base.removesuffix("_and").removesuffix("_after").rstrip("_")
         name, counter = f"test_{base}", 2
         while name in self.names:
             name, counter = f"test_{base}_{counter}", counter + 1
