@@ -7,7 +7,7 @@ import textwrap
 from datetime import date
 
 import pytest
-from conftest import COUNTER_SOLUTION, build_task, verdict
+from release_fixtures import COUNTER_SOLUTION, build_task, verdict
 
 from pipeline.funnel import Funnel, StageCount
 from pipeline.records import Decision, RejectReason, Rejection

@@ -7,7 +7,7 @@ import sys
 from datetime import date
 
 import pytest
-from conftest import build_task
+from release_fixtures import build_task
 
 from pipeline.funnel import Funnel
 from pipeline.release.assemble import ReleaseConfig, release

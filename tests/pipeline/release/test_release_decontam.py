@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import COUNTER_SOLUTION, build_task
+from release_fixtures import COUNTER_SOLUTION, build_task
 
 from pipeline.errors import InputError
 from pipeline.release.decontam import DecontamSettings, decontaminate, read_benchmark

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from conftest import COUNTER_SOLUTION, build_task
+from release_fixtures import COUNTER_SOLUTION, build_task
 
 from pipeline.records import RejectReason
 from pipeline.release.dedup import DedupSettings, deduplicate, fingerprint, jaccard

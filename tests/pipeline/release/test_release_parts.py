@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from conftest import build_task
+from release_fixtures import build_task
 
 from pipeline.errors import InputError
 from pipeline.release.card import fleiss_kappa, size_category

@@ -7,7 +7,7 @@ import os
 from datetime import date
 
 import pytest
-from conftest import build_task
+from release_fixtures import build_task
 
 from pipeline.errors import InputError
 from pipeline.funnel import Funnel

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import COUNTER_SOLUTION, COUNTER_TEST, verdict
+from release_fixtures import COUNTER_SOLUTION, COUNTER_TEST, verdict
 
 from pipeline.errors import InputError
 from pipeline.records import (Candidate, CheckResult, Decision, GateReport, GeneratorSpec, Origin, Provenance, Task)

@@ -1,13 +1,15 @@
-"""Small inline Task fixtures for the release tests (no seed corpus, no gate)."""
+"""Small inline Task fixtures for the release tests (no seed corpus, no gate).
+
+Imported by name (`from release_fixtures import ...`) rather than through a conftest, so that it cannot
+clash with the conftest files of other test folders.
+"""
 
 from __future__ import annotations
 
 import sys
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 
 from pipeline.records import (Decision, GeneratorSpec, JudgeSpec, MethodDependencies, MethodInfo, Origin, Provenance,
                               Task, Verdict)
@@ -92,7 +94,3 @@ def verdict(candidate_id: str, judge: str, decision: Decision) -> Verdict:
     return Verdict(candidate_id=candidate_id, judge=JudgeSpec(backend="offline", prompt_version=judge),
                    decision=decision)
 
-
-@pytest.fixture
-def make_task() -> Callable[..., Task]:
-    return build_task
