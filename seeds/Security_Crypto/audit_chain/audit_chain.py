@@ -39,6 +39,12 @@ class AuditChain:
     def _sha(text: str) -> str:
         """Return the hex SHA-256 digest of ``text``.
 
+        Args:
+            text: the text to hash (UTF-8 encoded).
+
+        Returns:
+            The 64-character lowercase hex digest.
+
         >>> AuditChain._sha("")[:12]
         'e3b0c44298fc'
         """
@@ -47,6 +53,16 @@ class AuditChain:
     def _link(self, seq: int, timestamp: int, actor: str, action_hash: str, prev: str) -> str:
         """Compute the digest of one entry from its fields and the previous digest.
 
+        Args:
+            seq: the entry's position, starting at 0.
+            timestamp: the entry's time in seconds.
+            actor: who performed the action.
+            action_hash: hex SHA-256 of the action text.
+            prev: digest of the previous entry, or the genesis digest.
+
+        Returns:
+            The 64-character hex digest of ``seq|timestamp|actor|action_hash|prev``.
+
         >>> len(AuditChain()._link(0, 1, "ada", "ab", "00"))
         64
         """
@@ -54,6 +70,9 @@ class AuditChain:
 
     def head(self) -> str:
         """Return the digest of the newest entry, or the genesis digest if empty.
+
+        Returns:
+            A 64-character hex digest.
 
         >>> AuditChain(genesis="f" * 64).head() == "f" * 64
         True
@@ -98,6 +117,9 @@ class AuditChain:
         An entry fails when its sequence number, previous-digest link, action
         hash (unless redacted), timestamp order or own digest is wrong.
 
+        Returns:
+            The zero-based index of the first bad entry, or -1 if the chain is intact.
+
         >>> AuditChain().first_broken()
         -1
         """
@@ -117,6 +139,9 @@ class AuditChain:
     def verify(self) -> bool:
         """Return True when the whole chain is intact.
 
+        Returns:
+            True if ``first_broken`` finds no bad entry, False otherwise.
+
         >>> log = AuditChain()
         >>> _ = log.append("bob", "rotate key", 1)
         >>> log.verify()
@@ -128,6 +153,9 @@ class AuditChain:
         """Replace the action text of entry ``seq`` with the redaction marker.
 
         The digests are unchanged, so the chain still verifies.
+
+        Args:
+            seq: sequence number of the entry to redact.
 
         Returns:
             The action text that was removed.
@@ -153,6 +181,12 @@ class AuditChain:
     def entries_by(self, actor: str) -> list[tuple[int, str]]:
         """Return ``(seq, action)`` for every entry by ``actor``, oldest first.
 
+        Args:
+            actor: the actor to filter on (exact match).
+
+        Returns:
+            A list of ``(seq, action)`` tuples; empty if the actor has no entries.
+
         >>> AuditChain().entries_by("ada")
         []
         """
@@ -160,6 +194,9 @@ class AuditChain:
 
     def export_lines(self) -> list[str]:
         """Serialise the log as ``seq|ts|actor|action|action_hash|prev|digest`` lines.
+
+        Returns:
+            One line per entry, oldest first; an empty list for an empty log.
 
         >>> log = AuditChain()
         >>> _ = log.append("ada", "login", 1)
@@ -174,6 +211,9 @@ class AuditChain:
 
         The imported chain must verify against this log's genesis digest;
         otherwise the current entries are kept.
+
+        Args:
+            lines: lines in the format written by ``export_lines``, oldest first.
 
         Returns:
             The number of entries loaded.

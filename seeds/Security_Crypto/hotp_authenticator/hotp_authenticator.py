@@ -46,6 +46,10 @@ class HotpAuthenticator:
     def enroll(self, device: str, secret_hex: str) -> int:
         """Register a device with its shared secret given in hexadecimal.
 
+        Args:
+            device: a unique device name.
+            secret_hex: the shared secret as hexadecimal text.
+
         Returns:
             The device's starting counter (always 0).
 
@@ -72,6 +76,13 @@ class HotpAuthenticator:
         Uses HMAC-SHA1 and dynamic truncation as in RFC 4226, zero-padded
         to ``digits`` characters.
 
+        Args:
+            device: an enrolled device name.
+            counter: the counter value (0 or more).
+
+        Returns:
+            The code as a string of exactly ``digits`` decimal digits.
+
         Raises:
             KeyError: if the device is not enrolled.
             ValueError: if ``counter`` is negative.
@@ -91,6 +102,12 @@ class HotpAuthenticator:
     def counter(self, device: str) -> int:
         """Return the next counter value the device is expected to use.
 
+        Args:
+            device: an enrolled device name.
+
+        Returns:
+            The counter value that the next expected code uses.
+
         Raises:
             KeyError: if the device is not enrolled.
 
@@ -103,6 +120,12 @@ class HotpAuthenticator:
     def is_locked(self, device: str) -> bool:
         """Tell whether the device has reached ``max_failures`` failures in a row.
 
+        Args:
+            device: an enrolled device name.
+
+        Returns:
+            True if the device is locked, False otherwise.
+
         Raises:
             KeyError: if the device is not enrolled.
 
@@ -114,6 +137,10 @@ class HotpAuthenticator:
 
     def verify(self, device: str, code: str) -> bool:
         """Check a submitted code and advance the counter on success.
+
+        Args:
+            device: an enrolled device name.
+            code: the code the user typed.
 
         Returns:
             True if the code matched a counter in the look-ahead window; False
@@ -141,6 +168,9 @@ class HotpAuthenticator:
     def unlock(self, device: str) -> int:
         """Clear the failure count of a device.
 
+        Args:
+            device: an enrolled device name.
+
         Returns:
             The failure count before clearing.
 
@@ -161,6 +191,12 @@ class HotpAuthenticator:
         This recovers a device whose counter drifted beyond the look-ahead
         window (for example after many button presses). A successful resync
         also unlocks the device.
+
+        Args:
+            device: an enrolled device name.
+            first_code: a code the device showed.
+            second_code: the code the device showed right after ``first_code``.
+            window: how many counter values from the current one to search.
 
         Returns:
             The new expected counter.

@@ -121,6 +121,13 @@ class PasswordPolicy:
     def _digest(self, user: str, password: str) -> str:
         """Return the hex PBKDF2-SHA256 digest of ``password`` for ``user``.
 
+        Args:
+            user: the account name, mixed into the salt.
+            password: the password to hash.
+
+        Returns:
+            The 64-character hex digest (1000 PBKDF2 iterations).
+
         >>> len(PasswordPolicy()._digest("ada", "x"))
         64
         """
@@ -218,6 +225,9 @@ class PasswordPolicy:
 
     def users(self) -> list[str]:
         """Return the names of users with a password, sorted.
+
+        Returns:
+            Account names in ascending order; empty if nobody has a password.
 
         >>> policy = PasswordPolicy(min_length=6)
         >>> _ = policy.set_password("zoe", "Apple#99")

@@ -37,6 +37,9 @@ class RoleRegistry:
     def _check_permission(permission: str) -> None:
         """Raise ValueError unless ``permission`` is ``"*"`` or ``"resource:action"``.
 
+        Args:
+            permission: the permission text to validate.
+
         >>> RoleRegistry._check_permission("docs:read")
         """
         resource, sep, action = permission.partition(":")
@@ -45,6 +48,10 @@ class RoleRegistry:
 
     def add_role(self, name: str, inherits: list[str] | None = None) -> list[str]:
         """Declare a role, optionally inheriting from existing roles.
+
+        Args:
+            name: the new role's name.
+            inherits: names of existing roles whose permissions it inherits.
 
         Returns:
             The role and all roles it inherits from, sorted.
@@ -69,6 +76,12 @@ class RoleRegistry:
     def _lineage(self, role: str) -> list[str]:
         """Return ``role`` and every role it inherits from, sorted.
 
+        Args:
+            role: an existing role name.
+
+        Returns:
+            Role names in ascending order, including ``role`` itself.
+
         >>> rbac = RoleRegistry()
         >>> _ = rbac.add_role("a"); _ = rbac.add_role("b", ["a"])
         >>> rbac._lineage("b")
@@ -85,6 +98,10 @@ class RoleRegistry:
 
     def grant(self, role: str, permission: str) -> bool:
         """Give ``permission`` to ``role``.
+
+        Args:
+            role: an existing role name.
+            permission: ``resource:action``, ``resource:*`` or ``*``.
 
         Returns:
             True if it was newly granted, False if the role already had it.
@@ -106,6 +123,10 @@ class RoleRegistry:
     def revoke(self, role: str, permission: str) -> bool:
         """Take ``permission`` away from ``role`` (inherited ones are unaffected).
 
+        Args:
+            role: an existing role name.
+            permission: the permission to remove.
+
         Returns:
             True if the role had it directly, False otherwise.
 
@@ -123,6 +144,10 @@ class RoleRegistry:
 
     def assign(self, user: str, role: str) -> list[str]:
         """Give ``role`` to ``user``.
+
+        Args:
+            user: the user name.
+            role: an existing role name.
 
         Returns:
             The roles assigned directly to the user, sorted.
@@ -142,6 +167,10 @@ class RoleRegistry:
     def unassign(self, user: str, role: str) -> bool:
         """Remove ``role`` from ``user``.
 
+        Args:
+            user: the user name.
+            role: the role to take away.
+
         Returns:
             True if the user held the role directly, False otherwise.
 
@@ -155,6 +184,12 @@ class RoleRegistry:
 
     def effective_permissions(self, user: str) -> list[str]:
         """Return every permission the user holds through any role, sorted.
+
+        Args:
+            user: the user name; unknown users hold nothing.
+
+        Returns:
+            Permission strings in ascending order, wildcards included as granted.
 
         >>> rbac = RoleRegistry(); _ = rbac.add_role("ops")
         >>> _ = rbac.grant("ops", "logs:read"); _ = rbac.assign("bob", "ops")
@@ -172,6 +207,13 @@ class RoleRegistry:
 
         A held ``"*"`` or ``"<resource>:*"`` covers the requested permission.
 
+        Args:
+            user: the user name.
+            permission: the requested ``resource:action``.
+
+        Returns:
+            True if any of the user's roles (with inheritance) covers the permission.
+
         Raises:
             ValueError: if the requested permission is malformed.
 
@@ -185,6 +227,10 @@ class RoleRegistry:
 
     def explain(self, user: str, permission: str) -> list[str]:
         """List the roles (direct or inherited) whose grants allow ``permission``.
+
+        Args:
+            user: the user name.
+            permission: the requested ``resource:action``.
 
         Returns:
             Role names, sorted; empty if access is denied.
@@ -203,6 +249,9 @@ class RoleRegistry:
 
     def remove_role(self, name: str) -> int:
         """Delete a role and take it away from every user holding it.
+
+        Args:
+            name: the role to delete.
 
         Returns:
             How many users lost the role.

@@ -45,6 +45,12 @@ class SignedTokenIssuer:
     def _b64(data: bytes) -> str:
         """Encode bytes as unpadded base64url text.
 
+        Args:
+            data: the bytes to encode.
+
+        Returns:
+            The base64url text without ``=`` padding.
+
         >>> SignedTokenIssuer._b64(b"hi")
         'aGk'
         """
@@ -52,6 +58,13 @@ class SignedTokenIssuer:
 
     def _sign(self, kid: str, body: str) -> str:
         """Return the base64url HMAC-SHA256 signature of ``"<kid>.<body>"``.
+
+        Args:
+            kid: the key id whose secret signs.
+            body: the encoded payload.
+
+        Returns:
+            The 43-character base64url signature.
 
         Raises:
             KeyError: if ``kid`` is not in the key ring.
@@ -94,6 +107,12 @@ class SignedTokenIssuer:
 
     def decode(self, token: str) -> dict[str, str | int]:
         """Return the payload of ``token`` without checking signature or expiry.
+
+        Args:
+            token: an encoded token.
+
+        Returns:
+            The payload dictionary (``sub``, ``iat``, ``exp``, ``jti`` and extra claims).
 
         Raises:
             ValueError: if the token is not three dot-separated parts with a
@@ -152,6 +171,13 @@ class SignedTokenIssuer:
     def is_valid(self, token: str, now: int) -> bool:
         """Return True if ``verify`` would accept the token, False otherwise.
 
+        Args:
+            token: an encoded token.
+            now: the current time in seconds.
+
+        Returns:
+            True if the token verifies at ``now``, False otherwise.
+
         >>> SignedTokenIssuer("s").is_valid("garbage", now=0)
         False
         """
@@ -163,6 +189,9 @@ class SignedTokenIssuer:
 
     def revoke(self, token: str) -> str:
         """Revoke a token so that it no longer verifies.
+
+        Args:
+            token: an encoded token (its signature is not checked).
 
         Returns:
             The revoked token id.
@@ -184,6 +213,14 @@ class SignedTokenIssuer:
         The new token keeps the subject and the extra claims, is issued at
         ``now`` with the active key and gets a fresh id.
 
+        Args:
+            token: the token to exchange.
+            now: the current time in seconds.
+            ttl: lifetime of the new token; ``default_ttl`` when omitted.
+
+        Returns:
+            The new encoded token.
+
         Raises:
             ValueError, PermissionError: as ``verify`` for the old token.
 
@@ -199,6 +236,10 @@ class SignedTokenIssuer:
 
     def rotate_key(self, key: str, key_id: str) -> list[str]:
         """Add a new signing key and make it active; old keys still verify.
+
+        Args:
+            key: the new shared secret.
+            key_id: its identifier, written into new tokens.
 
         Returns:
             All key ids in the ring, sorted.
@@ -217,6 +258,9 @@ class SignedTokenIssuer:
 
     def retire_key(self, key_id: str) -> list[str]:
         """Remove an old key; tokens signed with it stop verifying.
+
+        Args:
+            key_id: the identifier of the key to remove.
 
         Returns:
             The remaining key ids, sorted.

@@ -38,6 +38,11 @@ class CommandLineParser:
     def _declare(self, name: str, short: str, spec: dict[str, str | int | float | bool | list[str] | None]) -> None:
         """Register a flag or option after checking that its names are free.
 
+        Args:
+            name: the long name (a Python identifier).
+            short: a one-letter alias, or empty for none.
+            spec: the declaration fields (``kind``, ``default``, ...).
+
         Raises:
             ValueError: if the name or short alias is taken or malformed.
 
@@ -53,6 +58,10 @@ class CommandLineParser:
 
     def add_flag(self, name: str, short: str = "") -> None:
         """Declare a boolean flag that defaults to False.
+
+        Args:
+            name: the long name (a Python identifier).
+            short: a one-letter alias, or empty for none.
 
         Raises:
             ValueError: if the name or short alias is already used.
@@ -90,6 +99,9 @@ class CommandLineParser:
     def add_positional(self, name: str) -> int:
         """Declare the next required positional argument.
 
+        Args:
+            name: the key under which ``parse`` reports the value.
+
         Returns:
             The number of positionals declared so far.
 
@@ -107,6 +119,9 @@ class CommandLineParser:
     def defaults(self) -> dict[str, str | int | float | bool | None]:
         """Return the value every flag and non-required option has when absent.
 
+        Returns:
+            A dict from name to default, sorted by name; required options are left out.
+
         >>> cli = CommandLineParser("p"); cli.add_flag("dry_run"); cli.add_option("n", "int", 1)
         >>> cli.defaults()
         {'dry_run': False, 'n': 1}
@@ -115,6 +130,13 @@ class CommandLineParser:
 
     def _convert(self, name: str, raw: str) -> str | int | float:
         """Check ``raw`` against the option's choices and convert it to its type.
+
+        Args:
+            name: a declared option name.
+            raw: the value as typed on the command line.
+
+        Returns:
+            The value converted to the option's declared type.
 
         Raises:
             ValueError: if the value is not allowed or cannot be converted.
@@ -137,6 +159,12 @@ class CommandLineParser:
 
         Keys are sorted; the result holds every declared flag, option and
         positional.
+
+        Args:
+            argv: the arguments, e.g. ``["-v", "--level=2", "src"]``; not modified.
+
+        Returns:
+            A dict from every declared name to its value, sorted by name.
 
         Raises:
             ValueError: for unknown options, missing values, bad values,
@@ -195,6 +223,9 @@ class CommandLineParser:
 
     def usage(self) -> str:
         """Return a one-line usage summary in declaration order.
+
+        Returns:
+            The text ``usage: <program> ...``; optional items are in brackets.
 
         >>> cli = CommandLineParser("tar"); cli.add_option("file", short="f", required=True)
         >>> cli.usage()

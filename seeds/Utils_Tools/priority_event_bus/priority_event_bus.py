@@ -37,6 +37,13 @@ class PriorityEventBus:
     def _matches(pattern: str, topic: str) -> bool:
         """Tell whether ``topic`` matches ``pattern``.
 
+        Args:
+            pattern: a subscription pattern, possibly with ``*`` and a final ``#``.
+            topic: a concrete topic.
+
+        Returns:
+            True if the topic matches the pattern.
+
         >>> PriorityEventBus._matches("a.*.c", "a.b.c"), PriorityEventBus._matches("a.#", "a")
         (True, True)
         """
@@ -50,6 +57,12 @@ class PriorityEventBus:
 
     def subscribe(self, subscriber: str, pattern: str, priority: int = 0, once: bool = False) -> int:
         """Subscribe ``subscriber`` to topics matching ``pattern``.
+
+        Args:
+            subscriber: the name whose inbox receives the messages.
+            pattern: the topic pattern.
+            priority: higher values are delivered first.
+            once: end the subscription after its first delivery.
 
         Returns:
             The new subscription id (1, 2, 3, ... in order of creation).
@@ -73,6 +86,9 @@ class PriorityEventBus:
     def unsubscribe(self, subscription_id: int) -> bool:
         """End a subscription; the subscriber keeps its inbox.
 
+        Args:
+            subscription_id: an id returned by ``subscribe``.
+
         Returns:
             True if the subscription existed, False otherwise.
 
@@ -83,6 +99,10 @@ class PriorityEventBus:
 
     def publish(self, topic: str, payload: str) -> list[str]:
         """Deliver ``"<topic>: <payload>"`` to every matching subscriber.
+
+        Args:
+            topic: a concrete dot-separated topic.
+            payload: the message text.
 
         Returns:
             The subscribers that received the message, in delivery order;
@@ -116,6 +136,12 @@ class PriorityEventBus:
     def pending(self, subscriber: str) -> int:
         """Return how many messages wait in the subscriber's inbox (0 if unknown).
 
+        Args:
+            subscriber: the subscriber name.
+
+        Returns:
+            The number of undrained messages.
+
         >>> PriorityEventBus().pending("ghost")
         0
         """
@@ -123,6 +149,12 @@ class PriorityEventBus:
 
     def drain(self, subscriber: str) -> list[str]:
         """Return and clear the subscriber's inbox, oldest message first.
+
+        Args:
+            subscriber: the subscriber name.
+
+        Returns:
+            The messages as ``"<topic>: <payload>"`` strings.
 
         Raises:
             KeyError: if the subscriber never subscribed.
@@ -137,6 +169,9 @@ class PriorityEventBus:
 
     def dead_letters(self) -> list[str]:
         """Return the undelivered messages as ``"<topic>: <payload>"``, oldest first.
+
+        Returns:
+            A list of ``"<topic>: <payload>"`` strings; empty when everything was delivered.
 
         >>> bus = PriorityEventBus(); _ = bus.publish("a.b", "x")
         >>> bus.dead_letters()

@@ -56,6 +56,13 @@ class RetryPolicy:
     def _jitter_factor(self, operation: str, attempt: int) -> float:
         """Return a reproducible factor in ``[1 - jitter, 1 + jitter]``.
 
+        Args:
+            operation: the operation name.
+            attempt: the attempt number.
+
+        Returns:
+            A float between ``1 - jitter`` and ``1 + jitter``.
+
         >>> RetryPolicy(jitter=0.0)._jitter_factor("op", 1)
         1.0
         """
@@ -65,6 +72,13 @@ class RetryPolicy:
 
     def delay(self, attempt: int, operation: str = "") -> float:
         """Return the wait in seconds before retrying after ``attempt`` failed.
+
+        Args:
+            attempt: the attempt that failed (1 for the first try).
+            operation: name mixed into the jitter.
+
+        Returns:
+            The wait in seconds, rounded to milliseconds.
 
         Raises:
             ValueError: if ``attempt`` is smaller than 1.
@@ -80,6 +94,12 @@ class RetryPolicy:
     def schedule(self, operation: str = "") -> list[float]:
         """Return the waits before every retry a run of ``operation`` may make.
 
+        Args:
+            operation: name mixed into the jitter.
+
+        Returns:
+            ``max_attempts - 1`` waits in seconds, one per possible retry.
+
         >>> RetryPolicy(base_delay=0.1, multiplier=3, max_attempts=3).schedule()
         [0.1, 0.3]
         """
@@ -90,6 +110,10 @@ class RetryPolicy:
 
     def mark_retryable(self, error_kind: str, retryable: bool = True) -> list[str]:
         """Declare whether failures of kind ``error_kind`` may be retried.
+
+        Args:
+            error_kind: a short error name such as ``"timeout"``.
+            retryable: True to allow retries for it, False to forbid them.
 
         Returns:
             The retryable error kinds, sorted.
@@ -109,6 +133,13 @@ class RetryPolicy:
         It does when the error kind is retryable, attempts remain and the
         budget holds at least one token.
 
+        Args:
+            attempt: the attempt that failed.
+            error_kind: the kind of error it failed with.
+
+        Returns:
+            True if a retry is allowed.
+
         >>> RetryPolicy(max_attempts=2).should_retry(2, "timeout")
         False
         """
@@ -118,6 +149,12 @@ class RetryPolicy:
         """Append an attempt to the operation's history, checking the numbering.
 
         Attempt 1 starts a new run and discards the previous one.
+
+        Args:
+            operation: the operation name.
+            attempt: the attempt number.
+            outcome: the error kind, or ``"ok"``.
+            wait: the wait prescribed after this attempt.
 
         Raises:
             ValueError: if the attempt number does not follow the last one or
@@ -137,6 +174,11 @@ class RetryPolicy:
 
     def record_failure(self, operation: str, attempt: int, error_kind: str) -> float:
         """Record a failed attempt and return how long to wait before the next one.
+
+        Args:
+            operation: the operation name.
+            attempt: the attempt number that failed.
+            error_kind: the kind of error.
 
         Returns:
             The wait in seconds, or -1.0 when the operation should give up.
@@ -158,6 +200,10 @@ class RetryPolicy:
     def record_success(self, operation: str, attempt: int) -> int:
         """Record that ``attempt`` succeeded and refund half a retry token.
 
+        Args:
+            operation: the operation name.
+            attempt: the attempt number that succeeded.
+
         Returns:
             The number of attempts the run took.
 
@@ -174,6 +220,9 @@ class RetryPolicy:
     def tokens(self) -> float:
         """Return the retry tokens left in the shared budget.
 
+        Returns:
+            The current number of tokens as a float.
+
         >>> policy = RetryPolicy(budget=2)
         >>> _ = policy.record_failure("a", 1, "timeout")
         >>> policy.tokens()
@@ -184,6 +233,12 @@ class RetryPolicy:
     def attempts(self, operation: str) -> list[str]:
         """Return the current run of ``operation`` as ``"<attempt>:<outcome>"`` strings.
 
+        Args:
+            operation: the operation name.
+
+        Returns:
+            One string per recorded attempt; empty for an unknown operation.
+
         >>> RetryPolicy().attempts("never")
         []
         """
@@ -191,6 +246,12 @@ class RetryPolicy:
 
     def total_wait(self, operation: str) -> float:
         """Return the total wait prescribed so far in the current run of ``operation``.
+
+        Args:
+            operation: the operation name.
+
+        Returns:
+            The sum in seconds, rounded to milliseconds; 0.0 for an unknown operation.
 
         >>> policy = RetryPolicy(base_delay=1.0)
         >>> _ = policy.record_failure("a", 1, "timeout"); _ = policy.record_failure("a", 2, "timeout")

@@ -35,6 +35,12 @@ class SemverResolver:
     def parse(version: str) -> tuple[int, int, int]:
         """Turn ``"MAJOR.MINOR.PATCH"`` into a tuple of three integers.
 
+        Args:
+            version: text such as ``"1.4.2"``.
+
+        Returns:
+            The ``(major, minor, patch)`` tuple.
+
         Raises:
             ValueError: if the text is not three dot-separated non-negative integers.
 
@@ -49,6 +55,12 @@ class SemverResolver:
 
     def _bounds(self, term: str) -> list[tuple[str, tuple[int, int, int]]]:
         """Translate one range term into ``(operator, version)`` comparisons.
+
+        Args:
+            term: one space-free term of a range.
+
+        Returns:
+            A list of ``(operator, version)`` pairs that must all hold; empty for ``*``.
 
         Raises:
             ValueError: if the term is not part of the grammar.
@@ -86,6 +98,13 @@ class SemverResolver:
     def satisfies(self, version: str, constraint: str) -> bool:
         """Tell whether ``version`` lies in the range ``constraint``.
 
+        Args:
+            version: a full version such as ``"1.4.2"``.
+            constraint: a range in the grammar above.
+
+        Returns:
+            True if some alternative of the range accepts the version.
+
         Raises:
             ValueError: if the version or any range term is invalid, or an
                 alternative is empty.
@@ -110,6 +129,10 @@ class SemverResolver:
     def publish(self, package: str, version: str) -> int:
         """Add a release of ``package``.
 
+        Args:
+            package: the package name.
+            version: the release version.
+
         Returns:
             The number of releases of the package, yanked ones included.
 
@@ -129,6 +152,10 @@ class SemverResolver:
 
     def yank(self, package: str, version: str) -> bool:
         """Hide a release from resolution without deleting it.
+
+        Args:
+            package: the package name.
+            version: the release to hide.
 
         Returns:
             True if it was yanked now, False if it was already yanked.
@@ -151,6 +178,13 @@ class SemverResolver:
     def versions(self, package: str, include_yanked: bool = False) -> list[str]:
         """List releases of ``package`` in ascending order.
 
+        Args:
+            package: the package name.
+            include_yanked: also list yanked releases.
+
+        Returns:
+            Version strings, lowest first.
+
         Raises:
             KeyError: if the package was never published.
 
@@ -164,6 +198,13 @@ class SemverResolver:
 
     def best_match(self, package: str, constraint: str) -> str:
         """Return the highest non-yanked release satisfying ``constraint``.
+
+        Args:
+            package: the package name.
+            constraint: the range to satisfy.
+
+        Returns:
+            The chosen version string.
 
         Raises:
             KeyError: if the package was never published.
@@ -183,6 +224,12 @@ class SemverResolver:
 
     def resolve(self, requirements: dict[str, str]) -> dict[str, str]:
         """Pick the best release for every ``package -> range`` requirement.
+
+        Args:
+            requirements: a dict from package name to range.
+
+        Returns:
+            A dict from package name to chosen version, sorted by package name.
 
         Raises:
             KeyError, ValueError: as ``best_match`` for the first failing package

@@ -32,6 +32,12 @@ class UnitConverter:
     def define_unit(self, name: str, dimension: str, factor: float, offset: float = 0.0) -> int:
         """Add a unit given by its factor and offset relative to the base unit.
 
+        Args:
+            name: the unit symbol, without whitespace.
+            dimension: what it measures, e.g. ``"length"``.
+            factor: how many base units one of this unit is.
+            offset: added after scaling (for shifted scales such as Celsius).
+
         Returns:
             The number of units now defined for ``dimension``.
 
@@ -52,6 +58,12 @@ class UnitConverter:
     def _lookup(self, name: str) -> tuple[str, float, float]:
         """Return ``(dimension, factor, offset)`` for a unit or alias.
 
+        Args:
+            name: a unit name or alias.
+
+        Returns:
+            The unit's ``(dimension, factor, offset)``.
+
         Raises:
             KeyError: if the name is unknown.
 
@@ -63,6 +75,11 @@ class UnitConverter:
 
     def derive_unit(self, name: str, amount: float, of_unit: str) -> float:
         """Define ``name`` as ``amount`` of an existing unit.
+
+        Args:
+            name: the new unit's name.
+            amount: how many ``of_unit`` make one new unit.
+            of_unit: an existing unit or alias without offset.
 
         Returns:
             The new unit's factor relative to the base unit.
@@ -85,6 +102,10 @@ class UnitConverter:
     def add_alias(self, alias: str, unit: str) -> list[str]:
         """Let ``alias`` stand for ``unit`` (which may itself be an alias).
 
+        Args:
+            alias: the new name.
+            unit: an existing unit or alias.
+
         Returns:
             All aliases of the target unit, sorted.
 
@@ -106,6 +127,12 @@ class UnitConverter:
     def units(self, dimension: str) -> list[str]:
         """Return the unit names (not aliases) of ``dimension``, sorted.
 
+        Args:
+            dimension: the dimension name.
+
+        Returns:
+            Unit names in ascending order; empty for an unknown dimension.
+
         >>> UnitConverter().units("length")
         []
         """
@@ -113,6 +140,14 @@ class UnitConverter:
 
     def convert(self, value: float, from_unit: str, to_unit: str) -> float:
         """Convert ``value`` from one unit to another of the same dimension.
+
+        Args:
+            value: the amount in ``from_unit``.
+            from_unit: the source unit or alias.
+            to_unit: the target unit or alias.
+
+        Returns:
+            The amount in ``to_unit``, rounded to nine decimal places.
 
         Raises:
             KeyError: if a unit is unknown.
@@ -135,6 +170,12 @@ class UnitConverter:
 
         A unit whose name starts with ``e`` or ``E`` must be separated from
         the number by a space, since those letters may belong to an exponent.
+
+        Args:
+            text: a number followed by a unit, with optional spaces.
+
+        Returns:
+            A ``(value, unit)`` tuple; the unit is returned as written.
 
         Raises:
             ValueError: if there is no number or no unit.
@@ -165,6 +206,13 @@ class UnitConverter:
 
         The value is formatted with up to six significant digits.
 
+        Args:
+            text: a quantity such as ``"3.5 km"``.
+            to_unit: the target unit or alias.
+
+        Returns:
+            The converted quantity as text, e.g. ``"3500 m"``.
+
         Raises:
             KeyError, ValueError: as ``parse_quantity`` and ``convert``.
 
@@ -180,6 +228,13 @@ class UnitConverter:
 
         Only units without an offset are considered; if none keeps the
         absolute value at least 1, the smallest such unit is used.
+
+        Args:
+            value: the amount in ``unit``.
+            unit: a unit or alias.
+
+        Returns:
+            A ``(value, unit)`` tuple in the chosen unit.
 
         Raises:
             KeyError: if the unit is unknown.
