@@ -34,7 +34,7 @@ from pipeline.release.decontam import DecontamSettings, decontaminate
 from pipeline.release.dedup import DedupSettings, deduplicate
 from pipeline.release.diff import release_diff
 from pipeline.release.export import classeval_json
-from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text
+from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
 from pipeline.release.versioning import next_version, sorted_versions
 from pipeline.store import ArtifactStore, atomic_write_text
 
@@ -179,6 +179,12 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
                            "build": config.build_configuration, "benchmarks": [Path(p).name for p in benchmarks]},
             seed_corpus_hash=config.seed_corpus_hash, counts=counts, export_notes=notes, previous_version=previous)
         atomic_write_text(folder / MANIFEST, manifest_text(manifest))
+        # Self-check before the rename makes it visible: the data must reload through `datasets` to tasks
+        # whose hashes (taken from the records written) all match, no more and no fewer. A failure leaves
+        # no release behind.
+        problems = verify_release(folder)
+        if problems:
+            raise InputError(f"release {version} failed its own check and was not made: {'; '.join(problems[:3])}")
     path = store.release_dir(version)
     return ReleaseResult(version, path, [t.task_id for t in new_tasks], rejections, funnel,
                          f"released {version}: {len(new_tasks)} new task(s), {len(all_tasks)} in all, at {path}", diff)

@@ -186,3 +186,13 @@ def test_tampering_is_reported_by_verify(tmp_path):
     manifest["tasks"][first_id]["sha256"] = "0" * 64
     (result.path / "manifest.json").write_text(json.dumps(manifest))
     assert any(f"task {first_id} does not match" in p for p in verify_release(result.path))
+
+
+def test_a_release_that_fails_its_self_check_leaves_nothing_behind(tmp_path, monkeypatch):
+    import pipeline.release.assemble as assemble
+
+    store = ArtifactStore(tmp_path / "artifacts")
+    monkeypatch.setattr(assemble, "verify_release", lambda folder: [f"{folder}/data: damaged"])
+    with pytest.raises(assemble.InputError, match="failed its own check"):
+        release(store, "run-1", [build_task()], FUNNEL, NOVEMBER)
+    assert store.existing_releases() == [] and list(store.releases.iterdir()) == []
