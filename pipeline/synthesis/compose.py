@@ -152,7 +152,7 @@ def _bridge_source(bridge: Bridge, source: MethodModel, target: MethodModel) -> 
     params_doc = "\n".join([f":param {p.name}: passed to ``{bridge.source}``." for p in source.params if not p.has_default]
                            + [f":param {n}: passed to ``{bridge.target}``." for p, n in rest if not p.has_default]
                            + [f":return: what ``{bridge.target}`` returns."])
-    doc_params = "\n\n" + params_doc.replace("\n", "\n    ")
+    doc_params = "\n\n    " + params_doc.replace("\n", "\n    ")
     return f'''
 def {bridge.name}({signature}){returns}:
     """Call ``{bridge.source}`` and pass the ``{bridge.type}`` it returns as the first argument of ``{bridge.target}``.

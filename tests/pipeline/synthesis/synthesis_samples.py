@@ -1,0 +1,62 @@
+"""Small inline classes shared by the synthesis tests."""
+
+ACCOUNT = '''"""A tiny bank account."""
+
+
+class Account:
+    """Money in, money out, with a ledger."""
+
+    def __init__(self, owner: str, balance: int = 0) -> None:
+        """Open an account."""
+        self.owner = owner
+        self.balance = balance
+        self.ledger: list[int] = []
+
+    def deposit(self, amount: int) -> int:
+        """Add money; return the new balance."""
+        if amount <= 0:
+            raise ValueError("amount must be positive")
+        self.balance += amount
+        self.ledger.append(amount)
+        return self.balance
+
+    def withdraw(self, amount: int) -> int:
+        """Take money out; return the new balance."""
+        if amount > self.balance:
+            raise ValueError("insufficient funds")
+        self.balance -= amount
+        self.ledger.append(-amount)
+        return self.balance
+
+    def current(self) -> int:
+        """Return the balance."""
+        return self.balance
+
+    def movements(self) -> int:
+        """Return how many movements were booked."""
+        return len(self.ledger)
+'''
+
+ACCOUNT_TESTS = '''import pytest
+
+from account import Account
+
+
+def test_deposit_then_withdraw():
+    account = Account("ada", 10)
+    assert account.deposit(5) == 15
+    assert account.withdraw(3) == 12
+    assert account.movements() == 2
+
+
+def test_overdraw_refused():
+    account = Account("bob")
+    with pytest.raises(ValueError):
+        account.withdraw(1)
+    assert account.current() == 0
+
+
+def test_negative_deposit_refused():
+    with pytest.raises(ValueError):
+        Account("cy").deposit(-2)
+'''

@@ -1,0 +1,83 @@
+"""End to end through the sandbox: harvested pools, oracle outcomes, rendered tests, determinism."""
+
+import ast
+
+import pytest
+
+from pipeline.records import Candidate, Provenance, Rejection, SeedClass
+from pipeline.synthesis.config import EnhanceConfig
+from pipeline.synthesis.enhance import enhance_seeds, seed_pools
+from synthesis_samples import ACCOUNT, ACCOUNT_TESTS
+
+SEED = SeedClass(seed_id="Finance_Ecommerce/account", domain="Finance_Ecommerce", name="account", class_name="Account",
+                 description="A bank account.", source=ACCOUNT, tests=ACCOUNT_TESTS, provenance=Provenance())
+CONFIG = EnhanceConfig(candidates_per_seed=2, min_features=2, max_features=2,
+                       transforms=("history_undo", "method_statistics", "snapshot_roundtrip"))
+
+
+def test_harvest_keeps_whole_calls_and_replays(sandbox_pool):
+    pools = seed_pools(SEED, pool=sandbox_pool)
+    assert [c.args for c in pools.calls["deposit"]] == [("5",), ("-2",)]
+    assert [(c.method, c.args) for c in pools.replays[0][1]] == [("deposit", ("5",)), ("withdraw", ("3",)), ("movements", ())]
+    assert pools.replays[0][0].args == ('"ada"', "10")
+
+
+@pytest.fixture(scope="module")
+def two_builds(sandbox_pool):
+    first = list(enhance_seeds([SEED], CONFIG, pool=sandbox_pool))
+    second = list(enhance_seeds([SEED], CONFIG, pool=sandbox_pool))
+    return first, second
+
+
+def test_same_seed_gives_byte_identical_candidates(two_builds):
+    first, second = two_builds
+    assert [c.to_json() for c in first] == [c.to_json() for c in second]
+    assert all(isinstance(c, Candidate) for c in first)
+
+
+def test_candidates_carry_provenance_and_skeleton(two_builds):
+    for candidate in two_builds[0]:
+        assert candidate.generator.backend == "offline"
+        assert candidate.provenance.seed_ids == ("Finance_Ecommerce/account",)
+        assert len(candidate.provenance.transforms) == 2 and candidate.provenance.rng_seed == CONFIG.rng_seed
+        assert "self.balance += amount" not in candidate.skeleton and "def undo" in candidate.skeleton or \
+            "def call_count" in candidate.skeleton
+        assert candidate.module_name.isidentifier()
+
+
+def test_generated_tests_read_like_hand_written_ones(two_builds):
+    candidate = next(c for c in two_builds[0] if "history_undo" in c.provenance.transforms)
+    tree = ast.parse(candidate.test_code)
+    assert "from account import Account" in candidate.test_code
+    tests = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    assert len(tests) >= 5
+    assert len({t.name for t in tests}) == len(tests)
+    assert all(t.name.startswith("test_") and "test_s0" not in t.name for t in tests)
+    assert any(t.name.startswith("test_undo") for t in tests)
+    for test in tests:  # one instance built per test, literal expectations only
+        assert isinstance(test.body[0], ast.Assign)
+        for node in ast.walk(test):
+            if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare):
+                right = node.test.comparators[0]
+                if isinstance(node.test.ops[0], ast.Eq):
+                    ast.literal_eval(right)
+
+
+def test_generated_tests_pass_on_the_reference(two_builds, sandbox_pool):
+    from validation.sandbox import SandboxJob
+
+    for candidate in two_builds[0]:
+        result = sandbox_pool.run(SandboxJob(files={"account.py": candidate.solution_code,
+                                                    "test_account.py": candidate.test_code},
+                                             test_file="test_account.py", coverage_file="account.py"))
+        assert result.counts().get("passed", 0) >= 5 and set(result.counts()) == {"passed"}, result.output[-2000:]
+        summary = result.coverage["summary"]
+        assert summary["covered_lines"] / summary["num_statements"] > 0.9
+
+
+def test_inapplicable_features_become_rejections(sandbox_pool):
+    config = EnhanceConfig(transforms=("combined_summary",))
+    no_queries = SEED.model_copy(update={"source": ACCOUNT.replace("def current(self)", "def current(self, x: int)")
+                                         .replace("def movements(self)", "def movements(self, x: int)")})
+    out = list(enhance_seeds([no_queries], config, pool=sandbox_pool))
+    assert len(out) == 1 and isinstance(out[0], Rejection) and out[0].reason.value == "generation_failed"
