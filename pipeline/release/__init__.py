@@ -20,7 +20,6 @@ _ENTRY_POINTS = {
     "ReleaseResult": "pipeline.release.assemble",
     "load_release": "pipeline.release.dataset_io",
     "verify_release": "pipeline.release.manifest",
-    "corpus_hash": "pipeline.release.manifest",
 }
 
 

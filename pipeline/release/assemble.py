@@ -56,7 +56,7 @@ class ReleaseConfig(BaseModel):
     pretty_name: str = Field(default="ClassEval-Pro", description="Dataset name on the card.")
     repo_hint: str = Field(default="ORG/NAME", description="Hub repository named in the card's loading example.")
     release_date: date | None = Field(default=None, description="Date that picks the version; None = today (UTC).")
-    seed_corpus_hash: str | None = Field(default=None, description="Digest of the seed corpus (manifest.corpus_hash).")
+    seed_corpus_hash: str | None = Field(default=None, description="Digest of the seed corpus (pipeline.stages.corpus_hash).")
     build_configuration: dict[str, Any] = Field(default_factory=dict, description="The build's settings, for the manifest.")
 
 

@@ -16,7 +16,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pipeline.records import SeedClass, Task, content_hash
+from pipeline.records import Task
 from pipeline.settings import PROJECT_ROOT
 
 MANIFEST = "manifest.json"
@@ -33,11 +33,6 @@ def sha256_file(path: Path) -> str:
 def task_digest(task: Task) -> str:
     """sha256 of the task's canonical JSON: changes with any field, identical on every machine."""
     return hashlib.sha256(task.to_json().encode("utf-8")).hexdigest()
-
-
-def corpus_hash(seeds: Sequence[SeedClass]) -> str:
-    """One digest of a seed corpus (order-independent), for the manifest's `seed_corpus_hash`."""
-    return content_hash(sorted(s.to_json() for s in seeds), length=64)
 
 
 def pipeline_version() -> str:
