@@ -81,3 +81,20 @@ def test_inapplicable_features_become_rejections(sandbox_pool):
                                          .replace("def movements(self)", "def movements(self, x: int)")})
     out = list(enhance_seeds([no_queries], config, pool=sandbox_pool))
     assert len(out) == 1 and isinstance(out[0], Rejection) and out[0].reason.value == "generation_failed"
+
+
+def test_repair_adds_a_test_for_missed_lines(sandbox_pool):
+    from pipeline.records import GateReport, GeneratorSpec, Origin
+    from pipeline.synthesis.repair import repair_tests
+
+    tests = ("from account import Account\n\n\ndef test_deposit():\n    account = Account(\"x\", 1)\n"
+             "    assert account.deposit(2) == 3\n    assert account.withdraw(1) == 2\n")
+    candidate = Candidate(candidate_id="c", class_name="Account", module_name="account", domains=("X",),
+                          description="d", skeleton="s", solution_code=ACCOUNT, test_code=tests,
+                          origin=Origin.ENHANCED, provenance=Provenance(), generator=GeneratorSpec(backend="offline"))
+    missing = tuple(i + 1 for i, line in enumerate(ACCOUNT.splitlines()) if "insufficient funds" in line)
+    repaired = repair_tests(candidate, GateReport(candidate_id="c", passed=False, missing_lines=missing), pool=sandbox_pool)
+    assert repaired.test_code.startswith("import pytest\n") and tests.strip() in repaired.test_code
+    added = repaired.test_code.split("coverage repair", 1)[1]
+    assert "with pytest.raises(ValueError):" in added and ".withdraw(" in added
+    assert repaired.candidate_id != candidate.candidate_id

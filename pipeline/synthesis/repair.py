@@ -1,0 +1,81 @@
+"""Coverage repair: add tests aimed at the lines a candidate's tests miss and the interaction edges they
+leave unexercised, using the same oracle machinery (everything runs in the sandbox)."""
+
+from __future__ import annotations
+
+import ast
+import random
+from typing import Any
+
+from pipeline.records import Candidate, GateReport
+from pipeline.synthesis.class_model import analyse
+from pipeline.synthesis.oracle import ScenarioRun, run_oracle
+from pipeline.synthesis.testgen import Renderer, dedupe, random_walks
+from pipeline.synthesis.tracing import harvest, replay_scenarios
+
+MAX_ADDED = 12
+
+
+def _targets(report: GateReport) -> tuple[set[int], set[tuple[str, str]]]:
+    missing = set(report.missing_lines)
+    edges: set[tuple[str, str]] = set()
+    interaction = report.evidence.get("interaction") if isinstance(report.evidence, dict) else None
+    for edge in (interaction or {}).get("edges", []) if isinstance(interaction, dict) else []:
+        if isinstance(edge, dict) and not edge.get("exercised"):
+            edges.add((str(edge.get("source")), str(edge.get("target"))))
+    return missing, edges
+
+
+def _pick(runs: list[ScenarioRun], missing: set[int], edges: set[tuple[str, str]]) -> list[ScenarioRun]:
+    chosen: list[ScenarioRun] = []
+    lines_left, edges_left = set(missing), set(edges)
+    usable = [r for r in runs if r.usable]
+    while len(chosen) < MAX_ADDED:
+        def gain(run: ScenarioRun) -> int:
+            return len(run.lines & lines_left) + 2 * len({(e[1], e[2]) for e in run.edges} & edges_left)
+        best = max(usable, key=lambda r: (gain(r), -len(r.scenario.steps)), default=None)
+        if best is None or gain(best) == 0:
+            break
+        chosen.append(best)
+        usable.remove(best)
+        lines_left -= best.lines
+        edges_left -= {(e[1], e[2]) for e in best.edges}
+    return chosen
+
+
+def repair_tests(candidate: Candidate, report: GateReport, *, pool: Any) -> Candidate:
+    """The candidate with tests added for its missing lines and unexercised edges (unchanged when nothing
+    can be added). Raises pipeline.synthesis.jobs.JobFailed when the sandbox returns no result."""
+    missing, edges = _targets(report)
+    if not missing and not edges:
+        return candidate
+    model = analyse(candidate.solution_code, candidate.class_name)
+    public = {m.name for m in model.public_methods()}
+    pools = harvest(pool, source=candidate.solution_code, tests=candidate.test_code, module=candidate.module_name,
+                    class_name=candidate.class_name, public=public)
+    rng = random.Random(f"repair:{candidate.candidate_id}")
+    scenarios = dedupe(replay_scenarios(pools) + random_walks(model, pools, rng, 60))
+    runs = run_oracle(pool, source=candidate.solution_code, module=candidate.module_name,
+                      class_name=candidate.class_name, scenarios=scenarios)
+    chosen = _pick(runs, missing, edges)
+    if not chosen:
+        return candidate
+    renderer = Renderer(model, candidate.module_name)
+    existing = ast.parse(candidate.test_code)
+    renderer.names |= {n.name for n in existing.body if isinstance(n, ast.FunctionDef)}
+    new_module = renderer.module_text(chosen)
+    functions = new_module.split("\n\n\n", 1)[1] if "\n\n\n" in new_module else ""
+    imported = {alias.name for n in existing.body if isinstance(n, ast.ImportFrom) for alias in n.names}
+    extra_imports = sorted(renderer.imports - imported)
+    head = candidate.test_code.rstrip("\n") + "\n"
+    if extra_imports:
+        head = f"from {candidate.module_name} import {', '.join(extra_imports)}\n" + head
+    if "import pytest" not in head and "pytest." in functions:
+        head = "import pytest\n" + head
+    test_code = head + "\n\n# Added by coverage repair: aimed at missed lines and unexercised interactions.\n\n" + functions
+    return candidate.model_copy(update={
+        "test_code": test_code,
+        "candidate_id": Candidate.make_id(candidate.class_name, candidate.solution_code, test_code),
+        "generator": candidate.generator.model_copy(update={"parameters": {**candidate.generator.parameters,
+                                                                             "repaired_tests": len(chosen)}}),
+    })
