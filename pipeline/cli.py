@@ -66,11 +66,16 @@ def domains() -> None:
 
 
 @seeds_app.command("check")
-def seeds_check() -> None:
-    """Check every seed: files present, modules parse, the class exists, the tests import it.
+def seeds_check(
+    gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Also run the validation gate on every valid seed.")] = True,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Seeds validated in parallel.")] = 2,
+    mutation: Annotated[bool, typer.Option("--mutation/--no-mutation", help="Measure mutation scores too.")] = False,
+) -> None:
+    """Check every seed: files present, modules parse, the class exists, the tests import it; then run the
+    validation gate on every valid seed and print its figures (line %, branch %, interaction %, vacuous).
 
-    Prints one line per broken seed (naming the file and the problem) and exits 1 if any is broken; the
-    other seeds are checked all the same.
+    Prints one line per broken seed (naming the file and the problem) and exits 1 if any is broken or fails
+    the gate; the other seeds are checked all the same.
     """
     from pipeline.seeds import load_corpus
 
@@ -78,8 +83,22 @@ def seeds_check() -> None:
     for problem in corpus.problems:
         err_console.print(f"[red]error[/red] {problem}", highlight=False, soft_wrap=True)
     console.print(f"{len(corpus.seeds)} valid seed(s), {len(corpus.problems)} with problems")
-    if corpus.problems:
+    gate_ok = True
+    if gate and corpus.seeds:
+        from validation.cli import gate_seeds
+
+        gate_ok = gate_seeds(list(corpus.seeds), jobs, mutation)
+    if corpus.problems or not gate_ok:
         raise typer.Exit(1)
+
+
+def _validate_command():
+    from validation.cli import validate_command
+
+    return validate_command
+
+
+app.command("validate")(_validate_command())
 
 
 @app.command("import-classeval")

@@ -1,0 +1,125 @@
+"""The `classeval-pro validate` command and the gate part of `classeval-pro seeds check`.
+
+Registered on the app in pipeline/cli.py; kept here so that the gate's command line lives with the gate.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pipeline.records import GateReport
+from validation.inputs import NamedCandidate
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:.1f}"
+
+
+def summary_row(task_id: str, report: GateReport) -> dict[str, Any]:
+    """The per-task JSON object: the fields the issue names, then the full report."""
+    vacuous = report.check("vacuous_share")
+    return {
+        "task_id": task_id,
+        "candidate_id": report.candidate_id,
+        "passed": report.passed,
+        "line_coverage": report.line_coverage,
+        "branch_coverage": report.branch_coverage,
+        "interaction_edge_coverage": report.interaction_edge_coverage,
+        "mutation_score": report.mutation_score,
+        "vacuous_share": vacuous.value if vacuous else None,
+        "reasons": [r.value for r in report.reasons],
+        "report": json.loads(report.to_json()),
+    }
+
+
+def run_gate(named: list[NamedCandidate], jobs: int, mutation: bool, title: str) -> list[dict[str, Any]]:
+    """Validate, print a table, return the JSON rows (in input order)."""
+    from validation.gate import validate_many
+    from validation.policy import GatePolicy
+    from validation.sandbox import SandboxPool
+
+    policy = GatePolicy(run_mutation=mutation)
+    with SandboxPool(jobs=jobs) as pool:
+        protections = pool.protections
+        reports = validate_many([n.candidate for n in named], policy, pool, jobs=jobs)
+    rows = [summary_row(n.task_id, r) for n, r in zip(named, reports)]
+    table = Table(title=title)
+    for column, justify in (("task", "left"), ("result", "left"), ("line %", "right"), ("branch %", "right"),
+                            ("interaction %", "right"), ("max methods", "right"), ("vacuous", "right"),
+                            ("mutation %", "right"), ("reasons", "left")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for row, report in zip(rows, reports):
+        methods = report.check("methods_on_one_instance")
+        table.add_row(row["task_id"], "[green]pass[/green]" if row["passed"] else "[red]fail[/red]",
+                      _pct(row["line_coverage"]), _pct(row["branch_coverage"]), _pct(row["interaction_edge_coverage"]),
+                      "-" if methods is None else str(methods.value),
+                      "-" if row["vacuous_share"] is None else _pct(row["vacuous_share"]),
+                      _pct(row["mutation_score"]), ", ".join(row["reasons"]))
+    console.print(table)
+    missing = sorted(k for k, v in protections.items() if not v and k != "clock_shift_python_only")
+    if missing:
+        err_console.print(f"sandbox protections missing on this machine: {', '.join(missing)}")
+    return rows
+
+
+def _failure_lines(rows: list[dict[str, Any]]) -> list[str]:
+    lines = []
+    for row in rows:
+        if row["passed"]:
+            continue
+        for check in row["report"]["checks"]:
+            if check["gated"] and not check["passed"]:
+                lines.append(f"{row['task_id']}: {check['name']}: {check['detail']}")
+        if not any(c["gated"] and not c["passed"] for c in row["report"]["checks"]):
+            keys = [r["key"] for r in row["report"]["evidence"].get("rejections", [])]
+            lines.append(f"{row['task_id']}: {', '.join(row['reasons'])} ({', '.join(keys)})")
+    return lines
+
+
+def validate_command(
+    path: Annotated[Path, typer.Argument(help="Seed/domain/seeds folder, ClassEval JSON file, Candidate records "
+                                               "folder, or release folder.")],
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the per-task JSON list here.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Tasks validated in parallel.")] = 2,
+    mutation: Annotated[bool, typer.Option("--mutation/--no-mutation", help="Measure the mutation score.")] = True,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print why each failing task failed.")] = False,
+) -> None:
+    """Run the validation gate on tasks and print a table (task, pass/fail, line %, branch %, interaction %,
+    mutation %, reasons). Exits 1 when any task fails the gate."""
+    from pipeline.store import atomic_write_text
+    from validation.inputs import load_candidates
+
+    named, problems = load_candidates(path)
+    for problem in problems:
+        err_console.print(f"[red]error[/red] {problem}", highlight=False, soft_wrap=True)
+    rows = run_gate(named, jobs, mutation, f"validation gate: {len(named)} task(s) from {path}")
+    if json_out is not None:
+        atomic_write_text(json_out, json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
+        console.print(f"wrote {json_out}")
+    if verbose:
+        for line in _failure_lines(rows):
+            err_console.print(line, highlight=False, soft_wrap=True)
+    failed = sum(1 for r in rows if not r["passed"])
+    console.print(f"{len(rows) - failed} passed, {failed} failed" + (f", {len(problems)} unreadable" if problems else ""))
+    if failed or problems:
+        raise typer.Exit(1)
+
+
+def gate_seeds(seeds: list[Any], jobs: int, mutation: bool) -> bool:
+    """`seeds check` part two: the gate on every valid seed; prints per-seed figures; True when all pass."""
+    from validation.inputs import seed_to_candidate
+
+    named = [NamedCandidate(s.seed_id, seed_to_candidate(s)) for s in seeds]
+    rows = run_gate(named, jobs, mutation, f"validation gate on {len(named)} seed(s)")
+    for line in _failure_lines(rows):
+        err_console.print(line, highlight=False, soft_wrap=True)
+    return all(r["passed"] for r in rows)

@@ -1,0 +1,411 @@
+"""The validation gate: runs a candidate's reference solution against its tests in the sandbox and decides.
+
+    with SandboxPool(jobs=2) as pool:
+        report = validate_candidate(candidate, GatePolicy(), pool)
+        reports = validate_many(candidates, GatePolicy(), pool)
+
+Runs, all in warm sandbox workers (see `validation.sandbox`):
+
+1. base: the suite with line + branch coverage of the solution (per-test contexts, for mutants) and the
+   interaction tracer.
+2. reseeded: another PYTHONHASHSEED and a shuffled test order, no coverage (a difference is FLAKY).
+3. elsewhere: clock moved years ahead (libfaketime), uid 65534, another hostname (a difference is
+   ENV_DEPENDENT); only when it differs are the differing tests rerun under each change alone (clock,
+   non-root, hostname) to name the cause. Together these cost two plain pytest runs in warm workers instead
+   of three fresh processes with coverage.
+4. vacuous: the suite against the NotImplementedError skeleton.
+5. mutants: each mutant against only the tests whose coverage context ran its line, stopping at the first
+   failure.
+
+Every rejection carries a RejectReason and evidence; the report lists the sandbox protections in force.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from pipeline.records import Candidate, CheckResult, GateReport, RejectReason, TestOutcome
+from validation.policy import GatePolicy
+from validation.sandbox import RunResult, SandboxJob, SandboxPool
+
+# Most important first: a task that escapes or needs a package is rejected for that before anything else.
+REASON_ORDER = (
+    RejectReason.SYNTAX_ERROR,
+    RejectReason.MALFORMED,
+    RejectReason.SANDBOX_VIOLATION,
+    RejectReason.RESOURCE_LIMIT,
+    RejectReason.TIMEOUT,
+    RejectReason.ENV_DEPENDENT,
+    RejectReason.FLAKY,
+    RejectReason.NO_TESTS,
+    RejectReason.TESTS_FAIL,
+    RejectReason.LOW_COVERAGE,
+    RejectReason.LOW_INTERACTION,
+    RejectReason.VACUOUS_TESTS,
+    RejectReason.LOW_MUTATION_SCORE,
+)
+
+_MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
+_VIOLATION_MARKERS = ("Read-only file system", "Network is unreachable", "Connection refused",
+                      "Temporary failure in name resolution", "Name or service not known", "gaierror",
+                      "Cannot assign requested address")
+_RESOURCE_MARKERS = ("MemoryError", "File too large", "Resource temporarily unavailable", "BlockingIOError",
+                     "Too many open files", "Cannot allocate memory")
+
+
+def test_file_name(module_name: str) -> str:
+    return f"test_{module_name}.py"
+
+
+def missing_third_party(reason: str, own_modules: Iterable[str]) -> str | None:
+    """The undeclared third-party module named by an import error, if that is what `reason` is."""
+    match = _MISSING_MODULE.search(reason)
+    if not match:
+        return None
+    top = match.group(1).split(".")[0]
+    if top in sys.stdlib_module_names or top in set(own_modules):
+        return None
+    return top
+
+
+def classify_failure(outcome: str, reason: str, own_modules: Iterable[str]) -> RejectReason:
+    """Why one test did not pass, from its outcome and exception message."""
+    if outcome == "timeout":
+        return RejectReason.TIMEOUT
+    if outcome == "killed":
+        return RejectReason.SANDBOX_VIOLATION if "worker died" in reason else RejectReason.RESOURCE_LIMIT
+    if missing_third_party(reason, own_modules):
+        return RejectReason.ENV_DEPENDENT
+    if any(marker in reason for marker in _VIOLATION_MARKERS):
+        return RejectReason.SANDBOX_VIOLATION
+    if any(marker in reason for marker in _RESOURCE_MARKERS):
+        return RejectReason.RESOURCE_LIMIT
+    return RejectReason.TESTS_FAIL
+
+
+class _Report:
+    """Mutable collector turned into the frozen GateReport at the end."""
+
+    def __init__(self, candidate: Candidate, pool: SandboxPool) -> None:
+        self.candidate = candidate
+        self.checks: list[CheckResult] = []
+        self.reasons: list[RejectReason] = []
+        self.tests: list[TestOutcome] = []
+        self.evidence: dict[str, Any] = {}
+        self.protections = dict(pool.protections)
+        self.fields: dict[str, Any] = {}
+
+    def reject(self, reason: RejectReason, key: str, evidence: Any) -> None:
+        if reason not in self.reasons:
+            self.reasons.append(reason)
+        self.evidence.setdefault("rejections", []).append({"reason": reason.value, "key": key})
+        self.evidence[key] = evidence
+
+    def check(self, name: str, value: Any, threshold: Any, passed: bool, detail: str = "", gated: bool = True,
+              reason: RejectReason | None = None, evidence: Any = None) -> None:
+        self.checks.append(CheckResult(name=name, value=value, threshold=threshold, passed=passed, gated=gated,
+                                       detail=detail))
+        if gated and not passed and reason is not None:
+            self.reject(reason, name, evidence if evidence is not None else detail)
+
+    def add_run(self, run: RunResult, label: str) -> None:
+        for test in run.collection_errors:
+            self.tests.append(TestOutcome(test_id=test.test_id, outcome="error", reason=test.reason, run=label))
+        for test in run.tests:
+            self.tests.append(TestOutcome(test_id=test.test_id, outcome=test.outcome, reason=test.reason, run=label))
+
+    def build(self) -> GateReport:
+        ordered = sorted(self.reasons, key=lambda r: REASON_ORDER.index(r) if r in REASON_ORDER else len(REASON_ORDER))
+        passed = not ordered and all(c.passed for c in self.checks if c.gated)
+        return GateReport(candidate_id=self.candidate.candidate_id, passed=passed, checks=tuple(self.checks),
+                          reasons=tuple(ordered), tests=tuple(self.tests), protections=self.protections,
+                          evidence=self.evidence, **self.fields)
+
+
+def _non_passing(run: RunResult, allow_skipped: bool) -> dict[str, tuple[str, str]]:
+    ok = {"passed", "skipped"} if allow_skipped else {"passed"}
+    bad = {t.test_id: (t.outcome, t.reason) for t in run.tests if t.outcome not in ok}
+    reported = {t.test_id for t in run.tests}
+    for test_id in run.collected:
+        if test_id not in reported:
+            bad[test_id] = ("killed", "not run: the run ended before this test " + "; ".join(run.notes))
+    for error in run.collection_errors:
+        bad[error.test_id] = ("error", error.reason)
+    return bad
+
+
+def _outcome_map(run: RunResult) -> dict[str, str]:
+    outcomes = {test_id: "not run" for test_id in run.collected}
+    outcomes.update({t.test_id: t.outcome for t in run.tests})
+    outcomes.update({e.test_id: "error" for e in run.collection_errors})
+    return outcomes
+
+
+def _differences(base: RunResult, other: RunResult) -> dict[str, dict[str, str]]:
+    a, b = _outcome_map(base), _outcome_map(other)
+    reasons = {t.test_id: t.reason for t in other.tests}
+    return {test_id: {"base": a.get(test_id, "absent"), other.profile: b.get(test_id, "absent"),
+                      "reason": reasons.get(test_id, "")}
+            for test_id in sorted(set(a) | set(b)) if a.get(test_id) != b.get(test_id)}
+
+
+def _static_edges(candidate: Candidate) -> tuple[list[Any], str | None]:
+    try:
+        from pipeline.analysis.class_facts import static_edges
+
+        return static_edges(candidate.solution_code, candidate.class_name), None
+    except Exception as exc:  # noqa: BLE001 - the check then reports "not measured" and fails
+        return [], f"static analysis failed: {type(exc).__name__}: {exc}"
+
+
+def _line_contexts(coverage: dict[str, Any] | None) -> dict[int, list[str]]:
+    """line -> ids of the tests that ran it (import-time context '' dropped)."""
+    out: dict[int, list[str]] = {}
+    for line, contexts in ((coverage or {}).get("contexts") or {}).items():
+        tests = sorted({c for c in contexts if c})
+        if tests:
+            out[int(line)] = tests
+    return out
+
+
+def _coverage_checks(report: _Report, base: RunResult, policy: GatePolicy) -> dict[int, list[str]]:
+    cov = base.coverage or {}
+    summary = cov.get("summary")
+    if not summary:
+        report.check("line_coverage", None, policy.min_line_coverage, False,
+                     detail=f"coverage not measured: {cov.get('error') or 'solution not imported by the tests'}",
+                     reason=RejectReason.LOW_COVERAGE)
+        return {}
+    statements = int(summary.get("num_statements") or 0)
+    line = (int(summary.get("covered_lines") or 0) / statements) if statements else 1.0
+    branches = int(summary.get("num_branches") or 0)
+    branch = (int(summary.get("covered_branches") or 0) / branches) if branches else 1.0
+    missing = tuple(int(x) for x in cov.get("missing_lines") or [])
+    report.fields.update(line_coverage=round(line, 6), branch_coverage=round(branch, 6), missing_lines=missing)
+    report.evidence["coverage"] = {"summary": summary, "missing_lines": list(missing),
+                                   "missing_branches": cov.get("missing_branches") or []}
+    report.check("line_coverage", round(line, 6), policy.min_line_coverage, line > policy.min_line_coverage,
+                 detail=f"{line:.1%} of {statements} lines; missing {list(missing)[:20]}",
+                 reason=RejectReason.LOW_COVERAGE, evidence={"missing_lines": list(missing)})
+    report.check("branch_coverage", round(branch, 6), None, True, gated=False,
+                 detail=f"{branch:.1%} of {branches} branches")
+    return _line_contexts(cov)
+
+
+def _interaction_checks(report: _Report, candidate: Candidate, base: RunResult, policy: GatePolicy) -> None:
+    from validation.interaction import interaction_summary
+
+    edges, problem = _static_edges(candidate)
+    trace = base.trace if isinstance(base.trace, dict) and "tests" in base.trace else {"tests": []}
+    summary = interaction_summary(edges, trace)
+    if problem:
+        summary["static_analysis_error"] = problem
+    if isinstance(base.trace, dict) and "error" in base.trace:
+        summary["trace_error"] = base.trace["error"]
+    report.evidence["interaction"] = summary
+    coverage = summary.get("interaction_edge_coverage")
+    most = int(summary.get("max_methods_on_one_instance") or 0)
+    report.fields["interaction_edge_coverage"] = round(coverage, 6) if coverage is not None else None
+    if coverage is None:
+        ok, detail = not policy.require_interaction_edges, problem or "the class has no static interaction edge"
+    else:
+        ok = coverage >= policy.min_interaction_edge_coverage
+        detail = f"{summary['exercised_edges']}/{summary['static_edges']} edges exercised"
+    report.check("interaction_edge_coverage", round(coverage, 6) if coverage is not None else None,
+                 policy.min_interaction_edge_coverage, ok, detail=detail, reason=RejectReason.LOW_INTERACTION,
+                 evidence={"unexercised": [e for e in summary.get("edges", []) if not e["exercised"]][:30]})
+    report.check("methods_on_one_instance", most, policy.min_methods_on_one_instance,
+                 most >= policy.min_methods_on_one_instance,
+                 detail=f"most distinct methods one test drives on one instance: {most} ({summary.get('max_methods_test')})",
+                 reason=RejectReason.LOW_INTERACTION)
+    report.check("tests_exercising_edges", len(summary.get("tests_exercising_edges") or []), None, True, gated=False,
+                 detail="tests that exercise at least one interaction edge")
+
+
+def _robustness(report: _Report, candidate: Candidate, base: RunResult, files: dict[str, str], policy: GatePolicy,
+                pool: SandboxPool, own: Sequence[str]) -> None:
+    test_file = test_file_name(candidate.module_name)
+    limits = policy.limits()
+    reseeded = pool.run(SandboxJob(files=files, test_file=test_file, profile="reseeded",
+                                   shuffle_seed=policy.shuffle_seed, limits=limits))
+    report.add_run(reseeded, "reseeded")
+    flaky = _differences(base, reseeded)
+    report.check("stable_under_hash_seed_and_order", not flaky, True, not flaky,
+                 detail=f"{len(flaky)} test(s) changed outcome with another hash seed and a shuffled order",
+                 reason=RejectReason.FLAKY, evidence={"differences": flaky})
+    elsewhere = pool.run(SandboxJob(files=files, test_file=test_file, profile="elsewhere", limits=limits))
+    report.add_run(elsewhere, "elsewhere")
+    moved = _differences(base, elsewhere)
+    evidence: dict[str, Any] = {"differences": moved}
+    if moved:
+        # Name the cause: rerun only the differing tests under each change alone.
+        select = tuple(t for t in moved if t in set(base.collected) | set(elsewhere.collected)) or None
+        causes: dict[str, list[str]] = {}
+        for profile, label in (("clock", "clock moved ahead"), ("nonroot", "non-root user"),
+                               ("hostname", "other hostname")):
+            single = pool.run(SandboxJob(files=files, test_file=test_file, profile=profile, select=select,
+                                         limits=limits))
+            report.add_run(single, profile)
+            changed = [t for t, d in _differences(base, single).items() if select is None or t in select]
+            if changed:
+                causes[label] = changed
+        evidence["causes"] = causes or {"combination of changes": sorted(moved)}
+    report.check("stable_across_environments", not moved, True, not moved,
+                 detail=(f"{len(moved)} test(s) changed outcome with the clock +years, uid 65534, another hostname"
+                         + (f"; causes: {', '.join(evidence['causes'])}" if moved else "")),
+                 reason=RejectReason.ENV_DEPENDENT, evidence=evidence)
+
+
+def _vacuous(report: _Report, candidate: Candidate, policy: GatePolicy, pool: SandboxPool) -> None:
+    try:
+        from pipeline.analysis.skeleton import make_skeleton
+
+        skeleton = make_skeleton(candidate.solution_code, candidate.class_name, body="raise", keep_init=True)
+    except Exception as exc:  # noqa: BLE001
+        report.check("vacuous_share", None, policy.max_vacuous_share, False,
+                     detail=f"skeleton could not be made: {type(exc).__name__}: {exc}",
+                     reason=RejectReason.VACUOUS_TESTS)
+        return
+    files = {f"{candidate.module_name}.py": skeleton, test_file_name(candidate.module_name): candidate.test_code}
+    run = pool.run(SandboxJob(files=files, test_file=test_file_name(candidate.module_name), profile="base",
+                              limits=policy.limits()))
+    total = len(run.collected)
+    passing = sorted(t.test_id for t in run.tests if t.outcome == "passed")
+    share = len(passing) / total if total else 0.0
+    report.check("vacuous_share", round(share, 6), policy.max_vacuous_share, share <= policy.max_vacuous_share,
+                 detail=f"{len(passing)} of {total} tests pass against the NotImplementedError skeleton",
+                 reason=RejectReason.VACUOUS_TESTS, evidence={"vacuous_tests": passing})
+    report.evidence["vacuous"] = {"passing": passing, "collected": total, "status": run.status}
+
+
+def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[str]], policy: GatePolicy,
+              pool: SandboxPool) -> None:
+    try:
+        from validation.mutation import generate_mutants
+
+        mutants = generate_mutants(candidate.solution_code, candidate.class_name, max_mutants=policy.max_mutants)
+    except Exception as exc:  # noqa: BLE001
+        report.check("mutation_score", None, policy.min_mutation_score, policy.min_mutation_score is None,
+                     gated=policy.min_mutation_score is not None,
+                     detail=f"mutants could not be made: {type(exc).__name__}: {exc}",
+                     reason=RejectReason.LOW_MUTATION_SCORE)
+        return
+    test_file = test_file_name(candidate.module_name)
+    limits = policy.limits()
+
+    def run_one(mutant: Any) -> dict[str, Any]:
+        tests = contexts.get(mutant.line, [])
+        row = {"id": mutant.id, "line": mutant.line, "operator": mutant.operator,
+               "description": mutant.description, "tests_run": len(tests)}
+        if not tests:
+            return {**row, "killed": False, "why": "no test runs this line"}
+        run = pool.run(SandboxJob(files={f"{candidate.module_name}.py": mutant.source, test_file: candidate.test_code},
+                                  test_file=test_file, profile="base", select=tuple(tests), stop_on_failure=True,
+                                  limits=limits))
+        failing = [t.test_id for t in run.tests if t.outcome != "passed"]
+        killed = bool(failing) or run.status != "completed" or not run.tests
+        return {**row, "killed": killed, "why": (failing[0] if failing else run.status)}
+
+    with ThreadPoolExecutor(max_workers=pool.jobs) as executor:
+        rows = list(executor.map(run_one, mutants))
+    killed = sum(1 for r in rows if r["killed"])
+    score = killed / len(rows) if rows else None
+    report.fields["mutation_score"] = round(score, 6) if score is not None else None
+    surviving = [r for r in rows if not r["killed"]]
+    report.evidence["mutation"] = {"mutants": len(rows), "killed": killed, "surviving": surviving[:50]}
+    gated = policy.min_mutation_score is not None
+    ok = score is not None and score >= policy.min_mutation_score if gated else True
+    report.check("mutation_score", round(score, 6) if score is not None else None, policy.min_mutation_score, ok,
+                 gated=gated, detail=f"{killed} of {len(rows)} mutants killed", reason=RejectReason.LOW_MUTATION_SCORE,
+                 evidence={"surviving": surviving[:50]})
+
+
+def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
+                       pool: SandboxPool | None = None) -> GateReport:
+    """Run every check of the gate on one candidate and return its report (never raises for bad candidates)."""
+    policy = policy or GatePolicy()
+    if pool is None:
+        with SandboxPool(jobs=1) as own_pool:
+            return validate_candidate(candidate, policy, own_pool)
+    report = _Report(candidate, pool)
+    report.evidence["policy"] = policy.model_dump()
+    for label, code in (("solution", candidate.solution_code), ("tests", candidate.test_code)):
+        try:
+            tree = ast.parse(code)
+        except SyntaxError as exc:
+            report.reject(RejectReason.SYNTAX_ERROR, f"{label}_syntax", f"{label}: line {exc.lineno}: {exc.msg}")
+            return report.build()
+        if label == "solution" and not any(isinstance(n, ast.ClassDef) and n.name == candidate.class_name
+                                           for n in tree.body):
+            report.reject(RejectReason.MALFORMED, "class_missing",
+                          f"solution does not define class {candidate.class_name!r} at top level")
+            return report.build()
+    own = [candidate.module_name, f"test_{candidate.module_name}"]
+    test_file = test_file_name(candidate.module_name)
+    files = {f"{candidate.module_name}.py": candidate.solution_code, test_file: candidate.test_code}
+    base = pool.run(SandboxJob(files=files, test_file=test_file, profile="base",
+                               coverage_file=f"{candidate.module_name}.py", per_test_contexts=True,
+                               trace_class=(candidate.module_name, candidate.class_name), limits=policy.limits()))
+    report.add_run(base, "base")
+    report.evidence["base_run"] = {"status": base.status, "counts": base.counts(), "notes": base.notes,
+                                   "duration_seconds": round(base.duration_seconds, 3),
+                                   "output_tail": base.output[-3000:]}
+    if base.status == "worker_died":
+        report.reject(RejectReason.SANDBOX_VIOLATION, "worker_died",
+                      "the run killed the sandbox worker (its parent process)")
+        return report.build()
+    if base.status == "error":
+        report.reject(RejectReason.MALFORMED, "sandbox_error", base.notes)
+        return report.build()
+    if not base.collected and not base.collection_errors and base.status == "completed":
+        report.reject(RejectReason.NO_TESTS, "no_tests", "pytest collected zero tests")
+        return report.build()
+    bad = _non_passing(base, policy.allow_skipped)
+    if base.status == "timeout":
+        report.reject(RejectReason.TIMEOUT, "run_timeout", {"notes": base.notes})
+    failure_reasons = {t: classify_failure(o, r, own) for t, (o, r) in bad.items()}
+    for reason in sorted(set(failure_reasons.values()), key=REASON_ORDER.index):
+        tests = {t: bad[t] for t, r in failure_reasons.items() if r == reason}
+        extra: dict[str, Any] = {"tests": {t: {"outcome": o, "reason": r} for t, (o, r) in tests.items()}}
+        if reason == RejectReason.ENV_DEPENDENT:
+            extra["missing_modules"] = sorted({m for _, r in tests.values() if (m := missing_third_party(r, own))})
+        if reason == RejectReason.RESOURCE_LIMIT and any("process limit" in n for n in base.notes):
+            extra["notes"] = base.notes
+        report.reject(reason, f"base_{reason.value}", extra)
+    report.check("all_tests_pass", not bad, True, not bad,
+                 detail=f"{len(base.collected) - len(bad)} of {len(base.collected)} collected tests pass"
+                        + (f"; {len(base.collection_errors)} collection error(s)" if base.collection_errors else ""))
+    if base.status not in ("completed",) or not base.collected:
+        return report.build()
+    contexts = _coverage_checks(report, base, policy)
+    _interaction_checks(report, candidate, base, policy)
+    if policy.robustness:
+        _robustness(report, candidate, base, files, policy, pool, own)
+    _vacuous(report, candidate, policy, pool)
+    if policy.run_mutation and not bad:
+        _mutation(report, candidate, contexts, policy, pool)
+    return report.build()
+
+
+def validate_many(candidates: Sequence[Candidate], policy: GatePolicy | None = None, pool: SandboxPool | None = None,
+                  *, jobs: int = 1, on_report: Callable[[Candidate, GateReport], None] | None = None
+                  ) -> list[GateReport]:
+    """Validate candidates in parallel (`jobs` threads, each driving warm sandbox workers); reports in input order."""
+    policy = policy or GatePolicy()
+    if pool is None:
+        with SandboxPool(jobs=jobs) as own_pool:
+            return validate_many(candidates, policy, own_pool, jobs=jobs, on_report=on_report)
+
+    def one(candidate: Candidate) -> GateReport:
+        report = validate_candidate(candidate, policy, pool)
+        if on_report is not None:
+            on_report(candidate, report)
+        return report
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as executor:
+        return list(executor.map(one, candidates))

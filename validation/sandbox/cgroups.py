@@ -1,0 +1,111 @@
+"""A cgroup per warm worker: caps the number of processes (a fork bomb stops even when it runs as root,
+where RLIMIT_NPROC is ignored) and the memory of all of a worker's processes together, and lists every
+process the worker's runs left behind so that they can be killed.
+
+Written by hand because no maintained library drives cgroup v1 controllers from Python; the files used
+are the kernel's documented interface. cgroup v1 (`/sys/fs/cgroup/pids`, `/sys/fs/cgroup/memory`) is what
+this project's machines have; cgroup v2 (one unified tree) is used when it is the mounted one.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+ROOT = Path("/sys/fs/cgroup")
+GROUP = "classeval-pro-sandbox"
+
+
+class WorkerCgroup:
+    """The pids (and memory) cgroup of one worker. `available` is False when it could not be made."""
+
+    def __init__(self, name: str, max_pids: int, memory_bytes: int) -> None:
+        self.dirs: list[Path] = []
+        self.pids_dir: Path | None = None
+        self.memory_limited = False
+        self.v2 = (ROOT / "cgroup.controllers").is_file()
+        try:
+            if self.v2:
+                d = ROOT / GROUP / name
+                d.mkdir(parents=True, exist_ok=True)
+                (d / "pids.max").write_text(str(max_pids))
+                self.pids_dir = d
+                self.dirs.append(d)
+                try:
+                    (d / "memory.max").write_text(str(memory_bytes))
+                    self.memory_limited = True
+                except OSError:
+                    pass
+            else:
+                d = ROOT / "pids" / GROUP / name
+                d.mkdir(parents=True, exist_ok=True)
+                (d / "pids.max").write_text(str(max_pids))
+                self.pids_dir = d
+                self.dirs.append(d)
+                try:
+                    m = ROOT / "memory" / GROUP / name
+                    m.mkdir(parents=True, exist_ok=True)
+                    (m / "memory.limit_in_bytes").write_text(str(memory_bytes))
+                    self.dirs.append(m)
+                    self.memory_limited = True
+                except OSError:
+                    pass
+        except OSError:
+            self.pids_dir = None
+
+    @property
+    def available(self) -> bool:
+        return self.pids_dir is not None
+
+    def procs_files(self) -> list[str]:
+        """Paths to write a pid into to join every controller (used from a child before exec)."""
+        return [str(d / "cgroup.procs") for d in self.dirs]
+
+    def pids(self) -> set[int]:
+        if self.pids_dir is None:
+            return set()
+        try:
+            return {int(x) for x in (self.pids_dir / "cgroup.procs").read_text().split()}
+        except OSError:
+            return set()
+
+    def max_events(self) -> int:
+        """How often the pids limit refused a fork so far."""
+        if self.pids_dir is None:
+            return 0
+        try:
+            for line in (self.pids_dir / "pids.events").read_text().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "max":
+                    return int(value)
+        except (OSError, ValueError):
+            pass
+        return 0
+
+    def kill_except(self, keep: set[int]) -> int:
+        """SIGKILL every process in the group that is not in `keep`, until none is left."""
+        killed = 0
+        for _ in range(100):
+            victims = self.pids() - keep
+            if not victims:
+                break
+            for pid in victims:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    killed += 1
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.01)
+        return killed
+
+    def remove(self) -> None:
+        self.kill_except(set())
+        for d in reversed(self.dirs):
+            for _ in range(50):
+                try:
+                    d.rmdir()
+                    break
+                except OSError:
+                    time.sleep(0.02)  # processes still exiting

@@ -1,0 +1,135 @@
+"""What a sandbox run is asked to do (`SandboxJob`) and what it reports back (`RunResult`).
+
+These are plain dataclasses made of JSON-able values rather than pydantic records because the same module is
+imported inside the sandbox worker, whose import path holds only the standard library, pytest and coverage
+(an undeclared third-party import must fail there, so pydantic cannot be on it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+OUTCOMES = ("passed", "failed", "error", "skipped", "timeout", "killed")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one run. Defaults suit a class with a few dozen unit tests."""
+
+    wall_seconds: float = 60.0  # whole run; the worker kills the process group after this
+    per_test_seconds: float = 10.0  # one test; an interval timer interrupts pure-Python loops
+    cpu_seconds: int = 60  # RLIMIT_CPU of the run's process
+    memory_bytes: int = 1 << 30  # RLIMIT_AS of the run's process (address space, not resident memory)
+    file_size_bytes: int = 16 << 20  # RLIMIT_FSIZE: also caps captured output written to files
+    open_files: int = 256  # RLIMIT_NOFILE
+    processes: int = 64  # cgroup pids.max of the worker (RLIMIT_NPROC is ignored for root)
+    output_bytes: int = 32 << 10  # how much of the run's stdout/stderr is kept in the result
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SandboxJob:
+    """One pytest run of a test module against a solution module, inside the sandbox.
+
+    `files` maps file names (no folders) to their text; they are written into a fresh run folder, the only
+    writable place of the run. `profile` names the worker kind (see `profiles.PROFILES`): user, hostname,
+    hash seed and clock are properties of the warm worker, not of the run, because a forked child inherits
+    them (PYTHONHASHSEED in particular is fixed at interpreter start).
+    """
+
+    files: dict[str, str]
+    test_file: str
+    profile: str = "base"
+    coverage_file: str | None = None  # measure line + branch coverage of this file only
+    per_test_contexts: bool = False  # record which test ran each line (needed to pick tests per mutant)
+    trace_class: tuple[str, str] | None = None  # (module, class): record cross-method interaction traces
+    shuffle_seed: int | None = None  # shuffle the collected tests with this seed
+    select: tuple[str, ...] | None = None  # run only these test ids (pytest node ids)
+    stop_on_failure: bool = False  # stop at the first failing test (mutants: one kill is enough)
+    limits: Limits = field(default_factory=Limits)
+
+    def to_request(self, run_dir: str) -> dict[str, Any]:
+        """The message sent to the worker: everything as JSON values, paths as the worker sees them."""
+        return {
+            "run_dir": run_dir,
+            "test_file": self.test_file,
+            "coverage_file": self.coverage_file,
+            "per_test_contexts": self.per_test_contexts,
+            "trace_class": list(self.trace_class) if self.trace_class else None,
+            "shuffle_seed": self.shuffle_seed,
+            "select": list(self.select) if self.select is not None else None,
+            "stop_on_failure": self.stop_on_failure,
+            "limits": self.limits.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One test's outcome in one run."""
+
+    __test__ = False  # not a pytest class
+
+    test_id: str
+    outcome: str  # one of OUTCOMES
+    reason: str = ""
+
+
+@dataclass
+class RunResult:
+    """What one run produced. `status` says how the run ended, independent of test outcomes:
+
+    completed: pytest finished; timeout: the wall limit was hit and the process group killed; killed: the
+    run's process died from a signal (memory, CPU limit) or exited before pytest finished; worker_died: the
+    warm worker itself died (something in the run killed it); error: the sandbox could not run the job.
+    """
+
+    status: str
+    exit_code: int | None = None
+    signal: int | None = None
+    collected: list[str] = field(default_factory=list)
+    tests: list[TestResult] = field(default_factory=list)
+    collection_errors: list[TestResult] = field(default_factory=list)
+    coverage: dict[str, Any] | None = None
+    trace: Any = None
+    output: str = ""
+    duration_seconds: float = 0.0
+    profile: str = "base"
+    notes: list[str] = field(default_factory=list)
+
+    def outcomes(self) -> dict[str, str]:
+        return {t.test_id: t.outcome for t in self.tests}
+
+    def counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for t in self.tests:
+            counts[t.outcome] = counts.get(t.outcome, 0) + 1
+        return counts
+
+    @classmethod
+    def from_reply(cls, reply: dict[str, Any], profile: str) -> "RunResult":
+        """Build from the worker's reply; fields are checked because the reply passes through untrusted code."""
+        def results(items: Any) -> list[TestResult]:
+            out = []
+            for item in items or []:
+                if isinstance(item, dict) and isinstance(item.get("test_id"), str):
+                    outcome = item.get("outcome") if item.get("outcome") in OUTCOMES else "error"
+                    out.append(TestResult(item["test_id"], outcome, str(item.get("reason", ""))[:500]))
+            return out
+
+        return cls(
+            status=str(reply.get("status", "error")),
+            exit_code=reply.get("exit_code") if isinstance(reply.get("exit_code"), int) else None,
+            signal=reply.get("signal") if isinstance(reply.get("signal"), int) else None,
+            collected=[c for c in reply.get("collected") or [] if isinstance(c, str)],
+            tests=results(reply.get("tests")),
+            collection_errors=results(reply.get("collection_errors")),
+            coverage=reply.get("coverage") if isinstance(reply.get("coverage"), dict) else None,
+            trace=reply.get("trace"),
+            output=str(reply.get("output", "")),
+            duration_seconds=float(reply.get("duration_seconds") or 0.0),
+            profile=profile,
+            notes=[str(n) for n in reply.get("notes") or []],
+        )

@@ -1,0 +1,378 @@
+"""`SandboxPool`: warm sandbox workers, started on demand per profile, shared by threads.
+
+    with SandboxPool(jobs=2) as pool:
+        result = pool.run(SandboxJob(files={...}, test_file="test_x.py", coverage_file="x.py"))
+
+Isolation, strongest first: bubblewrap (`--unshare-all`: own network, PID, IPC, UTS and user namespaces;
+read-only system folders; one writable run folder; `--die-with-parent`, `--new-session`), a cgroup per
+worker (pids and memory), rlimits and a per-run process group in the run process. What could not be had on
+this machine is listed in `protections` (False) and copied into every GateReport.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import validation
+from validation.sandbox.cgroups import WorkerCgroup
+from validation.sandbox.job import Limits, RunResult, SandboxJob
+from validation.sandbox.profiles import CLOCK_SHIFT_YEARS, PROFILES, Profile
+
+SANDBOX_ROOT = "/sandbox"  # where a worker's folder appears inside bubblewrap
+FAKETIME_LIBRARY_CANDIDATES = (
+    "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+    "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
+    "/usr/lib/faketime/libfaketime.so.1",
+)
+# Distributions the run's import path may hold: pytest, coverage and what they import. Nothing else.
+ALLOWED_TOP_LEVEL = ("pytest", "_pytest", "py.py", "pluggy", "iniconfig", "packaging", "pygments", "coverage")
+ETC_FILES = ("passwd", "group", "hosts", "nsswitch.conf", "localtime", "ld.so.cache", "ld.so.conf", "ld.so.conf.d")
+SECRET_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL")
+
+
+def _faketime_library() -> str | None:
+    return next((p for p in FAKETIME_LIBRARY_CANDIDATES if os.path.isfile(p)), None)
+
+
+def _site_packages() -> Path:
+    import pytest
+
+    return Path(pytest.__file__).resolve().parent.parent
+
+
+def clean_environment(profile: Profile, home: str) -> dict[str, str]:
+    """The whole environment of a worker and its runs: built from nothing, so no parent secret leaks."""
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": home,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TZ": "UTC",
+        "PYTHONHASHSEED": str(profile.hash_seed),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONIOENCODING": "utf-8",
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",  # only pytest's own plugins: no third-party ones from the venv
+    }
+    assert not any(m in k.upper() for k in env for m in SECRET_MARKERS)
+    return env
+
+
+class _Worker:
+    """One warm worker process of one profile."""
+
+    def __init__(self, pool: "SandboxPool", profile: Profile, index: int) -> None:
+        self.pool = pool
+        self.profile = profile
+        self.host_dir = Path(tempfile.mkdtemp(prefix=f"{profile.name}-{index}-", dir=pool.base_dir))
+        os.chmod(self.host_dir, 0o755)
+        self.inner_dir = SANDBOX_ROOT if pool.use_bwrap else str(self.host_dir)
+        self.cgroup: WorkerCgroup | None = None
+        if pool.try_cgroups:
+            cg = WorkerCgroup(f"{pool.pool_id}-{profile.name}-{index}", pool.limits.processes + 8,
+                              pool.limits.memory_bytes * 2 + (512 << 20))
+            self.cgroup = cg if cg.available else None
+        self.fallback_setuid = None
+        if profile.non_root and not pool.use_bwrap and os.getuid() == 0:
+            self.fallback_setuid = 65534
+        self.proc = self._start()
+        ready = self._read(timeout=60.0)
+        if not ready or ready.get("t") != "ready":
+            err = self.proc.stderr.read().decode(errors="replace")[-2000:] if self.proc.poll() is not None else ""
+            self.kill()
+            raise RuntimeError(f"sandbox worker {profile.name} did not start: {err or ready}")
+        self.baseline = self.cgroup.pids() if self.cgroup else set()
+        self.uid = ready.get("uid")
+
+    def _command(self) -> tuple[list[str], dict[str, str]]:
+        pool, profile = self.pool, self.profile
+        python = os.path.realpath(sys.executable)
+        home = self.inner_dir
+        env = clean_environment(profile, home)
+        clock_offset = None
+        preload: dict[str, str] = {}
+        if profile.clock_shift:
+            if pool.faketime:
+                preload = {"LD_PRELOAD": pool.faketime, "FAKETIME": f"+{CLOCK_SHIFT_YEARS}y",
+                           "FAKETIME_DONT_RESET": "1"}  # faking monotonic too: DONT_FAKE_MONOTONIC breaks sleep
+            else:
+                clock_offset = CLOCK_SHIFT_YEARS * 365.25 * 86400
+        config = {
+            "env": {**env, **preload},
+            "pid_namespace": pool.use_bwrap,
+            "setuid": self.fallback_setuid,
+            "clock_offset_seconds": clock_offset,
+        }
+        boot = ("import sys, json; sys.path[:] = json.loads(sys.argv[2]); "
+                "from validation.sandbox.worker import main; main()")
+        path = [p for p in sys.path[1:] if p and p.startswith(sys.base_prefix) and "site-packages" not in p]
+        path.append(str(pool.site_dir))
+        argv = [python, "-S", "-s", "-B", "-c", boot, json.dumps(config), json.dumps(path)]
+        if not pool.use_bwrap:
+            return argv, {**env, **preload}
+        cmd = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
+               "--hostname", profile.hostname]
+        if profile.non_root:
+            cmd += ["--unshare-user", "--uid", "65534", "--gid", "65534"]
+        # /tmp first: later mounts land on top of it (the links folder lives under the host's /tmp).
+        cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", "/usr", "/usr"]
+        for name in ("bin", "sbin", "lib", "lib64", "lib32"):
+            p = Path("/") / name
+            if p.is_symlink():
+                cmd += ["--symlink", os.readlink(p), str(p)]
+            elif p.is_dir():
+                cmd += ["--ro-bind", str(p), str(p)]
+        for name in ETC_FILES:
+            if os.path.exists(f"/etc/{name}"):
+                cmd += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+        for ro in sorted({sys.base_prefix, str(pool.venv_site), str(pool.validation_dir), str(pool.site_dir)}):
+            cmd += ["--ro-bind", ro, ro]
+        cmd += ["--bind", str(self.host_dir), SANDBOX_ROOT, "--chdir", SANDBOX_ROOT]
+        for key, value in preload.items():
+            cmd += ["--setenv", key, value]
+        return cmd + argv, env
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        cmd, env = self._command()
+        procs = self.cgroup.procs_files() if self.cgroup else []
+
+        def join_cgroups() -> None:  # runs in the child before exec: plain os calls only, no locks
+            for path in procs:
+                fd = os.open(path, os.O_WRONLY)
+                os.write(fd, str(os.getpid()).encode())
+                os.close(fd)
+
+        return subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=env, cwd=str(self.host_dir), start_new_session=True,
+                                preexec_fn=join_cgroups if procs else None)
+
+    def _read(self, timeout: float) -> dict[str, Any] | None:
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + timeout
+        data = b""
+        need = 4
+        header_done = False
+        while len(data) < need:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], remaining)
+            if not ready:
+                return None
+            chunk = os.read(fd, need - len(data))
+            if not chunk:
+                return None
+            data += chunk
+            if not header_done and len(data) == 4:
+                need = 4 + struct.unpack(">I", data)[0]
+                header_done = True
+        return json.loads(data[4:])
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def run(self, job: SandboxJob) -> RunResult:
+        run_host = self.host_dir / "run"
+        shutil.rmtree(run_host, ignore_errors=True)
+        run_host.mkdir()
+        for name, text in {**job.files, "pytest.ini": "[pytest]\n"}.items():
+            if "/" in name or name.startswith("."):
+                raise ValueError(f"sandbox file name {name!r} must be a plain file name")
+            (run_host / name).write_text(text, encoding="utf-8")
+        if self.fallback_setuid is not None:
+            for p in [run_host, *run_host.iterdir()]:
+                os.chown(p, 65534, 65534)
+        request = job.to_request(f"{self.inner_dir}/run")
+        events_before = self.cgroup.max_events() if self.cgroup else 0
+        body = json.dumps(request).encode()
+        try:
+            self.proc.stdin.write(struct.pack(">I", len(body)) + body)
+            self.proc.stdin.flush()
+            reply = self._read(timeout=job.limits.wall_seconds + 30.0)
+        except (BrokenPipeError, OSError):
+            reply = None
+        if reply is None:
+            # The worker died (a run killed its parent) or stopped answering: either way it is replaced.
+            self.kill()
+            result = RunResult(status="worker_died", profile=self.profile.name,
+                               notes=["the sandbox worker died or stopped answering during the run"])
+        else:
+            result = RunResult.from_reply(reply, self.profile.name)
+        if self.cgroup:
+            swept = self.cgroup.kill_except(self.baseline) if self.alive() else 0
+            if swept:
+                result.notes.append(f"{swept} escaped process(es) killed by cgroup sweep")
+            if self.cgroup.max_events() > events_before:
+                result.notes.append("process limit reached (cgroup pids.max refused a fork)")
+        shutil.rmtree(run_host, ignore_errors=True)
+        return result
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, 9)
+        except OSError:
+            pass
+        try:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        if self.cgroup:
+            self.cgroup.remove()
+        shutil.rmtree(self.host_dir, ignore_errors=True)
+
+
+class SandboxPool:
+    """Warm sandbox workers, at most `jobs` per profile, safe to share between threads.
+
+    `isolation`: "auto" uses bubblewrap when it runs here, "bwrap" requires it, "none" uses only rlimits,
+    process groups and cgroups (for machines without user namespaces).
+    """
+
+    def __init__(self, jobs: int = 1, *, limits: Limits | None = None, isolation: str = "auto",
+                 cgroups: bool = True) -> None:
+        self.jobs = max(1, int(jobs))
+        self.limits = limits or Limits()
+        self.pool_id = f"p{os.getpid()}-{int(time.time() * 1000) % 10**8}"
+        self.base_dir = Path(tempfile.mkdtemp(prefix="classeval-sandbox-"))
+        os.chmod(self.base_dir, 0o755)
+        self.venv_site = _site_packages()
+        self.validation_dir = Path(validation.__file__).resolve().parent
+        self.site_dir = self._make_site_dir()
+        self.faketime = _faketime_library()
+        self.try_cgroups = cgroups
+        self.use_bwrap = self._bwrap_works() if isolation in ("auto", "bwrap") else False
+        if isolation == "bwrap" and not self.use_bwrap:
+            raise RuntimeError("bubblewrap was required but does not run on this machine")
+        self._lock = threading.Condition()
+        self._idle: dict[str, list[_Worker]] = {name: [] for name in PROFILES}
+        self._alive: dict[str, int] = {name: 0 for name in PROFILES}
+        self._all: list[_Worker] = []
+        self._counter = 0
+        self._closed = False
+        probe = WorkerCgroup(f"{self.pool_id}-probe", 8, 1 << 30) if cgroups else None
+        self._cgroups_ok = bool(probe and probe.available)
+        self._cgroup_memory_ok = bool(probe and probe.memory_limited)
+        if probe:
+            probe.remove()
+
+    def _make_site_dir(self) -> Path:
+        """A folder of links to pytest, coverage and their dependencies (plus this package, for the runner):
+        the only non-standard-library entries of the run's import path."""
+        site = self.base_dir / "site"
+        site.mkdir()
+        for name in ALLOWED_TOP_LEVEL:
+            target = self.venv_site / name
+            if target.exists():
+                (site / name).symlink_to(target)
+        (site / "validation").symlink_to(self.validation_dir)
+        return site
+
+    def _bwrap_works(self) -> bool:
+        if shutil.which("bwrap") is None:
+            return False
+        try:
+            done = subprocess.run(["bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
+                                   "--proc", "/proc", "--dev", "/dev", "true"],
+                                  capture_output=True, timeout=20)
+            return done.returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+
+    @property
+    def protections(self) -> dict[str, bool]:
+        """Which protections runs of this pool have (False: missing on this machine)."""
+        root = os.getuid() == 0
+        return {
+            "bubblewrap": self.use_bwrap,
+            "network_isolated": self.use_bwrap,
+            "pid_namespace": self.use_bwrap,
+            "read_only_system": self.use_bwrap,
+            "cgroup_pids_limit": self._cgroups_ok,
+            "cgroup_memory_limit": self._cgroup_memory_ok,
+            "fork_bomb_stopped": self._cgroups_ok or not root,
+            "rlimits": True,
+            "process_group_kill": True,
+            "clean_environment": True,
+            "non_root_run": self.use_bwrap or root,
+            "hostname_varied": self.use_bwrap,
+            "clock_shift_libfaketime": self.faketime is not None,
+            "clock_shift_python_only": self.faketime is None,
+            "third_party_imports_blocked": True,
+        }
+
+    def __enter__(self) -> "SandboxPool":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _acquire(self, profile: str) -> _Worker:
+        if profile not in PROFILES:
+            raise ValueError(f"unknown sandbox profile {profile!r}; known: {', '.join(PROFILES)}")
+        with self._lock:
+            while True:
+                if self._closed:
+                    raise RuntimeError("sandbox pool is closed")
+                if self._idle[profile]:
+                    return self._idle[profile].pop()
+                if self._alive[profile] < self.jobs:
+                    self._alive[profile] += 1
+                    self._counter += 1
+                    index = self._counter
+                    break
+                self._lock.wait()
+        try:
+            worker = _Worker(self, PROFILES[profile], index)
+        except BaseException:
+            with self._lock:
+                self._alive[profile] -= 1
+                self._lock.notify_all()
+            raise
+        with self._lock:
+            self._all.append(worker)
+        return worker
+
+    def _release(self, worker: _Worker) -> None:
+        with self._lock:
+            if worker.alive() and not self._closed:
+                self._idle[worker.profile.name].append(worker)
+            else:
+                self._alive[worker.profile.name] -= 1
+                if worker in self._all:
+                    self._all.remove(worker)
+                worker.kill()
+            self._lock.notify_all()
+
+    def run(self, job: SandboxJob) -> RunResult:
+        """Run one job in a warm worker of its profile; blocks while all such workers are busy."""
+        worker = self._acquire(job.profile)
+        try:
+            return worker.run(job)
+        finally:
+            self._release(worker)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            workers = list(self._all)
+            self._all.clear()
+            self._lock.notify_all()
+        for worker in workers:
+            worker.kill()
+        shutil.rmtree(self.base_dir, ignore_errors=True)

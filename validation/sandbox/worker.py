@@ -1,0 +1,296 @@
+"""The warm worker: a long-lived process inside the sandbox that has pytest and coverage imported and forks
+one run process per job.
+
+Why a worker: starting Python and importing pytest costs far more than the tests of one class take to run
+(STACK-NOTES: ~650 ms for a fresh `coverage run -m pytest`, ~150-250 ms for a fork of a warm parent). The
+worker itself never runs untrusted code; it forks, waits with a deadline, kills the run's process group (and,
+inside its own PID namespace, every other process but itself), and reports.
+
+Protocol on the worker's original stdin/stdout: 4-byte big-endian length + JSON, one request, one reply.
+Started by `validation.sandbox.pool` as `python -S -s -B -c <bootstrap> <config-json>` with a clean
+environment; its import path is the standard library plus a folder of links to pytest, coverage and their
+dependencies, so an undeclared third-party import fails in the run, as it would on a clean machine.
+"""
+
+from __future__ import annotations
+
+import errno
+import importlib
+import json
+import os
+import pkgutil
+import select
+import signal
+import struct
+import sys
+import time
+from typing import Any
+
+CTL_IN = 0
+CTL_OUT = 1
+MAX_MESSAGES_BYTES = 64 << 20  # a run that floods the result channel is killed
+
+
+def _warm_up() -> None:
+    """Import, once, everything a run would otherwise import on every fork."""
+    import coverage
+    import pytest  # noqa: F401
+    import _pytest
+
+    for info in pkgutil.walk_packages(_pytest.__path__, "_pytest."):
+        try:
+            importlib.import_module(info.name)
+        except Exception:  # noqa: BLE001 - optional parts (e.g. for other platforms)
+            pass
+    for name in ("coverage.jsonreport", "coverage.results", "coverage.python", "coverage.parser",
+                 "coverage.html", "coverage.report"):
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001
+            pass
+    coverage.Coverage  # noqa: B018
+    import validation.sandbox.child  # noqa: F401
+    import validation.sandbox.clock  # noqa: F401
+    import validation.interaction  # noqa: F401
+
+
+def _read_exact(fd: int, n: int) -> bytes | None:
+    data = b""
+    while len(data) < n:
+        chunk = os.read(fd, n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def read_message(fd: int) -> dict[str, Any] | None:
+    header = _read_exact(fd, 4)
+    if header is None:
+        return None
+    body = _read_exact(fd, struct.unpack(">I", header)[0])
+    return None if body is None else json.loads(body)
+
+
+def write_message(fd: int, message: dict[str, Any]) -> None:
+    body = json.dumps(message, default=str).encode("utf-8")
+    data = struct.pack(">I", len(body)) + body
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _sweep_namespace() -> int:
+    """Kill every process of this PID namespace except its init and this worker (a fork bomb's children
+    may have left the run's process group with setsid). Returns how many were killed."""
+    keep = {1, os.getpid()}
+    killed = 0
+    for _ in range(50):
+        victims = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) not in keep]
+        if not victims:
+            break
+        for pid in victims:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except ProcessLookupError:
+                pass
+        time.sleep(0.01)
+    return killed
+
+
+def _read_output(path: str, limit: int) -> tuple[str, int]:
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as handle:
+            if size <= limit:
+                return handle.read().decode("utf-8", "replace"), size
+            head = handle.read(limit // 2)
+            handle.seek(size - limit // 2)
+            tail = handle.read()
+        return (head.decode("utf-8", "replace") + f"\n[... {size - limit} bytes cut ...]\n"
+                + tail.decode("utf-8", "replace")), size
+    except OSError:
+        return "", 0
+
+
+def run_job(request: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    from validation.sandbox.child import run_child
+
+    request = {**request, "env": config["env"], "setuid": config.get("setuid"),
+               "clock_offset_seconds": config.get("clock_offset_seconds")}
+    limits = request["limits"]
+    started = time.monotonic()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        os.close(CTL_IN)
+        os.close(CTL_OUT)
+        run_child(request, write_end)  # never returns
+    os.close(write_end)
+    deadline = started + float(limits["wall_seconds"])
+    buffer = bytearray()
+    eof = False
+    status: int | None = None
+    timed_out = flooded = False
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            timed_out = True
+            break
+        if not eof:
+            ready, _, _ = select.select([read_end], [], [], min(remaining, 0.2))
+            if ready:
+                chunk = os.read(read_end, 1 << 16)
+                if chunk:
+                    buffer += chunk
+                    if len(buffer) > MAX_MESSAGES_BYTES:
+                        flooded = True
+                        break
+                else:
+                    eof = True
+        else:
+            time.sleep(0.002)
+        done, wait_status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status = wait_status
+            break
+    if status is None:
+        for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+            try:
+                target()
+            except OSError:
+                pass
+        status = os.waitpid(pid, 0)[1]
+    # Drain what the run wrote before it ended (it may not have closed its end if a grandchild kept it).
+    while not flooded:
+        ready, _, _ = select.select([read_end], [], [], 0)
+        if not ready:
+            break
+        chunk = os.read(read_end, 1 << 16)
+        if not chunk:
+            break
+        buffer += chunk
+        flooded = len(buffer) > MAX_MESSAGES_BYTES
+    os.close(read_end)
+    try:
+        os.killpg(pid, signal.SIGKILL)  # background processes the run left in its group
+    except OSError:
+        pass
+    swept = _sweep_namespace() if config.get("pid_namespace") else 0
+    return _assemble(bytes(buffer), status, timed_out, flooded, swept, request, time.monotonic() - started)
+
+
+def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept: int,
+              request: dict[str, Any], duration: float) -> dict[str, Any]:
+    collected: list[str] = []
+    tests: dict[str, dict[str, str]] = {}
+    collection_errors: list[dict[str, str]] = []
+    running: str | None = None
+    done: dict[str, Any] | None = None
+    crash = ""
+    for line in buffer.split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue  # a test wrote garbage into the channel; its outcome is judged by what is missing
+        if not isinstance(msg, dict):
+            continue
+        kind = msg.get("t")
+        if kind == "collected" and isinstance(msg.get("ids"), list):
+            collected = [str(i) for i in msg["ids"]]
+        elif kind == "start":
+            running = str(msg.get("id"))
+        elif kind == "test":
+            tests[str(msg.get("test_id"))] = {"test_id": str(msg.get("test_id")), "outcome": str(msg.get("outcome")),
+                                             "reason": str(msg.get("reason", ""))}
+            if running == msg.get("test_id"):
+                running = None
+        elif kind == "collect_error":
+            collection_errors.append({"test_id": str(msg.get("test_id")), "outcome": "error",
+                                      "reason": str(msg.get("reason", ""))})
+        elif kind == "done":
+            done = msg
+        elif kind == "crash":
+            crash = str(msg.get("reason", ""))
+    limits = request["limits"]
+    notes: list[str] = []
+    signal_number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    if flooded:
+        run_status, why = "killed", "run flooded the result channel"
+    elif timed_out:
+        run_status, why = "timeout", f"run exceeded the wall limit of {float(limits['wall_seconds']):g} s"
+    elif done is None:
+        run_status = "killed"
+        if signal_number is not None:
+            name = signal.Signals(signal_number).name if signal_number in signal.valid_signals() else str(signal_number)
+            hint = {"SIGXCPU": " (CPU limit)", "SIGKILL": " (killed: memory or process limit?)",
+                    "SIGXFSZ": " (file size limit)"}.get(name, "")
+            why = f"run process killed by {name}{hint}"
+        else:
+            why = f"run process exited with status {exit_code} before pytest finished"
+        if crash:
+            why += f": {crash}"
+    else:
+        run_status, why = "completed", ""
+    if running is not None and running not in tests:
+        outcome = "timeout" if run_status == "timeout" else "killed"
+        tests[running] = {"test_id": running, "outcome": outcome, "reason": why}
+    if why:
+        notes.append(why)
+    if swept:
+        notes.append(f"{swept} leftover process(es) killed after the run")
+    output, size = _read_output(os.path.join(request["run_dir"], ".output"), int(limits["output_bytes"]))
+    if size > int(limits["output_bytes"]):
+        notes.append(f"output truncated ({size} bytes)")
+    return {
+        "status": run_status,
+        "exit_code": done.get("exit_code") if done else exit_code,
+        "signal": signal_number,
+        "collected": collected,
+        "tests": list(tests.values()),
+        "collection_errors": collection_errors,
+        "coverage": done.get("coverage") if done else None,
+        "trace": done.get("trace") if done else None,
+        "output": output,
+        "duration_seconds": duration,
+        "notes": notes,
+    }
+
+
+def main() -> None:
+    config = json.loads(sys.argv[1])
+    # Keep the control channel on private descriptors; stray prints of the worker go to stderr.
+    global CTL_IN, CTL_OUT
+    CTL_IN, CTL_OUT = os.dup(0), os.dup(1)
+    os.dup2(2, 1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    _warm_up()
+    write_message(CTL_OUT, {"t": "ready", "pid": os.getpid(), "uid": os.getuid()})
+    while True:
+        try:
+            request = read_message(CTL_IN)
+        except OSError as exc:
+            if exc.errno == errno.EINTR:
+                continue
+            return
+        if request is None:
+            return
+        try:
+            reply = run_job(request, config)
+        except Exception as exc:  # noqa: BLE001 - the worker must answer every request
+            import traceback
+
+            reply = {"status": "error", "notes": [f"worker: {type(exc).__name__}: {exc}",
+                                                  traceback.format_exc()[-1500:]]}
+        write_message(CTL_OUT, reply)
+
+
+if __name__ == "__main__":
+    main()
