@@ -17,6 +17,8 @@ from pipeline.records import GateReport
 from validation.inputs import NamedCandidate
 
 console = Console()
+if not console.is_terminal:  # piped output: rich would assume 80 columns and cut task ids
+    console = Console(width=160)
 err_console = Console(stderr=True)
 
 
@@ -53,10 +55,10 @@ def run_gate(named: list[NamedCandidate], jobs: int, mutation: bool, title: str)
         reports = validate_many([n.candidate for n in named], policy, pool, jobs=jobs)
     rows = [summary_row(n.task_id, r) for n, r in zip(named, reports)]
     table = Table(title=title)
-    for column, justify in (("task", "left"), ("result", "left"), ("line %", "right"), ("branch %", "right"),
-                            ("interaction %", "right"), ("max methods", "right"), ("vacuous", "right"),
-                            ("mutation %", "right"), ("reasons", "left")):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for column, justify in (("task", "left"), ("result", "left"), ("line%", "right"), ("branch%", "right"),
+                            ("inter%", "right"), ("methods", "right"), ("vacuous%", "right"),
+                            ("mutation%", "right"), ("reasons", "left")):
+        table.add_column(column, justify=justify, no_wrap=column == "task")  # type: ignore[arg-type]
     for row, report in zip(rows, reports):
         methods = report.check("methods_on_one_instance")
         table.add_row(row["task_id"], "[green]pass[/green]" if row["passed"] else "[red]fail[/red]",

@@ -296,28 +296,50 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
                      reason=RejectReason.LOW_MUTATION_SCORE)
         return
     test_file = test_file_name(candidate.module_name)
-    limits = policy.limits()
-
-    def run_one(mutant: Any) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = []
+    to_run: list[dict[str, Any]] = []
+    for mutant in mutants:
         tests = contexts.get(mutant.line, [])
         row = {"id": mutant.id, "line": mutant.line, "operator": mutant.operator,
                "description": mutant.description, "tests_run": len(tests)}
-        if not tests:
-            return {**row, "killed": False, "why": "no test runs this line"}
-        run = pool.run(SandboxJob(files={f"{candidate.module_name}.py": mutant.source, test_file: candidate.test_code},
-                                  test_file=test_file, profile="base", select=tuple(tests), stop_on_failure=True,
-                                  limits=limits))
-        failing = [t.test_id for t in run.tests if t.outcome != "passed"]
-        killed = bool(failing) or run.status != "completed" or not run.tests
-        return {**row, "killed": killed, "why": (failing[0] if failing else run.status)}
+        rows.append(row)
+        if tests:
+            to_run.append({"id": mutant.id, "source": mutant.source, "select": tests})
+        else:
+            row.update(killed=False, why="no test runs this line")
+    # One collection of the suite per batch; batches run in parallel in the pool's workers.
+    batches = [to_run[i::pool.jobs] for i in range(pool.jobs) if to_run[i::pool.jobs]]
+    per_test = policy.per_test_seconds
 
-    with ThreadPoolExecutor(max_workers=pool.jobs) as executor:
-        rows = list(executor.map(run_one, mutants))
+    def run_batch(batch: list[dict[str, Any]]) -> RunResult:
+        budget = sum(per_test * len(m["select"]) + 5 for m in batch)
+        limits = policy.limits()
+        limits = type(limits)(**{**limits.to_dict(), "wall_seconds": min(policy.wall_seconds + budget, 1800.0),
+                                 "cpu_seconds": int(min(policy.wall_seconds + budget, 1800.0)) + 5})
+        return pool.run(SandboxJob(files={f"{candidate.module_name}.py": candidate.solution_code,
+                                          test_file: candidate.test_code},
+                                   test_file=test_file, profile="base", mutants=tuple(batch),
+                                   mutant_module=candidate.module_name, limits=limits))
+
+    with ThreadPoolExecutor(max_workers=max(1, len(batches))) as executor:
+        results = list(executor.map(run_batch, batches))
+    verdicts = {m["id"]: m for result in results for m in result.mutants}
+    for row in rows:
+        if "killed" in row:
+            continue
+        verdict = verdicts.get(row["id"])
+        if verdict is None:
+            row.update(killed=None, why="not measured: the mutant run ended early")
+        else:
+            row.update(killed=verdict["killed"], why=verdict["why"])
+    unmeasured = [r for r in rows if r["killed"] is None]
+    rows = [r for r in rows if r["killed"] is not None]
     killed = sum(1 for r in rows if r["killed"])
     score = killed / len(rows) if rows else None
     report.fields["mutation_score"] = round(score, 6) if score is not None else None
     surviving = [r for r in rows if not r["killed"]]
-    report.evidence["mutation"] = {"mutants": len(rows), "killed": killed, "surviving": surviving[:50]}
+    report.evidence["mutation"] = {"mutants": len(rows), "killed": killed, "surviving": surviving[:50],
+                                   "not_measured": len(unmeasured)}
     gated = policy.min_mutation_score is not None
     ok = score is not None and score >= policy.min_mutation_score if gated else True
     report.check("mutation_score", round(score, 6) if score is not None else None, policy.min_mutation_score, ok,

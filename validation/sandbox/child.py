@@ -79,6 +79,15 @@ class RunPlugin:
         if seed is not None:
             random.Random(seed).shuffle(items)
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: Any) -> Any:
+        if self.request.get("mutants") is None:
+            return None
+        if session.testsfailed and not session.config.option.continue_on_collection_errors:
+            return None  # collection failed: pytest reports it the usual way
+        run_mutants(self.fd, self.request, session)
+        return True
+
     def pytest_collection_finish(self, session: Any) -> None:
         _send(self.fd, {"t": "collected", "ids": [item.nodeid for item in session.items]})
 
@@ -125,6 +134,84 @@ class RunPlugin:
             self.outcomes[report.nodeid] = (outcome, reason)
         elif report.when == "teardown" and report.failed and (previous is None or previous[0] == "passed"):
             self.outcomes[report.nodeid] = ("error", "teardown: " + reason)
+
+
+def run_mutants(fd: int, request: dict[str, Any], session: Any) -> None:
+    """Run each mutant against its tests without starting pytest again: the suite is collected once, then a
+    forked process per mutant executes the mutant's source into the solution module, rebinds the names the
+    test modules imported from it, and runs only the selected test items, stopping at the first failure.
+
+    Why: a pytest start-up (configuration, plugins, collection, assertion rewriting) costs far more than the
+    few tests that cover one line; this makes a mutant cost a fork and those tests. The difference from a
+    fresh run: the test module is not re-imported, so module-level code of the tests runs once.
+    """
+    from _pytest.runner import runtestprotocol
+
+    items = {item.nodeid: item for item in session.items}
+    module = sys.modules.get(request["mutant_module"])
+    test_modules = {id(item.module): item.module for item in session.items if getattr(item, "module", None)}
+    per_test = float(request["limits"]["per_test_seconds"])
+    for mutant in request["mutants"]:
+        selected = [items[t] for t in mutant["select"] if t in items]
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                os.setpgid(0, 0)
+                if module is None:
+                    os._exit(3)
+                before = dict(vars(module))
+                exec(compile(mutant["source"], module.__file__ or "<mutant>", "exec"), vars(module))
+                replaced = {id(obj): vars(module)[name] for name, obj in before.items()
+                            if name in vars(module) and vars(module)[name] is not obj}
+                for test_module in test_modules.values():
+                    for name, obj in list(vars(test_module).items()):
+                        if id(obj) in replaced:
+                            setattr(test_module, name, replaced[id(obj)])
+                code = 0
+                for item in selected:
+                    signal.signal(signal.SIGALRM, _alarm(per_test))
+                    signal.setitimer(signal.ITIMER_REAL, per_test)
+                    reports = runtestprotocol(item, nextitem=None, log=False)
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+                    if any(r.failed for r in reports):
+                        code = 1
+                        break
+            except BaseException:  # noqa: BLE001 - the mutant broke the module or a test: killed
+                code = 1
+            finally:
+                os._exit(code)
+        deadline = started + per_test * max(1, len(selected)) + 5
+        status = None
+        while time.monotonic() < deadline:
+            done, wait_status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = wait_status
+                break
+            time.sleep(0.001)
+        if status is None:
+            for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+                try:
+                    kill()
+                except OSError:
+                    pass
+            os.waitpid(pid, 0)
+            verdict = (True, "timeout")
+        elif os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+            verdict = (False, "all selected tests pass")
+        elif os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3:
+            verdict = (False, "solution module was not imported by the tests")
+        else:
+            verdict = (True, "a test failed" if os.WIFEXITED(status) else f"killed by signal {os.WTERMSIG(status)}")
+        _send(fd, {"t": "mutant", "id": mutant["id"], "killed": verdict[0], "why": verdict[1]})
+
+
+def _alarm(limit: float) -> Any:
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise SandboxTestTimeout(f"test exceeded {limit:g} s")
+
+    return on_alarm
 
 
 def _apply_limits(limits: dict[str, Any]) -> None:

@@ -50,6 +50,10 @@ class SandboxJob:
     select: tuple[str, ...] | None = None  # run only these test ids (pytest node ids)
     stop_on_failure: bool = False  # stop at the first failing test (mutants: one kill is enough)
     limits: Limits = field(default_factory=Limits)
+    # Mutant mode: the suite is collected once, then each mutant {"id", "source", "select"} replaces the module
+    # `mutant_module` in a forked process and runs its selected tests (see child.run_mutants).
+    mutants: tuple[dict[str, Any], ...] | None = None
+    mutant_module: str | None = None
 
     def to_request(self, run_dir: str) -> dict[str, Any]:
         """The message sent to the worker: everything as JSON values, paths as the worker sees them."""
@@ -63,6 +67,8 @@ class SandboxJob:
             "select": list(self.select) if self.select is not None else None,
             "stop_on_failure": self.stop_on_failure,
             "limits": self.limits.to_dict(),
+            "mutants": [dict(m) for m in self.mutants] if self.mutants is not None else None,
+            "mutant_module": self.mutant_module,
         }
 
 
@@ -98,6 +104,7 @@ class RunResult:
     duration_seconds: float = 0.0
     profile: str = "base"
     notes: list[str] = field(default_factory=list)
+    mutants: list[dict[str, Any]] = field(default_factory=list)  # {"id", "killed", "why"} in mutant mode
 
     def outcomes(self) -> dict[str, str]:
         return {t.test_id: t.outcome for t in self.tests}
@@ -132,4 +139,6 @@ class RunResult:
             duration_seconds=float(reply.get("duration_seconds") or 0.0),
             profile=profile,
             notes=[str(n) for n in reply.get("notes") or []],
+            mutants=[{"id": str(m.get("id")), "killed": bool(m.get("killed")), "why": str(m.get("why", ""))[:200]}
+                     for m in reply.get("mutants") or [] if isinstance(m, dict)],
         )

@@ -189,6 +189,7 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
     running: str | None = None
     done: dict[str, Any] | None = None
     crash = ""
+    mutants: list[dict[str, Any]] = []
     for line in buffer.split(b"\n"):
         if not line.strip():
             continue
@@ -211,6 +212,8 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
         elif kind == "collect_error":
             collection_errors.append({"test_id": str(msg.get("test_id")), "outcome": "error",
                                       "reason": str(msg.get("reason", ""))})
+        elif kind == "mutant":
+            mutants.append({"id": str(msg.get("id")), "killed": bool(msg.get("killed")), "why": str(msg.get("why"))})
         elif kind == "done":
             done = msg
         elif kind == "crash":
@@ -258,6 +261,7 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
         "output": output,
         "duration_seconds": duration,
         "notes": notes,
+        "mutants": mutants,
     }
 
 
