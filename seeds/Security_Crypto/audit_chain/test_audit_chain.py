@@ -254,3 +254,12 @@ def test_scenario_redact_then_reimport_original_restores_text(log):
     assert log.import_lines(original) == 3
     assert log.entries_by("ada") == [(0, "login"), (2, "delete backup")]
     assert log.verify() is True
+
+
+def test_import_detects_changed_prev_field(log):
+    lines = log.export_lines()
+    fields = lines[1].split("|")
+    fields[5] = "f" * 64
+    lines[1] = "|".join(fields)
+    with pytest.raises(ValueError, match="entry 1"):
+        AuditChain().import_lines(lines)

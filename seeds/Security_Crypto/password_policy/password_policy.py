@@ -219,8 +219,6 @@ class PasswordPolicy:
         >>> policy.forget_user("eve")
         1
         """
-        if user not in self._history:
-            raise KeyError(user)
         return len(self._history.pop(user))
 
     def users(self) -> list[str]:

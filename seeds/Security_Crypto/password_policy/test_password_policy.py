@@ -214,3 +214,22 @@ def test_scenario_rotation_lifecycle(policy):
     assert policy.was_used("ada", "Harbor#2024") is True
     assert policy.verify("ada", "Meadow#2025") is True
     assert policy.users() == ["ada"]
+
+
+def test_violations_accepts_exact_minimum_length(policy):
+    assert policy.violations("Ab1!wxyz") == []
+
+
+def test_digest_matches_pbkdf2_reference(policy):
+    import hashlib
+    expected = hashlib.pbkdf2_hmac("sha256", b"Harbor#2024", b"test-salt:ada", 1000).hex()
+    assert policy._digest("ada", "Harbor#2024") == expected
+
+
+def test_default_policy_settings_apply():
+    policy = PasswordPolicy()
+    assert policy.violations("Ab1!wxyzk") == ["too_short"]
+    for password in ["Harbor#2024", "Meadow#2025", "Canyon#2026"]:
+        policy.set_password("ada", password)
+    with pytest.raises(ValueError, match="used recently"):
+        policy.set_password("ada", "Harbor#2024")

@@ -238,3 +238,12 @@ def test_scenario_add_role_after_grants_inherits_them(rbac):
     assert rbac.effective_permissions("ada") == ["docs:read"]
     assert rbac.explain("ada", "docs:read") == ["viewer"]
     assert rbac.is_allowed("ada", "docs:write") is False
+
+
+def test_explain_global_wildcard(rbac):
+    rbac.add_role("root")
+    rbac.grant("root", "*")
+    rbac.assign("eve", "root")
+    rbac.assign("eve", "viewer")
+    assert rbac.explain("eve", "docs:read") == ["root", "viewer"]
+    assert rbac.explain("eve", "billing:refund") == ["root"]

@@ -234,3 +234,28 @@ def test_scenario_refresh_after_rotation_moves_to_new_key(issuer):
     assert issuer.is_valid(new, now=11) is True
     assert issuer.revoke(new) == "t2"
     assert issuer.is_valid(new, now=11) is False
+
+
+def test_issue_accepts_one_second_ttl(issuer):
+    token = issuer.issue("ada", now=10, ttl=1)
+    assert issuer.verify(token, now=10)["exp"] == 11
+    assert issuer.is_valid(token, now=11) is False
+
+
+@pytest.mark.parametrize("claim", ["iat", "jti", "sub", "exp"])
+def test_issue_rejects_each_reserved_claim(issuer, claim):
+    with pytest.raises(ValueError, match=claim):
+        issuer.issue("ada", now=0, claims={claim: "x"})
+
+
+def test_issue_exact_token_layout():
+    issuer = SignedTokenIssuer("key", key_id="k1")
+    token = issuer.issue("ada", now=5, claims={"role": "admin"}, ttl=10)
+    body = base64.urlsafe_b64encode(
+        b'{"exp":15,"iat":5,"jti":"t1","role":"admin","sub":"ada"}').decode().rstrip("=")
+    assert token.split(".")[:2] == ["k1", body]
+
+
+def test_verify_valid_at_issue_time(issuer):
+    token = issuer.issue("ada", now=1000)
+    assert issuer.verify(token, now=1000)["iat"] == 1000

@@ -214,3 +214,12 @@ def test_scenario_option_then_positional_then_parse():
     assert parser.parse(["-i", "-m", "3", "err"]) == {"ignore_case": True, "max_count": 3, "pattern": "err"}
     assert parser.defaults() == {"ignore_case": False, "max_count": None}
     assert parser.usage() == "usage: grep [-m MAX_COUNT] [-i] pattern"
+
+
+def test_parse_accepts_required_option_when_given():
+    parser = CommandLineParser("deploy")
+    parser.add_option("token", required=True)
+    parser.add_option("env", required=True, short="e", choices=["prod", "test"])
+    assert parser.parse(["-e", "test", "--token=abc"]) == {"env": "test", "token": "abc"}
+    with pytest.raises(ValueError, match="--token"):
+        parser.parse(["-e", "prod"])

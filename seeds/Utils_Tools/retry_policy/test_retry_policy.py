@@ -215,3 +215,9 @@ def test_scenario_failures_drain_budget_then_successes_restore(policy):
     assert policy.should_retry(1, "timeout") is True
     assert policy.record_failure("d", 1, "timeout") == 1.0
     assert policy.tokens() == 0.0
+
+
+def test_record_failure_with_sub_second_wait_spends_token():
+    policy = RetryPolicy(base_delay=0.25, budget=2.0)
+    assert policy.record_failure("ping", 1, "timeout") == 0.25
+    assert policy.tokens() == 1.0

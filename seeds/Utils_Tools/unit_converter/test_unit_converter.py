@@ -194,3 +194,15 @@ def test_scenario_alias_first_then_more_units(units):
     assert units.convert(1, "inch", "mil") == 1000.0
     assert units.parse_quantity("2 mm") == (2.0, "mm")
     assert units.add_alias("millimetre", "mm") == ["millimetre"]
+
+
+def test_convert_tiny_negative_noise_rounds_to_positive_zero(units):
+    assert str(units.convert(-1e-12, "m", "km")) == "0.0"
+
+
+def test_parse_quantity_unit_starting_with_e_needs_space():
+    converter = UnitConverter()
+    converter.define_unit("eV", "energy", 1.602176634e-19)
+    assert converter.parse_quantity("5 eV") == (5.0, "eV")
+    with pytest.raises(ValueError, match="no number"):
+        converter.parse_quantity("5eV")

@@ -188,7 +188,7 @@ class UnitConverter:
         stripped = text.strip()
         split_at = len(stripped)
         for index, char in enumerate(stripped):
-            if not (char.isdigit() or char in "+-.eE") or (char in "eE" and index + 1 == len(stripped)):
+            if not (char.isdigit() or char in "+-.eE"):
                 split_at = index
                 break
         number, unit = stripped[:split_at], stripped[split_at:].strip()
