@@ -33,7 +33,7 @@ class CurrencyWallet:
             raise ValueError("fee must be between 0 and 100 percent")
         self.rates: dict[str, Decimal] = {base: Decimal(1)}
         for currency, rate in rates.items():
-            self.set_rate(currency, rate)
+            self.rates[currency] = self._parse_rate(currency, rate)
         self.balances: dict[str, int] = {}
         self.ledger: list[str] = []
 
@@ -49,11 +49,16 @@ class CurrencyWallet:
         >>> w.quote("CHF", "EUR", 100)
         105
         """
+        self.rates[currency] = self._parse_rate(currency, rate)
+
+    def _parse_rate(self, currency: str, rate: str) -> Decimal:
+        """Validate a rate string for ``currency`` and return it as a Decimal."""
         if currency == self.base:
             raise ValueError("the base currency's rate is fixed at 1")
-        if Decimal(rate) <= 0:
+        value = Decimal(rate)
+        if value <= 0:
             raise ValueError("rates must be positive")
-        self.rates[currency] = Decimal(rate)
+        return value
 
     def _check_amount(self, currency: str, amount: int) -> None:
         """Raise KeyError for an unknown currency and ValueError for a non-positive amount."""

@@ -8,14 +8,13 @@ def wallet():
     return CurrencyWallet("EUR", {"USD": "0.90", "GBP": "1.20", "JPY": "0.006"}, fee_percent="1")
 
 
-def test_init_rejects_fee_above_100():
+def test_init_rejects_bad_fee_or_rate():
     with pytest.raises(ValueError):
         CurrencyWallet("EUR", {}, fee_percent="150")
-
-
-def test_init_rejects_non_positive_rate():
     with pytest.raises(ValueError):
         CurrencyWallet("EUR", {"USD": "0"})
+    with pytest.raises(ValueError):
+        CurrencyWallet("EUR", {"EUR": "2"})
 
 
 def test_set_rate_adds_currency(wallet):

@@ -249,3 +249,14 @@ def test_setup_is_closed_once_fighting():
     with pytest.raises(ValueError):
         fight.roll_initiative()
     assert fight.current() == "bex"
+
+
+def test_no_joining_or_rerolling_after_an_attack():
+    fight = duel(7)
+    fight.roll_initiative()
+    assert fight.attack("bex") == 9
+    with pytest.raises(ValueError):
+        fight.add_fighter("cy", "red", 5, 1, 1, 1)
+    with pytest.raises(ValueError):
+        fight.roll_initiative()
+    assert fight.alive() == ["ash", "bex"]
