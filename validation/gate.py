@@ -78,7 +78,11 @@ def classify_failure(outcome: str, reason: str, own_modules: Iterable[str]) -> R
     if outcome == "timeout":
         return RejectReason.TIMEOUT
     if outcome == "killed":
-        return RejectReason.SANDBOX_VIOLATION if "worker died" in reason else RejectReason.RESOURCE_LIMIT
+        # A run that ends its own process (os._exit) or kills the worker is tampering with the harness; one
+        # killed by a signal ran into a limit (memory cgroup, CPU seconds).
+        if "worker died" in reason or "exited with status" in reason:
+            return RejectReason.SANDBOX_VIOLATION
+        return RejectReason.RESOURCE_LIMIT
     if missing_third_party(reason, own_modules):
         return RejectReason.ENV_DEPENDENT
     if any(marker in reason for marker in _VIOLATION_MARKERS):
@@ -390,6 +394,8 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
     bad = _non_passing(base, policy.allow_skipped)
     if base.status == "timeout":
         report.reject(RejectReason.TIMEOUT, "run_timeout", {"notes": base.notes})
+    if any("process limit" in note for note in base.notes):
+        report.reject(RejectReason.RESOURCE_LIMIT, "process_limit", {"notes": base.notes})
     failure_reasons = {t: classify_failure(o, r, own) for t, (o, r) in bad.items()}
     for reason in sorted(set(failure_reasons.values()), key=REASON_ORDER.index):
         tests = {t: bad[t] for t, r in failure_reasons.items() if r == reason}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import select
 import shutil
 import struct
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -203,9 +205,17 @@ class _Worker:
             reply = None
         if reply is None:
             # The worker died (a run killed its parent) or stopped answering: either way it is replaced.
+            code = self.proc.poll()
+            stderr = b""
+            if code is not None:
+                try:
+                    stderr = self.proc.stderr.read()
+                except (OSError, ValueError):
+                    pass
             self.kill()
             result = RunResult(status="worker_died", profile=self.profile.name,
-                               notes=["the sandbox worker died or stopped answering during the run"])
+                               notes=[f"the sandbox worker died or stopped answering during the run (exit {code})",
+                                      stderr.decode("utf-8", "replace")[-1500:]])
         else:
             result = RunResult.from_reply(reply, self.profile.name)
         if self.cgroup:
@@ -265,6 +275,9 @@ class SandboxPool:
         self._all: list[_Worker] = []
         self._counter = 0
         self._closed = False
+        self._spawn_queue: queue.Queue[Any] = queue.Queue()
+        self._spawn_thread = threading.Thread(target=self._spawner, name="sandbox-spawner", daemon=True)
+        self._spawn_thread.start()
         probe = WorkerCgroup(f"{self.pool_id}-probe", 8, 1 << 30) if cgroups else None
         self._cgroups_ok = bool(probe and probe.available)
         self._cgroup_memory_ok = bool(probe and probe.memory_limited)
@@ -338,7 +351,7 @@ class SandboxPool:
                     break
                 self._lock.wait()
         try:
-            worker = _Worker(self, PROFILES[profile], index)
+            worker = self._spawn(PROFILES[profile], index)
         except BaseException:
             with self._lock:
                 self._alive[profile] -= 1
@@ -347,6 +360,28 @@ class SandboxPool:
         with self._lock:
             self._all.append(worker)
         return worker
+
+    def _spawn(self, profile: Profile, index: int) -> _Worker:
+        """Start a worker from the pool's own long-lived thread.
+
+        Failure mode this avoids: bubblewrap's --die-with-parent is PR_SET_PDEATHSIG, which fires when the
+        *thread* that started the process ends; a worker started from a short-lived executor thread would
+        be killed (SIGKILL) as soon as that thread finished.
+        """
+        future: Future[_Worker] = Future()
+        self._spawn_queue.put((profile, index, future))
+        return future.result()
+
+    def _spawner(self) -> None:
+        while True:
+            item = self._spawn_queue.get()
+            if item is None:
+                return
+            profile, index, future = item
+            try:
+                future.set_result(_Worker(self, profile, index))
+            except BaseException as exc:  # noqa: BLE001 - handed to the thread that asked
+                future.set_exception(exc)
 
     def _release(self, worker: _Worker) -> None:
         with self._lock:
@@ -375,4 +410,5 @@ class SandboxPool:
             self._lock.notify_all()
         for worker in workers:
             worker.kill()
+        self._spawn_queue.put(None)
         shutil.rmtree(self.base_dir, ignore_errors=True)

@@ -1,0 +1,190 @@
+"""The gate accepts a clean task and rejects, with the right reason, tasks whose tests depend on the date,
+the hostname, an undeclared package, root privileges, the hash seed; and tasks with no tests, low coverage,
+vacuous tests or low interaction."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from pipeline.records import RejectReason
+from validation.gate import classify_failure, validate_candidate
+from validation.policy import GatePolicy
+
+TALLY = '''
+class Tally:
+    """Counts named items."""
+
+    def __init__(self):
+        self.items = {}
+
+    def add(self, name, n=1):
+        if n <= 0:
+            raise ValueError("n must be positive")
+        self.items[name] = self.items.get(name, 0) + n
+        return self.items[name]
+
+    def remove(self, name):
+        if name not in self.items:
+            raise KeyError(name)
+        del self.items[name]
+
+    def total(self):
+        return sum(self.items.values())
+
+    def top(self):
+        if not self.items:
+            return None
+        return max(sorted(self.items), key=lambda k: self.items[k])
+'''
+
+TALLY_TESTS = '''
+import pytest
+from tally import Tally
+
+
+def test_add_rejects_non_positive():
+    with pytest.raises(ValueError):
+        Tally().add("a", 0)
+
+
+def test_remove_missing_raises():
+    with pytest.raises(KeyError):
+        Tally().remove("zz")
+
+
+def test_empty_top_is_none():
+    assert Tally().top() is None
+
+
+def test_workflow_on_one_instance():
+    t = Tally()
+    assert t.add("a", 2) == 2
+    assert t.add("b") == 1
+    t.remove("b")
+    assert t.add("c", 5) == 5
+    assert t.total() == 7
+    assert t.top() == "c"
+    t.remove("c")
+    assert t.total() == 2
+    assert t.top() == "a"
+    t.add("a")
+    assert t.total() == 3
+'''
+
+FAST_POLICY = GatePolicy(per_test_seconds=2.0, wall_seconds=20.0, memory_mb=768, max_mutants=12)
+NO_MUTATION = FAST_POLICY.model_copy(update={"run_mutation": False})
+
+
+def tally_with(extra_method: str, extra_test: str, header: str = "") -> tuple[str, str]:
+    return header + TALLY + extra_method, TALLY_TESTS + extra_test
+
+
+def test_clean_task_passes_every_check(pool, candidate_of):
+    report = validate_candidate(candidate_of(TALLY, TALLY_TESTS, "Tally", "tally"), FAST_POLICY, pool)
+    assert report.passed, (report.reasons, [c for c in report.checks if not c.passed])
+    assert report.line_coverage == 1.0
+    assert report.interaction_edge_coverage is not None and report.interaction_edge_coverage >= 0.75
+    assert report.check("methods_on_one_instance").value >= 3
+    assert report.check("vacuous_share").value == 0
+    assert report.mutation_score is not None and report.check("mutation_score").gated is False
+    assert {t.run for t in report.tests} >= {"base", "reseeded", "elsewhere"}
+    assert report.protections["clean_environment"] is True
+
+
+def test_date_dependent_tests_are_env_dependent(pool, candidate_of):
+    solution, tests = tally_with(
+        "\n    def expired(self):\n        return datetime.date.today() > datetime.date(2031, 1, 1)\n",
+        "\n\ndef test_not_expired():\n    assert not Tally().expired()\n",
+        header="import datetime\n",
+    )
+    report = validate_candidate(candidate_of(solution, tests, "Tally", "tally"), NO_MUTATION, pool)
+    assert not report.passed
+    assert report.reasons[0] == RejectReason.ENV_DEPENDENT, report.evidence
+    causes = report.evidence["stable_across_environments"]["causes"]
+    assert list(causes) == ["clock moved ahead"]
+
+
+def test_hostname_dependent_tests_are_env_dependent(pool, candidate_of):
+    solution, tests = tally_with(
+        "\n    def node(self):\n        return 'node@' + socket.gethostname()\n",
+        "\n\ndef test_node_label():\n    assert Tally().node() == 'node@classeval-sandbox'\n",
+        header="import socket\n",
+    )
+    report = validate_candidate(candidate_of(solution, tests, "Tally", "tally"), NO_MUTATION, pool)
+    assert report.reasons[0] == RejectReason.ENV_DEPENDENT
+    assert list(report.evidence["stable_across_environments"]["causes"]) == ["other hostname"]
+
+
+def test_root_only_tests_are_env_dependent(pool, candidate_of):
+    solution, tests = tally_with(
+        "\n    def save(self, path):\n        with open(path, 'w') as f:\n            f.write(str(self.total()))\n",
+        "\n\ndef test_save_over_read_only_file(tmp_path):\n"
+        "    p = tmp_path / 'out.txt'\n    p.write_text('old')\n    p.chmod(0o444)\n"
+        "    Tally().save(p)\n    assert p.read_text() == '0'\n",
+    )
+    report = validate_candidate(candidate_of(solution, tests, "Tally", "tally"), NO_MUTATION, pool)
+    assert report.reasons[0] == RejectReason.ENV_DEPENDENT
+    assert list(report.evidence["stable_across_environments"]["causes"]) == ["non-root user"]
+
+
+def test_undeclared_third_party_package_is_env_dependent(pool, candidate_of):
+    # yaml is installed in the project's environment but is not something a task may assume.
+    solution, tests = tally_with("", "", header="import yaml\n")
+    report = validate_candidate(candidate_of(solution, tests, "Tally", "tally"), NO_MUTATION, pool)
+    assert report.reasons[0] == RejectReason.ENV_DEPENDENT
+    assert report.evidence["base_env_dependent"]["missing_modules"] == ["yaml"]
+
+
+def test_hash_seed_dependent_tests_are_flaky(pool, candidate_of):
+    expected = subprocess.run([sys.executable, "-c", "print(hash('classeval') % 1000)"], capture_output=True,
+                              text=True, env={"PYTHONHASHSEED": "0"}, check=True).stdout.strip()
+    solution, tests = tally_with(
+        "\n    def bucket(self, name):\n        return hash(name) % 1000\n",
+        f"\n\ndef test_bucket():\n    assert Tally().bucket('classeval') == {expected}\n",
+    )
+    report = validate_candidate(candidate_of(solution, tests, "Tally", "tally"), NO_MUTATION, pool)
+    assert report.reasons[0] == RejectReason.FLAKY
+    differences = report.evidence["stable_under_hash_seed_and_order"]["differences"]
+    assert list(differences) == ["test_tally.py::test_bucket"]
+
+
+def test_zero_tests_is_an_error_not_a_pass(pool, candidate_of):
+    report = validate_candidate(candidate_of(TALLY, "from tally import Tally\n", "Tally", "tally"), NO_MUTATION, pool)
+    assert not report.passed
+    assert report.reasons == (RejectReason.NO_TESTS,)
+
+
+def test_weak_tests_fail_coverage_interaction_and_vacuity(pool, candidate_of):
+    tests = ("from tally import Tally\n\n\ndef test_top_empty():\n    assert Tally().top() is None\n\n\n"
+             "def test_builds():\n    assert Tally() is not None\n")
+    report = validate_candidate(candidate_of(TALLY, tests, "Tally", "tally"), NO_MUTATION, pool)
+    assert set(report.reasons) == {RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION, RejectReason.VACUOUS_TESTS}
+    assert report.line_coverage < 0.9 and report.missing_lines
+    assert report.evidence["vacuous"]["passing"] == ["test_tally.py::test_builds"]
+
+
+def test_failing_reference_is_tests_fail(pool, candidate_of):
+    report = validate_candidate(candidate_of(TALLY.replace("+ n", "- n"), TALLY_TESTS, "Tally", "tally"),
+                                NO_MUTATION, pool)
+    assert report.reasons[0] == RejectReason.TESTS_FAIL
+
+
+@pytest.mark.parametrize(
+    ("outcome", "reason", "expected"),
+    [
+        ("failed", "ModuleNotFoundError: No module named 'numpy'", RejectReason.ENV_DEPENDENT),
+        ("failed", "ModuleNotFoundError: No module named 'tally'", RejectReason.TESTS_FAIL),
+        ("failed", "ModuleNotFoundError: No module named 'xml.nope'", RejectReason.TESTS_FAIL),
+        ("failed", "OSError: [Errno 30] Read-only file system: '/etc/x'", RejectReason.SANDBOX_VIOLATION),
+        ("failed", "MemoryError", RejectReason.RESOURCE_LIMIT),
+        ("timeout", "", RejectReason.TIMEOUT),
+        ("killed", "run process exited with status 0 before pytest finished", RejectReason.SANDBOX_VIOLATION),
+        ("killed", "run process killed by SIGKILL", RejectReason.RESOURCE_LIMIT),
+        ("failed", "AssertionError: assert 1 == 2", RejectReason.TESTS_FAIL),
+    ],
+)
+def test_classify_failure(outcome, reason, expected):
+    assert classify_failure(outcome, reason, ["tally", "test_tally"]) == expected
