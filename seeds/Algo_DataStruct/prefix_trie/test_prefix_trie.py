@@ -121,6 +121,10 @@ def test_complete_respects_limit(trie):
     assert trie.complete("", 2) == ["car", "care"]
 
 
+def test_complete_limit_one_gives_best_word(trie):
+    assert trie.complete("ca", 1) == ["car"]
+
+
 def test_complete_breaks_ties_alphabetically():
     t = PrefixTrie()
     t.insert("beta")

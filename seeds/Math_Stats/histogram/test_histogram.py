@@ -44,6 +44,12 @@ def test_bin_index_negative_range():
     assert Histogram(-10.0, -5.0, 5).bin_index(-7.5) == 2
 
 
+def test_single_bin_histogram_counts_whole_range():
+    h = Histogram(0.0, 1.0, 1)
+    assert h.add_all([0.0, 0.5, 1.0]) == 3
+    assert h.counts() == [3]
+
+
 # add / add_all / counts / outliers
 def test_add_returns_bin_and_counts():
     h = Histogram(0.0, 10.0, 5)

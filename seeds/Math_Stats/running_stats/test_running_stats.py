@@ -97,6 +97,12 @@ def test_variance_sample_needs_two_values():
         s.variance()
 
 
+def test_variance_sample_of_exactly_two_values():
+    s = RunningStats()
+    s.add_many([1.0, 3.0])
+    assert s.variance() == 2.0
+
+
 def test_variance_population_of_single_value_is_zero():
     s = RunningStats()
     s.add(42.0)

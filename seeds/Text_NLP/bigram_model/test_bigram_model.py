@@ -160,6 +160,10 @@ def test_generate_stops_at_max_words():
     assert m.generate("go", max_words=3) == "go go go"
 
 
+def test_generate_single_word_budget_returns_start(model):
+    assert model.generate("the", max_words=1) == "the"
+
+
 def test_generate_uses_only_first_start_word(model):
     assert model.generate("A Dog", max_words=2) == "a dog"
 

@@ -35,6 +35,10 @@ def test_terms_drops_single_letters_and_numbers():
     assert KeywordExtractor().terms("x marks 42 spots") == ["marks", "spots"]
 
 
+def test_terms_min_length_one_keeps_single_letters():
+    assert KeywordExtractor(min_length=1).terms("x marks the spot") == ["x", "marks", "spot"]
+
+
 def test_terms_empty_stopword_list_keeps_everything():
     assert KeywordExtractor(stopwords=[]).terms("to be") == ["to", "be"]
 

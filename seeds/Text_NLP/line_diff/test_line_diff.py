@@ -79,6 +79,13 @@ def test_edit_script_whitespace_matters_by_default():
     assert d.edit_script() == [("-", "x = 1"), ("+", "x  = 1")]
 
 
+def test_edit_script_ignore_whitespace_still_separates_words():
+    d = LineDiff(ignore_whitespace=True)
+    d.set_original("a b")
+    d.set_revised("ab")
+    assert d.edit_script() == [("-", "a b"), ("+", "ab")]
+
+
 def test_edit_script_returns_copy(diff):
     first = diff.edit_script()
     first.clear()
@@ -163,6 +170,13 @@ def test_apply_mismatched_line_raises_value_error(diff):
 def test_apply_unknown_op_raises_value_error(diff):
     with pytest.raises(ValueError):
         diff.apply([("?", "apples")])
+
+
+def test_apply_unknown_op_on_matching_line_raises_value_error():
+    d = LineDiff()
+    d.set_original("a")
+    with pytest.raises(ValueError):
+        d.apply([("~", "a")])
 
 
 def test_apply_incomplete_script_raises_value_error(diff):

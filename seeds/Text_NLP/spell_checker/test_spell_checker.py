@@ -138,6 +138,12 @@ def test_correct_keeps_all_caps(checker):
     assert checker.correct("BROWM") == "BROWN"
 
 
+def test_correct_two_letter_all_caps_word():
+    c = SpellChecker()
+    c.add_word("to")
+    assert c.correct("TP") == "TO"
+
+
 def test_correct_single_capital_letter_is_capitalised():
     c = SpellChecker()
     c.add_word("a")
@@ -151,6 +157,10 @@ def test_correct_without_candidate_returns_input(checker):
 # correct_text / correction_log
 def test_correct_text_preserves_punctuation(checker):
     assert checker.correct_text("Teh quikc, brwn fox!") == "The quick, brown fox!"
+
+
+def test_correct_text_keeps_leading_punctuation(checker):
+    assert checker.correct_text('"teh" fox') == '"the" fox'
 
 
 def test_correct_text_logs_changes_in_order(checker):

@@ -71,6 +71,13 @@ def test_token_id_unknown_is_unk(tok):
     assert tok.token_id("zebra") == 1
 
 
+def test_token_id_special_tokens_before_fitting():
+    t = VocabTokenizer()
+    assert t.token_id("<pad>") == 0
+    assert t.token_id("<unk>") == 1
+    assert t.decode([0, 1], skip_special=False) == "<unk>"
+
+
 def test_token_id_folds_case(tok):
     assert tok.token_id("THE") == 2
 
