@@ -97,7 +97,7 @@ class PasswordPolicy:
 
         Four points per character (at most 60), ten points per character class
         present (at most 40), minus fifteen points per rule violation; the
-        result is clamped to the range 0..100.
+        result is raised to 0 if negative (it cannot exceed 100).
 
         Args:
             password: the candidate password.
@@ -116,7 +116,7 @@ class PasswordPolicy:
             any(ch in self.SYMBOLS for ch in password),
         ]
         score = length_points + 10 * sum(classes) - 15 * len(self.violations(password))
-        return max(0, min(100, score))
+        return max(0, score)
 
     def _digest(self, user: str, password: str) -> str:
         """Return the hex PBKDF2-SHA256 digest of ``password`` for ``user``.
@@ -198,8 +198,6 @@ class PasswordPolicy:
         >>> policy.verify("eve", "apple#99")
         False
         """
-        if user not in self._history:
-            raise KeyError(user)
         return self._history[user][-1] == self._digest(user, password)
 
     def forget_user(self, user: str) -> int:
