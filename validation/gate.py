@@ -394,6 +394,8 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
     bad = _non_passing(base, policy.allow_skipped)
     if base.status == "timeout":
         report.reject(RejectReason.TIMEOUT, "run_timeout", {"notes": base.notes})
+    if any("file size limit" in note for note in base.notes):
+        report.reject(RejectReason.RESOURCE_LIMIT, "output_limit", {"notes": base.notes})
     if any("process limit" in note for note in base.notes):
         report.reject(RejectReason.RESOURCE_LIMIT, "process_limit", {"notes": base.notes})
     failure_reasons = {t: classify_failure(o, r, own) for t, (o, r) in bad.items()}
@@ -405,7 +407,12 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
         if reason == RejectReason.RESOURCE_LIMIT and any("process limit" in n for n in base.notes):
             extra["notes"] = base.notes
         report.reject(reason, f"base_{reason.value}", extra)
-    report.check("all_tests_pass", not bad, True, not bad,
+    if base.status == "killed" and not bad:
+        # The run ended before pytest reported anything (e.g. the solution broke the harness at import).
+        reason = classify_failure("killed", " ".join(base.notes), own)
+        report.reject(reason, f"base_{reason.value}", {"notes": base.notes, "output_tail": base.output[-1000:]})
+    all_pass = not bad and base.status == "completed" and bool(base.collected)
+    report.check("all_tests_pass", all_pass, True, all_pass,
                  detail=f"{len(base.collected) - len(bad)} of {len(base.collected)} collected tests pass"
                         + (f"; {len(base.collection_errors)} collection error(s)" if base.collection_errors else ""))
     if base.status not in ("completed",) or not base.collected:

@@ -64,6 +64,7 @@ class RunPlugin:
         self.request = request
         self.cov = cov
         self.outcomes: dict[str, tuple[str, str]] = {}
+        self.captured: dict[str, int] = {}  # characters of output pytest captured per test
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
@@ -115,9 +116,15 @@ class RunPlugin:
             if self.cov is not None and self.request.get("per_test_contexts"):
                 self.cov.switch_context("")
             outcome, reason = self.outcomes.get(item.nodeid, ("error", "no report"))
-            _send(self.fd, {"t": "test", "test_id": item.nodeid, "outcome": outcome, "reason": reason})
+            _send(self.fd, {"t": "test", "test_id": item.nodeid, "outcome": outcome, "reason": reason,
+                            "captured": self.captured.get(item.nodeid, 0)})
 
     def pytest_runtest_logreport(self, report: Any) -> None:
+        try:
+            size = len(report.capstdout) + len(report.capstderr)
+        except Exception:  # noqa: BLE001 - a report without captured sections
+            size = 0
+        self.captured[report.nodeid] = max(self.captured.get(report.nodeid, 0), size)
         previous = self.outcomes.get(report.nodeid)
         reason = _short_reason(report)
         if report.when == "call" or (report.when == "setup" and not report.passed):

@@ -127,7 +127,9 @@ class _Worker:
         if profile.non_root:
             cmd += ["--unshare-user", "--uid", "65534", "--gid", "65534"]
         # /tmp first: later mounts land on top of it (the links folder lives under the host's /tmp).
-        cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", "/usr", "/usr"]
+        # /tmp is private to the worker and capped (a test writing to /tmp/x must work, not fill the host).
+        cmd += ["--proc", "/proc", "--dev", "/dev", "--size", str(pool.limits.file_size_bytes * 4), "--tmpfs", "/tmp",
+                "--ro-bind", "/usr", "/usr"]
         for name in ("bin", "sbin", "lib", "lib64", "lib32"):
             p = Path("/") / name
             if p.is_symlink():
@@ -139,7 +141,10 @@ class _Worker:
                 cmd += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
         for ro in sorted({sys.base_prefix, str(pool.venv_site), str(pool.validation_dir), str(pool.site_dir)}):
             cmd += ["--ro-bind", ro, ro]
-        cmd += ["--bind", str(self.host_dir), SANDBOX_ROOT, "--chdir", SANDBOX_ROOT]
+        cmd += ["--bind", str(self.host_dir), SANDBOX_ROOT, "--chdir", SANDBOX_ROOT,
+                # bubblewrap builds "/" on a tmpfs; without this, writes to /etc/x or /home/x would succeed
+                # (privately, and vanish) instead of failing as writes outside the sandbox should.
+                "--remount-ro", "/"]
         for key, value in preload.items():
             cmd += ["--setenv", key, value]
         return cmd + argv, env

@@ -190,6 +190,7 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
     done: dict[str, Any] | None = None
     crash = ""
     mutants: list[dict[str, Any]] = []
+    floods: list[str] = []
     for line in buffer.split(b"\n"):
         if not line.strip():
             continue
@@ -207,6 +208,8 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
         elif kind == "test":
             tests[str(msg.get("test_id"))] = {"test_id": str(msg.get("test_id")), "outcome": str(msg.get("outcome")),
                                              "reason": str(msg.get("reason", ""))}
+            if isinstance(msg.get("captured"), int) and msg["captured"] >= int(request["limits"]["file_size_bytes"]) // 2:
+                floods.append(str(msg.get("test_id")))
             if running == msg.get("test_id"):
                 running = None
         elif kind == "collect_error":
@@ -249,6 +252,8 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
     output, size = _read_output(os.path.join(request["run_dir"], ".output"), int(limits["output_bytes"]))
     if size > int(limits["output_bytes"]):
         notes.append(f"output truncated ({size} bytes)")
+    if size >= int(limits["file_size_bytes"]) or floods:
+        notes.append("output reached the file size limit" + (f" ({', '.join(floods[:5])})" if floods else ""))
     return {
         "status": run_status,
         "exit_code": done.get("exit_code") if done else exit_code,
