@@ -269,7 +269,7 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int) -> Fu
     others: list[cst.BaseStatement] = []
     for module in (module_a, renamed_b):
         for statement in module.body:
-            if isinstance(statement, cst.ClassDef) and statement.name.value == hybrid:
+            if isinstance(statement, cst.ClassDef) and statement.name.value in (hybrid, a.class_name):
                 continue
             if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], (cst.Import, cst.ImportFrom)):
                 code = cst.Module([]).code_for_node(statement).strip()

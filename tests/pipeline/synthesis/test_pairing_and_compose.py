@@ -74,3 +74,9 @@ def test_fuse_renames_collisions_consistently_and_bridges_types():
     assert {b.name for b in fusion.bridges} == {"describe_from_deposit", "deposit_from_log_deposit"}
     assert "value = self.deposit(amount)\n        return self.describe(value)" in fusion.source
     compile(fusion.source, "hybrid", "exec")
+
+
+def test_fused_module_holds_only_the_hybrid_class():
+    fusion = fuse(_seed("Finance", "account"), _seed("Text", "log", "Log", LOG), random.Random(3), max_bridges=3)
+    assert "class Account" not in fusion.source.replace("class AccountLog", "")
+    assert "class Log" not in fusion.source
