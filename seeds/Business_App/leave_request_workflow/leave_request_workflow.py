@@ -28,6 +28,9 @@ class LeaveRequestWorkflow:
         """Create an empty workflow.
 
         :param holidays: day numbers of public holidays, never charged as leave.
+
+        >>> LeaveRequestWorkflow(holidays=[100]).working_days(100, 100)
+        0
         """
         self.holidays = set(holidays or [])
         self.allowances: dict[str, int] = {}
@@ -94,7 +97,20 @@ class LeaveRequestWorkflow:
         return self.allowances[name] - used
 
     def _overlaps(self, name: str, start: int, end: int) -> bool:
-        """Whether ``name`` already has a pending or approved request touching ``start..end``."""
+        """Whether ``name`` already has a pending or approved request touching ``start..end``.
+
+        :param name: employee name.
+        :param start: first day of the range.
+        :param end: last day of the range.
+        :return: True if an open request of ``name`` shares at least one day with the range.
+
+        >>> wf = LeaveRequestWorkflow()
+        >>> wf.add_employee("jo", 5)
+        5
+        >>> _ = wf.submit("jo", 1, 3)
+        >>> wf._overlaps("jo", 3, 4), wf._overlaps("jo", 4, 5)
+        (True, False)
+        """
         return any(
             r["employee"] == name
             and r["status"] in ("pending", "approved")
@@ -140,7 +156,19 @@ class LeaveRequestWorkflow:
         return request_id
 
     def _pending_request(self, request_id: int) -> dict:
-        """Return the request ``request_id`` if it is pending, else raise."""
+        """The record of a pending request.
+
+        :param request_id: id returned by :meth:`submit`.
+        :return: the request's record (a dict, shared with the workflow).
+        :raises KeyError: if the request id is unknown.
+        :raises ValueError: if the request is not pending.
+
+        >>> wf = LeaveRequestWorkflow()
+        >>> wf.add_employee("jo", 5)
+        5
+        >>> wf._pending_request(wf.submit("jo", 1, 1))["days"]
+        1
+        """
         if request_id not in self.requests:
             raise KeyError(request_id)
         request = self.requests[request_id]

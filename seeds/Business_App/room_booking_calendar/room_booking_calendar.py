@@ -22,6 +22,9 @@ class RoomBookingCalendar:
         :param opening_hour: first bookable hour (0..23).
         :param closing_hour: hour the building closes (opening_hour+1..24).
         :raises ValueError: if the hours do not form a non-empty range within a day.
+
+        >>> RoomBookingCalendar(9, 17).opening_hour
+        9
         """
         if not 0 <= opening_hour < closing_hour <= 24:
             raise ValueError("opening hours must satisfy 0 <= open < close <= 24")

@@ -19,7 +19,11 @@ class SalesPipeline:
     PROBABILITY = {"lead": 0.1, "qualified": 0.25, "proposal": 0.5, "negotiation": 0.75, "won": 1.0}
 
     def __init__(self) -> None:
-        """Create an empty pipeline."""
+        """Create an empty pipeline.
+
+        >>> SalesPipeline().stage_counts()["won"]
+        0
+        """
         self.deals: dict[str, dict] = {}
         self.history: dict[str, list[str]] = {}
         self.loss_reasons: dict[str, str] = {}
@@ -42,7 +46,18 @@ class SalesPipeline:
         self.history[name] = ["lead"]
 
     def _open_deal(self, name: str) -> dict:
-        """Return the record of an open (neither won nor lost) deal, else raise."""
+        """The record of an open (neither won nor lost) deal.
+
+        :param name: an existing deal.
+        :return: the deal's record (a dict, shared with the pipeline).
+        :raises KeyError: if the deal does not exist.
+        :raises ValueError: if the deal is won or lost.
+
+        >>> p = SalesPipeline()
+        >>> p.add_deal("Bolt", 500, "sam")
+        >>> p._open_deal("Bolt")["stage"]
+        'lead'
+        """
         if name not in self.deals:
             raise KeyError(name)
         deal = self.deals[name]

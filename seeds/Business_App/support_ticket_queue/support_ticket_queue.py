@@ -28,6 +28,9 @@ class SupportTicketQueue:
         :param agents: names of the support agents (at least one).
         :param max_active: maximum open tickets per agent, at least 1.
         :raises ValueError: if there are no agents or ``max_active`` is below 1.
+
+        >>> SupportTicketQueue(["kim"], max_active=3).max_active
+        3
         """
         if not agents or max_active < 1:
             raise ValueError("need at least one agent and max_active >= 1")

@@ -28,6 +28,9 @@ class Timesheet:
         :param hourly_rate: pay per regular hour, at least 0.
         :param weekly_limit: regular hours per week before overtime starts.
         :raises ValueError: if the rate or the limit is negative.
+
+        >>> Timesheet("noor", 25.0).weekly_limit
+        40.0
         """
         if hourly_rate < 0 or weekly_limit < 0:
             raise ValueError("rate and weekly limit must not be negative")
@@ -52,7 +55,20 @@ class Timesheet:
         return (day - 1) // 7 + 1
 
     def _check_open(self, day: int) -> None:
-        """Raise PermissionError if the week of ``day`` is submitted."""
+        """Refuse changes to a day whose week is submitted.
+
+        :param day: day number, at least 1.
+        :raises ValueError: if ``day`` is below 1.
+        :raises PermissionError: if the week of ``day`` is submitted.
+
+        >>> ts = Timesheet("noor", 1.0)
+        >>> _ = ts.log(1, "alpha", 1.0)
+        >>> _ = ts.submit_week(1)
+        >>> ts._check_open(2)
+        Traceback (most recent call last):
+        ...
+        PermissionError: week 1 is submitted and locked
+        """
         week = self.week_of(day)
         if week in self.submitted:
             raise PermissionError(f"week {week} is submitted and locked")

@@ -33,6 +33,9 @@ class CheckoutBasket:
 
         :param catalogue: SKU -> unit price in cents.
         :param stock: SKU -> units available; SKUs missing here have no stock.
+
+        >>> CheckoutBasket({"tea": 800}, {"tea": 3}).total()
+        0
         """
         self.catalogue = dict(catalogue)
         self.stock = dict(stock)
@@ -89,7 +92,9 @@ class CheckoutBasket:
         return held - quantity
 
     def subtotal(self) -> int:
-        """Price of the goods before coupons and shipping, in cents.
+        """Price of the goods before coupons and shipping.
+
+        :return: the sum of unit price times quantity over all lines, in cents.
 
         >>> CheckoutBasket({"tea": 800}, {"tea": 3}).subtotal()
         0
@@ -100,6 +105,8 @@ class CheckoutBasket:
         """Discount from the applied coupons whose minimum spend is met, in cents.
 
         Percentage discounts are rounded down to whole cents.
+
+        :return: the discount in cents (0 when no coupon applies).
 
         >>> CheckoutBasket({"tea": 800}, {"tea": 3}).discount()
         0
@@ -156,7 +163,9 @@ class CheckoutBasket:
         self.coupons.remove(code)
 
     def shipping(self) -> int:
-        """Shipping fee in cents: 0 for an empty basket, with FREESHIP, or from 50.00 of discounted goods.
+        """Shipping fee: free for an empty basket, with FREESHIP, or from 50.00 of discounted goods.
+
+        :return: the fee in cents (0 or 499).
 
         >>> b = CheckoutBasket({"tea": 800}, {"tea": 3})
         >>> _ = b.add_item("tea")
@@ -170,7 +179,9 @@ class CheckoutBasket:
         return self.SHIPPING_FEE
 
     def total(self) -> int:
-        """Amount to pay in cents: subtotal minus discount plus shipping.
+        """Amount to pay: subtotal minus discount plus shipping.
+
+        :return: the total in cents.
 
         >>> b = CheckoutBasket({"tea": 800}, {"tea": 3})
         >>> _ = b.add_item("tea")
@@ -183,6 +194,8 @@ class CheckoutBasket:
         """Printable receipt lines: one per SKU (sorted), then discount, shipping and total.
 
         Amounts are shown as units.cents; the discount line only appears when non-zero.
+
+        :return: the receipt lines, in order.
 
         >>> b = CheckoutBasket({"tea": 800}, {"tea": 3})
         >>> _ = b.add_item("tea", 2)

@@ -25,7 +25,11 @@ class CurrencyWallet:
         :param base: code of the base currency (rate 1).
         :param rates: currency code -> value of one unit in the base currency, as a decimal string.
         :param fee_percent: conversion fee in percent, as a decimal string, 0..100.
-        :raises ValueError: if a rate is not positive or the fee is outside 0..100.
+        :raises ValueError: if a rate is not positive, the base currency is given a
+            rate, or the fee is outside 0..100.
+
+        >>> CurrencyWallet("EUR", {"USD": "0.9"}).quote("EUR", "USD", 90)
+        100
         """
         self.base = base
         self.fee = Decimal(fee_percent) / 100
@@ -52,7 +56,16 @@ class CurrencyWallet:
         self.rates[currency] = self._parse_rate(currency, rate)
 
     def _parse_rate(self, currency: str, rate: str) -> Decimal:
-        """Validate a rate string for ``currency`` and return it as a Decimal."""
+        """Validate the rate of ``currency``.
+
+        :param currency: currency code other than the base.
+        :param rate: value of one unit in the base currency, as a decimal string.
+        :return: the rate as a Decimal.
+        :raises ValueError: if the rate is not positive or ``currency`` is the base.
+
+        >>> CurrencyWallet("EUR", {})._parse_rate("USD", "0.90")
+        Decimal('0.90')
+        """
         if currency == self.base:
             raise ValueError("the base currency's rate is fixed at 1")
         value = Decimal(rate)
@@ -61,14 +74,28 @@ class CurrencyWallet:
         return value
 
     def _check_amount(self, currency: str, amount: int) -> None:
-        """Raise KeyError for an unknown currency and ValueError for a non-positive amount."""
+        """Check that ``currency`` has a rate and ``amount`` is positive.
+
+        :param currency: currency code.
+        :param amount: amount in minor units.
+        :raises KeyError: if the currency has no rate.
+        :raises ValueError: if the amount is not positive.
+
+        >>> CurrencyWallet("EUR", {})._check_amount("EUR", 0)
+        Traceback (most recent call last):
+        ...
+        ValueError: amounts must be positive
+        """
         if currency not in self.rates:
             raise KeyError(currency)
         if amount <= 0:
             raise ValueError("amounts must be positive")
 
     def balance(self, currency: str) -> int:
-        """Balance held in ``currency``, in minor units (0 if none).
+        """Balance held in ``currency``.
+
+        :param currency: currency code (need not have a rate).
+        :return: the balance in minor units, 0 if none is held.
 
         >>> CurrencyWallet("EUR", {}).balance("EUR")
         0
@@ -78,6 +105,8 @@ class CurrencyWallet:
     def deposit(self, currency: str, amount: int) -> int:
         """Add ``amount`` minor units of ``currency``.
 
+        :param currency: a currency with a rate.
+        :param amount: minor units to add, > 0.
         :return: the new balance in that currency.
         :raises KeyError: if the currency has no rate.
         :raises ValueError: if the amount is not positive.
@@ -93,6 +122,8 @@ class CurrencyWallet:
     def withdraw(self, currency: str, amount: int) -> int:
         """Take ``amount`` minor units of ``currency`` out of the wallet.
 
+        :param currency: a currency with a rate.
+        :param amount: minor units to take, > 0.
         :return: the new balance in that currency.
         :raises KeyError: if the currency has no rate.
         :raises ValueError: if the amount is not positive or exceeds the balance.
@@ -112,6 +143,9 @@ class CurrencyWallet:
     def quote(self, source: str, target: str, amount: int, with_fee: bool = False) -> int:
         """Value of ``amount`` minor units of ``source`` in ``target``, rounded half-to-even.
 
+        :param source: currency converted from.
+        :param target: currency converted to.
+        :param amount: minor units of ``source``.
         :param with_fee: deduct the conversion fee from the result.
         :return: minor units of ``target``.
         :raises KeyError: if either currency has no rate.
@@ -127,6 +161,11 @@ class CurrencyWallet:
     def convert(self, source: str, target: str, amount: int) -> int:
         """Exchange ``amount`` minor units of ``source`` into ``target``, paying the fee.
 
+        The received amount is quoted with the fee; when it rounds to 0 nothing is deposited.
+
+        :param source: currency given.
+        :param target: currency received, different from ``source``.
+        :param amount: minor units of ``source`` to exchange, > 0.
         :return: minor units of ``target`` received.
         :raises KeyError: if either currency has no rate.
         :raises ValueError: if source equals target, the amount is not positive or exceeds the balance.
@@ -150,6 +189,8 @@ class CurrencyWallet:
 
         Each balance is converted and rounded on its own, then summed.
 
+        :param currency: a currency with a rate.
+        :return: the total value in minor units of ``currency``.
         :raises KeyError: if ``currency`` has no rate.
 
         >>> w = CurrencyWallet("EUR", {"USD": "0.5"})
@@ -166,7 +207,9 @@ class CurrencyWallet:
         )
 
     def statement(self) -> list[str]:
-        """Ledger entries in the order they happened (a copy).
+        """Ledger entries (deposits, withdrawals, conversions) in the order they happened.
+
+        :return: a copy of the entries.
 
         >>> w = CurrencyWallet("EUR", {})
         >>> _ = w.deposit("EUR", 5)

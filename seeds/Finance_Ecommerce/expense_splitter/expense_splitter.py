@@ -19,7 +19,13 @@ class ExpenseSplitter:
     """
 
     def __init__(self, members: list[str]) -> None:
-        """Start a group with the given members (duplicates are ignored)."""
+        """Start a group.
+
+        :param members: member names; duplicates are ignored.
+
+        >>> ExpenseSplitter(["ana", "ana", "ben"]).balances()
+        {'ana': 0, 'ben': 0}
+        """
         self.members: set[str] = set(members)
         self.expenses: dict[int, tuple[str, int, dict[str, int], str]] = {}
         self.payments: list[tuple[str, str, int]] = []
@@ -28,6 +34,7 @@ class ExpenseSplitter:
     def add_member(self, name: str) -> None:
         """Add a member to the group.
 
+        :param name: the new member's name.
         :raises ValueError: if the name is already a member.
 
         >>> g = ExpenseSplitter(["ana"])
@@ -40,7 +47,16 @@ class ExpenseSplitter:
         self.members.add(name)
 
     def _require_members(self, names: list[str]) -> None:
-        """Raise KeyError naming the first of ``names`` that is not a member."""
+        """Check that every name in ``names`` is a member.
+
+        :param names: names to check, in order.
+        :raises KeyError: naming the first that is not a member.
+
+        >>> ExpenseSplitter(["ana"])._require_members(["ana", "zed"])
+        Traceback (most recent call last):
+        ...
+        KeyError: 'zed'
+        """
         for name in names:
             if name not in self.members:
                 raise KeyError(name)
@@ -78,6 +94,10 @@ class ExpenseSplitter:
     def add_expense(self, payer: str, amount: int, participants: list[str], description: str) -> int:
         """Record an expense split evenly among ``participants``.
 
+        :param payer: member who paid.
+        :param amount: amount paid in cents, > 0.
+        :param participants: members sharing the cost (each once).
+        :param description: what the money was for.
         :return: the expense id.
         :raises KeyError: if the payer or a participant is not a member.
         :raises ValueError: if the amount is not positive or the participant list is empty.
@@ -93,6 +113,7 @@ class ExpenseSplitter:
     def remove_expense(self, expense_id: int) -> str:
         """Delete a recorded expense.
 
+        :param expense_id: id returned when the expense was added.
         :return: the description of the removed expense.
         :raises KeyError: if there is no such expense.
 
@@ -105,6 +126,9 @@ class ExpenseSplitter:
     def record_payment(self, sender: str, receiver: str, amount: int) -> None:
         """Record money paid directly from one member to another.
 
+        :param sender: member who paid.
+        :param receiver: member who received the money.
+        :param amount: cents paid, > 0.
         :raises KeyError: if either person is not a member.
         :raises ValueError: if the amount is not positive or sender equals receiver.
 
@@ -125,6 +149,8 @@ class ExpenseSplitter:
         Paid expenses and payments sent count in a member's favour; shares and
         payments received count against.
 
+        :return: member -> balance in cents (positive: the group owes them).
+
         >>> ExpenseSplitter(["cy", "ana"]).balances()
         {'ana': 0, 'cy': 0}
         """
@@ -139,8 +165,10 @@ class ExpenseSplitter:
         return net
 
     def owes(self, name: str) -> int:
-        """How much ``name`` owes the group in cents (0 if nothing).
+        """How much ``name`` owes the group.
 
+        :param name: a member.
+        :return: the debt in cents, 0 if the member owes nothing.
         :raises KeyError: if ``name`` is not a member.
 
         >>> ExpenseSplitter(["ana"]).owes("ana")
@@ -154,6 +182,7 @@ class ExpenseSplitter:
 
         Removing an expense can make a member removable again.
 
+        :param name: a member.
         :raises KeyError: if ``name`` is not a member.
         :raises ValueError: if an expense or a payment involves the member.
 

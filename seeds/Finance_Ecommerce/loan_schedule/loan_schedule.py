@@ -28,6 +28,9 @@ class LoanSchedule:
         :param annual_rate_percent: nominal yearly rate in percent, as a string, >= 0.
         :param months: number of monthly instalments, at least 1.
         :raises ValueError: if any term is out of range.
+
+        >>> LoanSchedule("2500", "0", 10).monthly_payment()
+        Decimal('250.00')
         """
         self.principal = Decimal(principal).quantize(self.CENT, rounding=ROUND_HALF_UP)
         self.monthly_rate = Decimal(annual_rate_percent) / 1200
@@ -84,7 +87,14 @@ class LoanSchedule:
         return self.overpayments.pop(month)
 
     def _table(self, overpayments: dict[int, Decimal]) -> list[tuple[int, Decimal, Decimal, Decimal]]:
-        """Amortisation rows for the given overpayment plan (see :meth:`schedule`)."""
+        """Amortisation rows for a given overpayment plan.
+
+        :param overpayments: month -> extra repayment.
+        :return: rows as described in :meth:`schedule`.
+
+        >>> len(LoanSchedule("1000.00", "12", 12)._table({1: Decimal("900")}))
+        2
+        """
         payment = self.monthly_payment()
         balance = self.principal
         rows: list[tuple[int, Decimal, Decimal, Decimal]] = []
@@ -128,7 +138,9 @@ class LoanSchedule:
         return rows[month - 1][3] if month <= len(rows) else Decimal("0.00")
 
     def payoff_month(self) -> int:
-        """The month in which the balance reaches 0.
+        """The month in which the balance reaches 0, taking overpayments into account.
+
+        :return: the month number (``months`` without overpayments).
 
         >>> loan = LoanSchedule("1000.00", "12", 12)
         >>> _ = loan.add_overpayment(1, "500")
@@ -140,6 +152,8 @@ class LoanSchedule:
     def total_interest(self) -> Decimal:
         """Interest paid over the life of the loan with the planned overpayments.
 
+        :return: the total interest, in cents precision.
+
         >>> LoanSchedule("1000.00", "12", 12).total_interest()
         Decimal('66.19')
         """
@@ -147,6 +161,8 @@ class LoanSchedule:
 
     def interest_saved(self) -> Decimal:
         """Interest avoided by the planned overpayments compared with none.
+
+        :return: interest without overpayments minus interest with them.
 
         >>> LoanSchedule("1000.00", "12", 12).interest_saved()
         Decimal('0.00')

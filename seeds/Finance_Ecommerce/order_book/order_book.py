@@ -19,7 +19,11 @@ class OrderBook:
     """
 
     def __init__(self) -> None:
-        """Create an empty book."""
+        """Create an empty book.
+
+        >>> OrderBook().spread() is None
+        True
+        """
         self.orders: dict[int, dict] = {}
         self.bids: list[int] = []
         self.asks: list[int] = []
@@ -27,7 +31,18 @@ class OrderBook:
         self.next_id = 1
 
     def _new_order(self, side: str, price: int | None, quantity: int, trader: str) -> int:
-        """Validate and register an order (not yet in the book); return its id."""
+        """Validate and register an order without placing it in the book.
+
+        :param side: ``"buy"`` or ``"sell"``.
+        :param price: limit price in ticks, > 0, or None for a market order.
+        :param quantity: units, > 0.
+        :param trader: who placed it.
+        :return: the new order id.
+        :raises ValueError: if the side is unknown or price/quantity is not positive.
+
+        >>> OrderBook()._new_order("buy", None, 5, "bob")
+        1
+        """
         if side not in ("buy", "sell"):
             raise ValueError(f"side must be 'buy' or 'sell', not {side!r}")
         if quantity < 1 or (price is not None and price < 1):
@@ -38,7 +53,16 @@ class OrderBook:
         return order_id
 
     def _match(self, order_id: int) -> int:
-        """Trade ``order_id`` against the opposite side; return the quantity filled."""
+        """Trade ``order_id`` against the opposite side while prices cross.
+
+        :param order_id: a registered order not resting in the book.
+        :return: the quantity filled.
+
+        >>> book = OrderBook()
+        >>> _ = book.submit_limit("sell", 10, 3, "ann")
+        >>> book._match(book._new_order("buy", 11, 5, "bob"))
+        3
+        """
         order = self.orders[order_id]
         buying = order["side"] == "buy"
         opposite = self.asks if buying else self.bids
@@ -83,6 +107,9 @@ class OrderBook:
     def submit_market(self, side: str, quantity: int, trader: str) -> int:
         """Submit a market order: trade against the best prices, drop whatever is left.
 
+        :param side: ``"buy"`` or ``"sell"``.
+        :param quantity: units, > 0.
+        :param trader: who placed it.
         :return: the quantity filled (0 when the other side is empty).
         :raises ValueError: if the side is unknown or the quantity is not positive.
 
@@ -99,6 +126,7 @@ class OrderBook:
     def cancel(self, order_id: int) -> int:
         """Withdraw a resting order.
 
+        :param order_id: id of an order resting in the book.
         :return: the quantity that was still open.
         :raises KeyError: if no such order is resting in the book.
 
@@ -115,8 +143,10 @@ class OrderBook:
         raise KeyError(order_id)
 
     def remaining(self, order_id: int) -> int:
-        """Open quantity of an order (0 once filled, cancelled or for a finished market order).
+        """Open quantity of an order.
 
+        :param order_id: an issued order id.
+        :return: units still open (0 once filled, cancelled or for a finished market order).
         :raises KeyError: if the order id was never issued.
 
         >>> book = OrderBook()
@@ -126,7 +156,9 @@ class OrderBook:
         return self.orders[order_id]["remaining"]
 
     def best_bid(self) -> int | None:
-        """Highest resting buy price, or None when there are no bids.
+        """Highest resting buy price.
+
+        :return: the price, or None when there are no bids.
 
         >>> OrderBook().best_bid() is None
         True
@@ -134,7 +166,9 @@ class OrderBook:
         return self.orders[self.bids[0]]["price"] if self.bids else None
 
     def best_ask(self) -> int | None:
-        """Lowest resting sell price, or None when there are no asks.
+        """Lowest resting sell price.
+
+        :return: the price, or None when there are no asks.
 
         >>> book = OrderBook()
         >>> _ = book.submit_limit("sell", 105, 1, "ann")
@@ -144,7 +178,9 @@ class OrderBook:
         return self.orders[self.asks[0]]["price"] if self.asks else None
 
     def spread(self) -> int | None:
-        """Best ask minus best bid, or None if either side is empty.
+        """Difference between the best ask and the best bid.
+
+        :return: ask minus bid, or None if either side is empty.
 
         >>> book = OrderBook()
         >>> _ = book.submit_limit("sell", 105, 1, "ann")
@@ -183,7 +219,9 @@ class OrderBook:
         return result
 
     def last_price(self) -> int | None:
-        """Price of the most recent trade, or None before the first trade.
+        """Price of the most recent trade.
+
+        :return: the price, or None before the first trade.
 
         >>> OrderBook().last_price() is None
         True
@@ -194,6 +232,9 @@ class OrderBook:
         """Trades involving ``trader`` in time order, as ``(side, price, quantity)``.
 
         A trader on both sides of one trade gets two entries (buy first).
+
+        :param trader: the trader's name.
+        :return: the trader's fills; empty if none.
 
         >>> book = OrderBook()
         >>> _ = book.submit_limit("sell", 50, 4, "ann")

@@ -25,7 +25,13 @@ class CombatTracker:
     """
 
     def __init__(self, seed: int = 0) -> None:
-        """Create an empty fight whose dice are seeded with ``seed``."""
+        """Create an empty fight.
+
+        :param seed: seed of the fight's own ``random.Random``.
+
+        >>> CombatTracker(seed=3).alive()
+        []
+        """
         self.rng = random.Random(seed)
         self.fighters: dict[str, dict] = {}
         self.order: list[str] = []
@@ -35,6 +41,12 @@ class CombatTracker:
     def add_fighter(self, name: str, team: str, hp: int, attack: int, defence: int, speed: int) -> None:
         """Add a fighter before initiative is rolled.
 
+        :param name: unique fighter name.
+        :param team: team name; fighters of one team never attack each other.
+        :param hp: starting hit points, >= 1.
+        :param attack: attack strength.
+        :param defence: defence subtracted from incoming damage.
+        :param speed: added to the initiative roll.
         :raises ValueError: if the name is taken, ``hp`` is below 1, or the fight has started.
 
         >>> CombatTracker().add_fighter("cy", "red", 10, 3, 1, 2)
@@ -76,6 +88,7 @@ class CombatTracker:
     def current(self) -> str:
         """Name of the fighter whose turn it is.
 
+        :return: the acting fighter's name.
         :raises ValueError: if initiative has not been rolled.
 
         >>> CombatTracker().current()
@@ -90,6 +103,8 @@ class CombatTracker:
     def hit_points(self, name: str) -> int:
         """Remaining hit points of ``name``.
 
+        :param name: a fighter.
+        :return: hit points left (0 when downed).
         :raises KeyError: if there is no such fighter.
 
         >>> fight = CombatTracker()
@@ -100,7 +115,10 @@ class CombatTracker:
         return self.fighters[name]["hp"]
 
     def alive(self, team: str = "") -> list[str]:
-        """Names of fighters with hit points left, sorted; only ``team`` if given.
+        """Fighters still standing.
+
+        :param team: only this team's fighters; all teams when empty.
+        :return: names of fighters with hit points left, sorted.
 
         >>> CombatTracker().alive()
         []
@@ -111,7 +129,10 @@ class CombatTracker:
         )
 
     def winner(self) -> str:
-        """The team that still has fighters standing when all others are down, else ``""``.
+        """The team left standing.
+
+        :return: the only team that still has fighters with hit points once
+            initiative was rolled, else ``""`` (fight not started or still going).
 
         >>> CombatTracker().winner()
         ''
@@ -167,6 +188,7 @@ class CombatTracker:
     def attack(self, target: str) -> int:
         """The acting fighter attacks ``target``, then the turn passes on (unless the fight ends).
 
+        :param target: a fighter of another team with hit points left.
         :return: damage dealt (0 on a miss).
         :raises ValueError: if initiative has not been rolled, the fight is over,
             or the target is downed or on the attacker's team.

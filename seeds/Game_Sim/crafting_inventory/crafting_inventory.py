@@ -25,6 +25,9 @@ class CraftingInventory:
         :param weights: item kind -> weight of one unit (>= 0); only these kinds can be held.
         :param max_weight: carry limit, >= 0.
         :raises ValueError: if the limit or a weight is negative.
+
+        >>> CraftingInventory({"ore": 3}, 10).carried_weight()
+        0
         """
         if max_weight < 0 or any(w < 0 for w in weights.values()):
             raise ValueError("weights and the carry limit must not be negative")
@@ -55,7 +58,10 @@ class CraftingInventory:
         self.recipes[name] = (dict(ingredients), output, quantity)
 
     def count(self, item: str) -> int:
-        """Units of ``item`` held (0 if none).
+        """Units of ``item`` held.
+
+        :param item: item kind.
+        :return: the count, 0 if none is held.
 
         >>> CraftingInventory({"ore": 3}, 10).count("ore")
         0
@@ -65,6 +71,8 @@ class CraftingInventory:
     def carried_weight(self) -> int:
         """Total weight of everything held.
 
+        :return: the sum of unit weight times count over all items.
+
         >>> CraftingInventory({"ore": 3}, 10).carried_weight()
         0
         """
@@ -73,6 +81,8 @@ class CraftingInventory:
     def add_item(self, item: str, quantity: int) -> int:
         """Put ``quantity`` units of ``item`` in the bag.
 
+        :param item: a known item kind.
+        :param quantity: units to add, >= 1.
         :return: units of ``item`` now held.
         :raises KeyError: if the item kind is unknown.
         :raises ValueError: if the quantity is below 1 or the carry limit would be exceeded.
@@ -92,6 +102,8 @@ class CraftingInventory:
     def remove_item(self, item: str, quantity: int) -> int:
         """Take ``quantity`` units of ``item`` out of the bag.
 
+        :param item: item kind.
+        :param quantity: units to take, 1..held.
         :return: units of ``item`` left.
         :raises ValueError: if the quantity is below 1 or more than is held.
 
@@ -112,6 +124,8 @@ class CraftingInventory:
     def missing_for(self, recipe: str, times: int = 1) -> dict[str, int]:
         """Ingredients still lacking to craft ``recipe`` ``times`` times.
 
+        :param recipe: a known recipe.
+        :param times: number of crafts planned.
         :return: item kind -> units lacking, keys sorted; empty when nothing is missing.
         :raises KeyError: if the recipe is unknown.
 
@@ -128,7 +142,17 @@ class CraftingInventory:
         }
 
     def _weight_change(self, recipe: str) -> int:
-        """Change of carried weight caused by crafting ``recipe`` once."""
+        """Change of carried weight caused by crafting ``recipe`` once.
+
+        :param recipe: a known recipe.
+        :return: output weight minus ingredient weight (may be negative).
+        :raises KeyError: if the recipe is unknown.
+
+        >>> bag = CraftingInventory({"ore": 3, "bar": 2}, 10)
+        >>> bag.learn_recipe("smelt", {"ore": 2}, "bar")
+        >>> bag._weight_change("smelt")
+        -4
+        """
         ingredients, output, quantity = self.recipes[recipe]
         used = sum(self.weights[item] * need for item, need in ingredients.items())
         return self.weights[output] * quantity - used
@@ -136,6 +160,8 @@ class CraftingInventory:
     def max_craftable(self, recipe: str) -> int:
         """How many times ``recipe`` can be crafted right now, counting ingredients and the carry limit.
 
+        :param recipe: a known recipe.
+        :return: the largest number of crafts that would succeed, 0 if none.
         :raises KeyError: if the recipe is unknown.
 
         >>> bag = CraftingInventory({"ore": 3, "bar": 2}, 10)
@@ -154,6 +180,8 @@ class CraftingInventory:
     def craft(self, recipe: str, times: int = 1) -> int:
         """Craft ``recipe`` ``times`` times in one step.
 
+        :param recipe: a known recipe.
+        :param times: number of crafts, >= 1.
         :return: units of the output item now held.
         :raises KeyError: if the recipe is unknown.
         :raises ValueError: if ``times`` is below 1, ingredients are missing,

@@ -30,7 +30,13 @@ class DiceScorecard:
     BONUS = 35
 
     def __init__(self, seed: int = 0) -> None:
-        """Start an empty scorecard whose dice are seeded with ``seed``."""
+        """Start an empty scorecard.
+
+        :param seed: seed of the card's own ``random.Random``.
+
+        >>> DiceScorecard(seed=9).total()
+        0
+        """
         self.rng = random.Random(seed)
         self.dice: list[int] = []
         self.rolls_left = 3
@@ -40,6 +46,8 @@ class DiceScorecard:
         """Roll the dice, keeping those at the positions in ``keep`` (0..4).
 
         The first roll of a turn rolls all five dice and may not keep any.
+
+        :param keep: positions of dice to keep; None or empty re-rolls all five.
 
         :return: the five dice after the roll.
         :raises ValueError: if no rolls are left this turn, the game is complete,
@@ -97,7 +105,9 @@ class DiceScorecard:
         return sum(dice)
 
     def available(self) -> list[str]:
-        """Categories not yet scored, in scorecard order.
+        """Categories not yet scored.
+
+        :return: their names, in scorecard order.
 
         >>> len(DiceScorecard().available())
         13
@@ -107,6 +117,7 @@ class DiceScorecard:
     def best_category(self) -> str:
         """The open category worth most for the current dice (earliest on the card on a tie).
 
+        :return: the category name.
         :raises ValueError: if the dice have not been rolled this turn.
 
         >>> card = DiceScorecard(seed=1)
@@ -122,6 +133,7 @@ class DiceScorecard:
     def record(self, category: str) -> int:
         """Score the current dice in ``category`` and start the next turn.
 
+        :param category: an unused category.
         :return: the points recorded.
         :raises ValueError: if the dice have not been rolled this turn, the
             category is unknown, or it was already used.
@@ -142,7 +154,9 @@ class DiceScorecard:
         return points
 
     def upper_bonus(self) -> int:
-        """35 if the upper categories add up to at least 63, else 0.
+        """Bonus for the upper categories.
+
+        :return: 35 if ``ones`` .. ``sixes`` add up to at least 63, else 0.
 
         >>> DiceScorecard().upper_bonus()
         0
@@ -151,7 +165,9 @@ class DiceScorecard:
         return self.BONUS if upper >= self.BONUS_THRESHOLD else 0
 
     def total(self) -> int:
-        """All recorded points plus the upper bonus.
+        """Score so far.
+
+        :return: all recorded points plus the upper bonus.
 
         >>> DiceScorecard().total()
         0
@@ -159,7 +175,9 @@ class DiceScorecard:
         return sum(self.scores.values()) + self.upper_bonus()
 
     def is_complete(self) -> bool:
-        """True once every category has been scored.
+        """Whether the game is finished.
+
+        :return: True once every category has been scored.
 
         >>> DiceScorecard().is_complete()
         False

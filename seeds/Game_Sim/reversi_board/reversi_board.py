@@ -25,6 +25,9 @@ class ReversiBoard:
 
         :param size: board side, even and at least 4.
         :raises ValueError: if the size is odd or below 4.
+
+        >>> ReversiBoard(6).score()
+        {'B': 2, 'W': 2}
         """
         if size < 4 or size % 2:
             raise ValueError("board size must be even and at least 4")
@@ -37,7 +40,16 @@ class ReversiBoard:
         self.history: list[tuple[list[list[str]], str]] = []
 
     def _flips(self, row: int, col: int, player: str) -> list[tuple[int, int]]:
-        """Squares that would flip if ``player`` played at ``(row, col)`` (empty if illegal)."""
+        """Squares that would flip if ``player`` played at ``(row, col)``.
+
+        :param row: 0-based row on the board.
+        :param col: 0-based column on the board.
+        :param player: ``"B"`` or ``"W"``.
+        :return: the captured squares; empty when the move is illegal.
+
+        >>> ReversiBoard(4)._flips(0, 1, "B")
+        [(1, 1)]
+        """
         if self.grid[row][col] != ".":
             return []
         opponent = "W" if player == "B" else "B"
@@ -129,6 +141,8 @@ class ReversiBoard:
     def score(self) -> dict[str, int]:
         """Number of discs of each colour.
 
+        :return: ``{"B": black discs, "W": white discs}``.
+
         >>> ReversiBoard(6).score()
         {'B': 2, 'W': 2}
         """
@@ -136,7 +150,9 @@ class ReversiBoard:
         return {"B": flat.count("B"), "W": flat.count("W")}
 
     def is_over(self) -> bool:
-        """True when neither player has a legal move.
+        """Whether the game has ended.
+
+        :return: True when neither player has a legal move.
 
         >>> ReversiBoard(4).is_over()
         False
@@ -144,8 +160,9 @@ class ReversiBoard:
         return not self.valid_moves("B") and not self.valid_moves("W")
 
     def winner(self) -> str:
-        """Colour with more discs at the end (``"B"``, ``"W"`` or ``"draw"``).
+        """Result of a finished game.
 
+        :return: ``"B"`` or ``"W"`` for the colour with more discs, or ``"draw"``.
         :raises ValueError: if the game is not over.
 
         >>> ReversiBoard(4).winner()
@@ -161,7 +178,9 @@ class ReversiBoard:
         return "B" if counts["B"] > counts["W"] else "W"
 
     def render(self) -> list[str]:
-        """The board as one string per row, ``.`` for an empty square.
+        """The board as text.
+
+        :return: one string per row, ``B``/``W`` for discs and ``.`` for an empty square.
 
         >>> ReversiBoard(4).render()
         ['....', '.WB.', '.BW.', '....']

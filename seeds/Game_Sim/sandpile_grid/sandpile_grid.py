@@ -22,7 +22,12 @@ class SandpileGrid:
     def __init__(self, width: int, height: int) -> None:
         """Create an empty grid.
 
+        :param width: number of columns, >= 1.
+        :param height: number of rows, >= 1.
         :raises ValueError: if a side is below 1.
+
+        >>> SandpileGrid(4, 2).render()
+        ['0000', '0000']
         """
         if width < 1 or height < 1:
             raise ValueError("the grid needs at least one cell")
@@ -33,7 +38,15 @@ class SandpileGrid:
         self.avalanches: list[int] = []
 
     def _stabilise(self) -> int:
-        """Topple until no cell is unstable; record and return the number of topplings."""
+        """Topple until no cell is unstable and record the avalanche size.
+
+        :return: the number of topplings.
+
+        >>> pile = SandpileGrid(1, 1)
+        >>> pile.cells[0][0] = 9
+        >>> pile._stabilise(), pile.grains_lost()
+        (2, 8)
+        """
         topples = 0
         unstable = [(x, y) for y in range(self.height) for x in range(self.width)
                     if self.cells[y][x] >= self.THRESHOLD]
@@ -54,7 +67,15 @@ class SandpileGrid:
         return topples
 
     def _parse(self, rows: list[str]) -> list[list[int]]:
-        """Turn rows of digits into grain counts, checking the shape."""
+        """Turn rows of digits into grain counts.
+
+        :param rows: one string of digits per grid row.
+        :return: the counts as a list of rows.
+        :raises ValueError: if the shape differs from the grid or a character is not a digit.
+
+        >>> SandpileGrid(2, 1)._parse(["07"])
+        [[0, 7]]
+        """
         if len(rows) != self.height or any(len(row) != self.width or not row.isdigit() for row in rows):
             raise ValueError(f"expected {self.height} rows of {self.width} digits")
         return [[int(ch) for ch in row] for row in rows]
@@ -62,6 +83,9 @@ class SandpileGrid:
     def drop(self, x: int, y: int, grains: int = 1) -> int:
         """Drop ``grains`` grains on cell ``(x, y)`` and let the grid settle.
 
+        :param x: column, 0..width-1.
+        :param y: row, 0..height-1.
+        :param grains: grains to drop, >= 1.
         :return: number of topplings the drop caused.
         :raises IndexError: if the cell is outside the grid.
         :raises ValueError: if ``grains`` is below 1.
@@ -81,6 +105,7 @@ class SandpileGrid:
 
         Lost grains and avalanche history are kept.
 
+        :param rows: one string of digits per grid row.
         :return: number of topplings needed to settle.
         :raises ValueError: if the rows do not match the grid size or contain non-digits.
 
@@ -94,6 +119,7 @@ class SandpileGrid:
     def add_pile(self, rows: list[str]) -> int:
         """Add another pile cell by cell (sandpile addition), then settle.
 
+        :param rows: one string of digits per grid row.
         :return: number of topplings needed to settle.
         :raises ValueError: if the rows do not match the grid size or contain non-digits.
 
@@ -110,6 +136,9 @@ class SandpileGrid:
     def height_at(self, x: int, y: int) -> int:
         """Grains on cell ``(x, y)``.
 
+        :param x: column.
+        :param y: row.
+        :return: the number of grains.
         :raises IndexError: if the cell is outside the grid.
 
         >>> SandpileGrid(2, 2).height_at(1, 1)
@@ -120,7 +149,9 @@ class SandpileGrid:
         return self.cells[y][x]
 
     def total_grains(self) -> int:
-        """Grains on the grid (lost grains not included).
+        """Grains on the grid.
+
+        :return: the sum over all cells (lost grains not included).
 
         >>> SandpileGrid(2, 2).total_grains()
         0
@@ -130,13 +161,17 @@ class SandpileGrid:
     def grains_lost(self) -> int:
         """Grains that have fallen off the edge so far.
 
+        :return: the running total of lost grains.
+
         >>> SandpileGrid(2, 2).grains_lost()
         0
         """
         return self.lost
 
     def critical_cells(self) -> list[tuple[int, int]]:
-        """Cells one grain away from toppling, as ``(x, y)`` sorted by row then column.
+        """Cells one grain away from toppling.
+
+        :return: their ``(x, y)`` coordinates, sorted by row then column.
 
         >>> pile = SandpileGrid(2, 1)
         >>> _ = pile.load(["30"])
@@ -147,7 +182,9 @@ class SandpileGrid:
                 if self.cells[y][x] == self.THRESHOLD - 1]
 
     def largest_avalanche(self) -> int:
-        """Most topplings caused by a single drop, load or addition (0 before any).
+        """Size of the largest avalanche.
+
+        :return: most topplings caused by a single drop, load or addition (0 before any).
 
         >>> SandpileGrid(2, 2).largest_avalanche()
         0
@@ -155,7 +192,9 @@ class SandpileGrid:
         return max(self.avalanches, default=0)
 
     def render(self) -> list[str]:
-        """The grid as rows of digits, top row first.
+        """The grid as text.
+
+        :return: one string of digits per row, top row first.
 
         >>> SandpileGrid(3, 1).render()
         ['000']
