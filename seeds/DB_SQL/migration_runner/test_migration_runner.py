@@ -94,6 +94,14 @@ def test_migrate_failure_rolls_back_that_migration_only(runner):
     assert runner.history[-1] == "failed up 4 broken"
 
 
+def test_migrate_unterminated_statement_is_run_and_fails():
+    r = MigrationRunner()
+    r.register(1, "typo", "CREATE TABLE t (x TEXT DEFAULT 'open)", "DROP TABLE t")
+    with pytest.raises(sqlite3.OperationalError):
+        r.migrate()
+    assert (r.applied(), r.tables()) == ([], [])
+
+
 def test_migrate_fills_gap_left_by_late_registration(runner):
     runner.unregister(2)
     runner.migrate()

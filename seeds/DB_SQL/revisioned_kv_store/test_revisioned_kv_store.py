@@ -150,6 +150,24 @@ def test_commit_keeps_writes():
     assert store.get("a") == "1"
 
 
+def test_commit_of_outermost_transaction_closes_sql_transaction():
+    store = RevisionedKvStore()
+    store.begin()
+    store.put("a", "1")
+    assert store.conn.in_transaction is True
+    store.commit()
+    assert store.conn.in_transaction is False
+
+
+def test_rollback_of_outermost_transaction_closes_sql_transaction():
+    store = RevisionedKvStore()
+    store.begin()
+    store.put("a", "1")
+    store.rollback()
+    assert store.conn.in_transaction is False
+    assert store.keys() == []
+
+
 def test_commit_without_transaction_raises():
     with pytest.raises(ValueError):
         RevisionedKvStore().commit()

@@ -105,6 +105,14 @@ def test_coerce_row_empty_text_is_null_and_defaults_fill_absent(products):
         "sku": "C", "name": "Cup", "price": 0.0, "stock": 0, "barcode": None, "active": True}
 
 
+def test_coerce_row_accepts_all_boolean_spellings():
+    schema = TableSchema("flags")
+    for name in ("a", "b", "c", "d", "e", "f"):
+        schema.add_column(name, "BOOLEAN")
+    row = schema.coerce_row({"a": "TRUE", "b": "false", "c": "Yes", "d": "no", "e": "1", "f": "0"})
+    assert row == {"a": True, "b": False, "c": True, "d": False, "e": True, "f": False}
+
+
 def test_coerce_row_bad_integer_raises(products):
     with pytest.raises(ValueError):
         products.coerce_row({"sku": "C", "name": "Cup", "stock": "many"})

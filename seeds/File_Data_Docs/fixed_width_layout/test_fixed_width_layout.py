@@ -138,6 +138,11 @@ def test_format_record_malformed_date_raises(payments):
         payments.format_record({"booked": "02/01/2025"})
 
 
+def test_format_record_misplaced_dashes_in_date_raises(payments):
+    with pytest.raises(ValueError):
+        payments.format_record({"booked": "2025-0-102"})
+
+
 def test_format_then_parse_round_trip(payments):
     record = {"account": "NL91ABNA", "booked": "2024-02-29", "cents": 123456789, "memo": "salary"}
     assert payments.parse_line(payments.format_record(record)) == record

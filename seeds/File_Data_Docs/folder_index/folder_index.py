@@ -169,7 +169,7 @@ class FolderIndex:
             index.save_manifest(str(tmp / "manifest.json"))   # -> 3
         """
         document = {name: [size, digest] for name, (size, digest) in sorted(self.entries.items())}
-        Path(path).write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        Path(path).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
         return len(document)
 
     def load_manifest(self, path: str) -> int:

@@ -65,8 +65,14 @@ def test_parse_key_before_section_raises():
 
 
 def test_parse_malformed_line_raises():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="line 2: expected 'key = value'"):
         IniDocument().parse("[s]\njust words\n")
+
+
+def test_parse_value_ending_in_bracket_is_not_a_section():
+    d = IniDocument()
+    d.parse("[s]\nports = [80, 443]\n")
+    assert d.render() == "[s]\nports = [80, 443]\n"
 
 
 def test_get_expands_same_section_reference(doc):

@@ -80,9 +80,11 @@ class MarkdownOutline:
         >>> outline.bodies
         [['Hello.']]
         """
-        if not -len(self.bodies) <= index < len(self.bodies):
-            raise IndexError(f"no heading at index {index}")
-        self.bodies[index].append(text.strip())
+        try:
+            body = self.bodies[index]
+        except IndexError:
+            raise IndexError(f"no heading at index {index}") from None
+        body.append(text.strip())
 
     def parse(self, text: str) -> int:
         """Append the headings and paragraphs found in Markdown ``text``.

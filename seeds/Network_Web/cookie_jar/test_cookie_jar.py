@@ -81,6 +81,19 @@ def test_set_from_header_ignores_unknown_attributes_and_relative_path():
     assert jar.names() == ["a.example /x a"]
 
 
+def test_set_from_header_strips_spaces_around_name_and_value():
+    jar = CookieJar()
+    assert jar.set_from_header("http://a.example/", "  pref = compact ; Path=/", 0) == "pref"
+    assert jar.cookie_header("http://a.example/", 0) == "pref=compact"
+
+
+def test_set_from_header_bare_dot_domain_keeps_cookie_host_only():
+    jar = CookieJar()
+    jar.set_from_header("http://www.a.example/", "x=1; Domain=.; Path=/", 0)
+    assert jar.names() == ["www.a.example / x"]
+    assert jar.cookie_header("http://sub.www.a.example/", 0) == ""
+
+
 def test_set_from_header_value_may_contain_equals():
     jar = CookieJar()
     jar.set_from_header("http://a.example/", "token=ab==; Path=/", 0)

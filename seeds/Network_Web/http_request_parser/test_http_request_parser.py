@@ -94,7 +94,17 @@ def test_feed_body_longer_than_content_length_raises():
 def test_feed_after_complete_message_raises():
     parser = parsed("GET / HTTP/1.1\r\n\r\n")
     with pytest.raises(ValueError):
-        parser.feed("GET / HTTP/1.1\r\n")
+        parser.feed("X-Late: 1\r\n")
+    with pytest.raises(KeyError):
+        parser.header("x-late")
+
+
+def test_feed_partial_request_line_leaves_fields_empty():
+    parser = HttpRequestParser()
+    assert parser.feed("GET /inde") is False
+    assert (parser.method, parser.target, parser.version, parser.body) == ("", "", "", "")
+    assert parser.feed("x HTTP/1.1\r\n\r\n") is True
+    assert parser.target == "/index"
 
 
 def test_is_complete_after_message():

@@ -3,6 +3,12 @@ import pytest
 from token_bucket_limiter import TokenBucketLimiter
 
 
+def test_limit_for_without_arguments_uses_built_in_defaults():
+    limiter = TokenBucketLimiter()
+    assert limiter.limit_for("client") == (10.0, 1.0)
+    assert [limiter.allow("client", 0.0) for _ in range(11)].count(True) == 10
+
+
 def test_limit_for_uses_defaults():
     assert TokenBucketLimiter(20.0, 2.0).limit_for("client") == (20.0, 2.0)
 

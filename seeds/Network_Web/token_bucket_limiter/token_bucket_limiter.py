@@ -33,7 +33,8 @@ class TokenBucketLimiter:
     def set_limit(self, key: str, capacity: float, rate: float) -> None:
         """Give one key its own capacity and refill rate.
 
-        An existing bucket keeps its tokens, capped to the new capacity.
+        An existing bucket keeps its tokens; they are capped to the new capacity
+        the next time the bucket is refilled.
 
         Args:
             key: client key.
@@ -51,9 +52,6 @@ class TokenBucketLimiter:
         if capacity <= 0 or rate <= 0:
             raise ValueError("capacity and rate must be positive")
         self.limits[key] = (capacity, rate)
-        if key in self.buckets:
-            tokens, stamp = self.buckets[key]
-            self.buckets[key] = (min(tokens, capacity), stamp)
 
     def limit_for(self, key: str) -> tuple[float, float]:
         """Return the ``(capacity, rate)`` that applies to a key.
