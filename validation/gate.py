@@ -23,6 +23,7 @@ Every rejection carries a RejectReason and evidence; the report lists the sandbo
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -167,13 +168,13 @@ def _static_edges(candidate: Candidate) -> tuple[list[Any], str | None]:
         return [], f"static analysis failed: {type(exc).__name__}: {exc}"
 
 
-def _line_contexts(coverage: dict[str, Any] | None) -> dict[int, list[str]]:
-    """line -> ids of the tests that ran it (import-time context '' dropped)."""
+def _line_contexts(coverage: dict[str, Any] | None, all_tests: Sequence[str]) -> dict[int, list[str]]:
+    """line -> ids of the tests that ran it. A line run only at import time (a `def` line with its default
+    values, a class attribute) belongs to no test but can change what every test sees: all tests."""
     out: dict[int, list[str]] = {}
     for line, contexts in ((coverage or {}).get("contexts") or {}).items():
         tests = sorted({c for c in contexts if c})
-        if tests:
-            out[int(line)] = tests
+        out[int(line)] = tests if tests else list(all_tests)
     return out
 
 
@@ -198,7 +199,7 @@ def _coverage_checks(report: _Report, base: RunResult, policy: GatePolicy) -> di
                  reason=RejectReason.LOW_COVERAGE, evidence={"missing_lines": list(missing)})
     report.check("branch_coverage", round(branch, 6), None, True, gated=False,
                  detail=f"{branch:.1%} of {branches} branches")
-    return _line_contexts(cov)
+    return _line_contexts(cov, base.collected)
 
 
 def _interaction_checks(report: _Report, candidate: Candidate, base: RunResult, policy: GatePolicy) -> None:
@@ -302,8 +303,19 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
     test_file = test_file_name(candidate.module_name)
     rows: list[dict[str, Any]] = []
     to_run: list[dict[str, Any]] = []
+    measured_lines = sorted(contexts)
+    missing = set(report.fields.get("missing_lines") or ())
+
+    def tests_for(line: int) -> list[str]:
+        # Coverage records a statement under its first line; a mutant inside a statement that spans lines
+        # sits on a later line: use the statement line at or before it, unless that line never ran.
+        at = bisect.bisect_right(measured_lines, line) - 1
+        if at < 0 or line in missing:
+            return []
+        return contexts[measured_lines[at]]
+
     for mutant in mutants:
-        tests = contexts.get(mutant.line, [])
+        tests = tests_for(mutant.line)
         row = {"id": mutant.id, "line": mutant.line, "operator": mutant.operator,
                "description": mutant.description, "tests_run": len(tests)}
         rows.append(row)
