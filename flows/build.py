@@ -1,19 +1,25 @@
 """The build flow: Prefect sequences the stages of pipeline/stages.py and nothing else.
 
-Tasks receive and return ids and paths, never large records, so Prefect's cache keys stay deterministic
-and the artifact tree stays the source of truth. Stages that are not built yet are absent, not faked.
+Prefect's result cache is off (NO_CACHE): resuming is the artifact tree's job, and hashing a configuration
+or a callback for cache keys would only produce warnings.
+
+Tasks receive and return paths, ids and small counts, never large records, so the artifact tree stays the
+source of truth and a rerun of the same run id resumes from it (each stage skips what is already written).
+Stages that are not built yet (model-driven generation, mining, judges) are absent, not faked.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
 from pydantic import BaseModel
 
 from pipeline import settings, stages
 from pipeline.config import BuildConfig
-from pipeline.funnel import Funnel
+from pipeline.funnel import Funnel, StageCount
 from pipeline.store import ArtifactStore
 
 
@@ -23,23 +29,66 @@ class BuildSummary(BaseModel):
     run_id: str
     run_dir: Path
     funnel: Funnel
+    release_version: str | None = None
+    release_path: Path | None = None
+    release_message: str = ""
 
 
-@task(name="seeds", retries=0)
-def seeds_task(artifacts: Path, run_id: str, config: BuildConfig):
-    store = ArtifactStore(artifacts)
-    return stages.stage_seeds(store, run_id, stages.load_seed_records(config))
+@task(name="seeds", cache_policy=NO_CACHE)
+def seeds_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
+    return stages.stage_seeds(ArtifactStore(artifacts), run_id, stages.load_seed_records(config))
 
 
-@flow(name="classeval-pro-build", log_prints=False)
-def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
-    """Run every built stage in order, writing the funnel after each so an interrupted run shows progress."""
+@task(name="enhance", cache_policy=NO_CACHE)
+def enhance_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
+    return stages.stage_enhance(ArtifactStore(artifacts), run_id, stages.load_seed_records(config), config)
+
+
+@task(name="compose", cache_policy=NO_CACHE)
+def compose_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
+    return stages.stage_compose(ArtifactStore(artifacts), run_id, stages.load_seed_records(config), config)
+
+
+@task(name="validate", cache_policy=NO_CACHE)
+def validate_task(artifacts: Path, run_id: str, config: BuildConfig,
+                  progress: Callable[[int, int], None] | None = None) -> tuple[StageCount, StageCount]:
+    return stages.stage_validate(ArtifactStore(artifacts), run_id, config, progress)
+
+
+@task(name="release", cache_policy=NO_CACHE)
+def release_task(artifacts: Path, run_id: str, config: BuildConfig, funnel: Funnel):
+    return stages.stage_release(ArtifactStore(artifacts), run_id, stages.load_seed_records(config), funnel, config)
+
+
+@flow(name="classeval-pro-build", log_prints=False, validate_parameters=False)
+def build_flow(config: BuildConfig, run_id: str | None = None,
+               progress: Callable[[str, int, int], None] | None = None) -> BuildSummary:
+    """Run every built stage in order, saving the funnel after each so an interrupted run shows how far it got.
+
+    `progress(stage, done, total)` is called as the long stages advance (the CLI draws a bar with it).
+    """
     artifacts = settings.artifacts_dir()
     store = ArtifactStore(artifacts)
-    seeds = stages.load_seed_records(config)
-    run_id = run_id or stages.default_run_id(config, seeds)
+    run_id = run_id or stages.default_run_id(config, stages.load_seed_records(config))
     store.write_run_file(run_id, "config.json", config.model_dump_json(indent=2) + "\n")
     funnel = Funnel(run_id=run_id)
-    funnel = funnel.with_stage(stages.SEEDS_STAGE, seeds_task(artifacts, run_id, config))
+
+    def record(name: str, count: StageCount) -> None:
+        nonlocal funnel
+        funnel = funnel.with_stage(name, count)
+        store.write_run_file(run_id, "funnel.json", funnel.to_json() + "\n")
+        if progress:
+            progress(name, count.received, count.received)
+
+    record(stages.SEEDS_STAGE, seeds_task(artifacts, run_id, config))
+    record(stages.ENHANCE_STAGE, enhance_task(artifacts, run_id, config))
+    record(stages.COMPOSE_STAGE, compose_task(artifacts, run_id, config))
+    gate_progress = (lambda done, total: progress(stages.VALIDATE_STAGE, done, total)) if progress else None
+    gate, repair = validate_task(artifacts, run_id, config, gate_progress)
+    record(stages.VALIDATE_STAGE, gate)
+    record(stages.REPAIR_STAGE, repair)
+    result = release_task(artifacts, run_id, config, funnel)
+    funnel = result.funnel
     store.write_run_file(run_id, "funnel.json", funnel.to_json() + "\n")
-    return BuildSummary(run_id=run_id, run_dir=store.runs / run_id, funnel=funnel)
+    return BuildSummary(run_id=run_id, run_dir=store.runs / run_id, funnel=funnel,
+                        release_version=result.version, release_path=result.path, release_message=result.message)

@@ -135,13 +135,28 @@ def build(
     # inside the flow is logged with a traceback): a broken seed or setting ends here with one line.
     seeds = stages.load_seed_records(cfg)
     run_id = run_id or stages.default_run_id(cfg, seeds)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from flows.build import build_flow  # imports Prefect: about a second
 
-    summary = build_flow(cfg, run_id)
+    columns = (TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err_console, transient=False) as bars:
+        ids: dict[str, int] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in ids:
+                ids[stage] = bars.add_task(stage, total=total)
+            bars.update(ids[stage], completed=done, total=total)
+
+        summary = build_flow(cfg, run_id, progress)
     console.print(f"run {summary.run_id}: {summary.run_dir}")
     for name, count in summary.funnel.stages.items():
         rejected = ", ".join(f"{reason.value} {n}" for reason, n in sorted(count.rejected.items())) or "none"
         console.print(f"  {name:<10} received {count.received:>5}  accepted {count.accepted:>5}  rejected: {rejected}")
+    if summary.release_version:
+        console.print(f"release {summary.release_version}: {summary.release_path}")
+    else:
+        console.print(summary.release_message)
 
 
 # Release commands live with the release stage; registered here so that they share the one app.

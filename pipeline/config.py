@@ -12,6 +12,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.errors import InputError
 from pipeline.records import content_hash
+from pipeline.release.assemble import ReleaseConfig
+from pipeline.synthesis.config import ComposeConfig, EnhanceConfig
+from validation.policy import GatePolicy
 
 
 class BuildConfig(BaseModel):
@@ -19,11 +22,29 @@ class BuildConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    rng_seed: int = Field(default=20250101, description="Seed of every random choice in the build.")
+    rng_seed: int = Field(
+        default=20250101,
+        description="Seed of every random choice in the build; it replaces the rng_seed of [enhance] and [compose].",
+    )
     domains: tuple[str, ...] = Field(default=(), description="Restrict to these domains; empty = all.")
-    backend: str = Field(default="offline", description="'offline' (embedded default) or 'litellm'.")
-    model: str | None = Field(default=None, description="litellm model name when backend = 'litellm'.")
     jobs: int = Field(default=2, ge=1, description="Parallel sandbox workers.")
+    enhance: EnhanceConfig = Field(default_factory=EnhanceConfig, description="Stage 1: feature transforms per seed.")
+    compose: ComposeConfig = Field(default_factory=ComposeConfig, description="Stage 2: cross-domain pairs.")
+    gate: GatePolicy = Field(default_factory=GatePolicy, description="Thresholds of the validation gate.")
+    release: ReleaseConfig = Field(default_factory=ReleaseConfig, description="Deduplication, decontamination, card.")
+    benchmarks: tuple[Path, ...] = Field(
+        default=(), description="ClassEval-format files of public benchmarks to decontaminate against (local files)."
+    )
+    repair: bool = Field(default=True, description="Give a candidate that fails on coverage or interaction one "
+                         "round of oracle tests aimed at what its report found missing.")
+
+    def enhance_config(self) -> EnhanceConfig:
+        return self.enhance.model_copy(update={"rng_seed": self.rng_seed})
+
+    def compose_config(self, registry: object) -> ComposeConfig:
+        """The [compose] settings with the registry's composable-domain matrix (unless configured) and the seed."""
+        matrix = self.compose.composable or ComposeConfig.from_registry(registry).composable
+        return self.compose.model_copy(update={"rng_seed": self.rng_seed, "composable": matrix})
 
     def fingerprint(self) -> str:
         """Digest of the settings, part of the default run id so that changed settings start a new run."""

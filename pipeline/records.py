@@ -27,8 +27,16 @@ class Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, validate_default=True)
 
     def to_json(self) -> str:
-        """Serialise to canonical, human-readable JSON (stable key order, two-space indent)."""
-        return json.dumps(self.model_dump(mode="json", by_alias=True), indent=2, sort_keys=True, ensure_ascii=False)
+        """Serialise to human-readable JSON: fields in declaration order, dict entries in insertion order
+        (a funnel's stages keep the order they ran in), two-space indent. Deterministic for equal records
+        built the same way; `content_hash` (sorted keys) is the order-free digest."""
+        return json.dumps(self.model_dump(mode="json", by_alias=True), indent=2, ensure_ascii=False)
+
+    def canonical_json(self) -> str:
+        """Sorted-key, compact JSON: the same bytes for equal records however their dicts were built
+        (e.g. after a parquet round trip). Hash this, not `to_json`."""
+        return json.dumps(self.model_dump(mode="json", by_alias=True), sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Self:

@@ -7,16 +7,29 @@ The Prefect flow in flows/build.py only sequences these; they are tested without
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
 from pipeline import settings
 from pipeline.config import BuildConfig
 from pipeline.domains import load_domains
 from pipeline.errors import InputError
-from pipeline.funnel import StageCount
-from pipeline.records import SeedClass, content_hash
+from pipeline.funnel import Funnel, StageCount
+from pipeline.records import Candidate, GateReport, Rejection, RejectReason, SeedClass, Task, content_hash
 from pipeline.seeds import load_corpus
 from pipeline.store import ArtifactStore
 
 SEEDS_STAGE = "seeds"
+ENHANCE_STAGE = "enhance"
+COMPOSE_STAGE = "compose"
+VALIDATE_STAGE = "validate"
+REPAIR_STAGE = "repair"
+REJECTIONS = "rejections"
+CANDIDATE_STAGES = (ENHANCE_STAGE, COMPOSE_STAGE)
+# Failures that more tests can fix; any other reason (a failing or flaky test, a sandbox violation) cannot.
+REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION})
+
+Progress = Callable[[int, int], None]
 
 
 def record_file_id(record_id: str) -> str:
@@ -55,3 +68,180 @@ def stage_seeds(store: ArtifactStore, run_id: str, seeds: tuple[SeedClass, ...])
     for seed in seeds:
         store.write(run_id, SEEDS_STAGE, record_file_id(seed.seed_id), seed)
     return StageCount(received=len(seeds), accepted=len(seeds))
+
+
+def _done_marker(stage: str) -> str:
+    return f"{stage}.done.json"
+
+
+def _finished_count(store: ArtifactStore, run_id: str, stage: str) -> StageCount | None:
+    """The count a finished stage left behind, so that a resumed run does not redo it."""
+    path = store.runs / run_id / _done_marker(stage)
+    return StageCount.from_json(path.read_bytes()) if path.is_file() else None
+
+
+def _finish(store: ArtifactStore, run_id: str, stage: str, count: StageCount) -> StageCount:
+    store.write_run_file(run_id, _done_marker(stage), count.to_json() + "\n")
+    return count
+
+
+def _rejection_count(rejections: Iterable[Rejection]) -> dict[RejectReason, int]:
+    return dict(sorted(Counter(r.reason for r in rejections).items()))
+
+
+def _store_generated(store: ArtifactStore, run_id: str, stage: str, items: Iterable[Candidate | Rejection],
+                     received: int) -> StageCount:
+    accepted = 0
+    rejections: list[Rejection] = []
+    for item in items:
+        if isinstance(item, Rejection):
+            store.write(run_id, REJECTIONS, record_file_id(item.candidate_id), item)
+            rejections.append(item)
+        else:
+            store.write(run_id, stage, item.candidate_id, item)
+            accepted += 1
+    return StageCount(received=received, accepted=accepted, rejected=_rejection_count(rejections))
+
+
+def stage_enhance(store: ArtifactStore, run_id: str, seeds: Sequence[SeedClass], config: BuildConfig) -> StageCount:
+    """Stage 1: enhanced candidates from every seed (offline synthesis; oracle runs in the sandbox)."""
+    if (done := _finished_count(store, run_id, ENHANCE_STAGE)) is not None:
+        return done
+    from pipeline.synthesis.enhance import enhance_seeds
+    from validation.sandbox import SandboxPool
+
+    with SandboxPool(jobs=1, limits=config.gate.limits()) as pool:
+        count = _store_generated(store, run_id, ENHANCE_STAGE, enhance_seeds(seeds, config.enhance_config(), pool=pool),
+                                 received=len(seeds))
+    return _finish(store, run_id, ENHANCE_STAGE, count)
+
+
+def stage_compose(store: ArtifactStore, run_id: str, seeds: Sequence[SeedClass], config: BuildConfig) -> StageCount:
+    """Stage 2: hybrid classes fused from pairs of seeds of different domains."""
+    if (done := _finished_count(store, run_id, COMPOSE_STAGE)) is not None:
+        return done
+    from pipeline.synthesis.compose import compose_seeds
+    from validation.sandbox import SandboxPool
+
+    compose_config = config.compose_config(load_domains(settings.domain_registry_path()))
+    with SandboxPool(jobs=1, limits=config.gate.limits()) as pool:
+        count = _store_generated(store, run_id, COMPOSE_STAGE, compose_seeds(seeds, compose_config, pool=pool),
+                                 received=len(seeds))
+    return _finish(store, run_id, COMPOSE_STAGE, count)
+
+
+def generated_candidates(store: ArtifactStore, run_id: str) -> list[Candidate]:
+    """Every candidate the generating stages wrote, in stage then id order."""
+    return [c for stage in CANDIDATE_STAGES for _, c in store.iter_records(run_id, stage, Candidate)]
+
+
+def _gate_rejection(candidate: Candidate, report: GateReport) -> Rejection:
+    failed = [c for c in report.checks if c.gated and not c.passed]
+    detail = "; ".join(f"{c.name}: {c.detail or c.value}" for c in failed[:3]) or "failed the validation gate"
+    return Rejection(
+        candidate_id=candidate.candidate_id, stage=VALIDATE_STAGE, reason=report.reasons[0], detail=detail,
+        evidence={"reasons": [r.value for r in report.reasons], "line_coverage": report.line_coverage,
+                  "interaction_edge_coverage": report.interaction_edge_coverage},
+    )
+
+
+def _validate_all(store: ArtifactStore, run_id: str, candidates: Sequence[Candidate], config: BuildConfig,
+                  pool, progress: Progress | None) -> dict[str, GateReport]:
+    """Gate reports for `candidates`, reading the ones an earlier attempt wrote and running the rest."""
+    from validation.gate import validate_many
+
+    reports: dict[str, GateReport] = {}
+    todo: list[Candidate] = []
+    for candidate in candidates:
+        if store.has(run_id, VALIDATE_STAGE, candidate.candidate_id):
+            reports[candidate.candidate_id] = store.read(run_id, VALIDATE_STAGE, candidate.candidate_id, GateReport)
+        else:
+            todo.append(candidate)
+    done = len(reports)
+    if progress:
+        progress(done, len(candidates))
+
+    def keep(candidate: Candidate, report: GateReport) -> None:
+        # Written as each report arrives: an interrupted validation keeps every finished report.
+        nonlocal done
+        store.write(run_id, VALIDATE_STAGE, candidate.candidate_id, report)
+        reports[candidate.candidate_id] = report
+        done += 1
+        if progress:
+            progress(done, len(candidates))
+
+    validate_many(todo, config.gate, pool, jobs=config.jobs, on_report=keep)
+    return reports
+
+
+def stage_validate(store: ArtifactStore, run_id: str, config: BuildConfig,
+                   progress: Progress | None = None) -> tuple[StageCount, StageCount]:
+    """The validation gate on every generated candidate, then one repair round for the repairable failures.
+
+    Returns the counts of the gate and of the repair round. A candidate whose repaired tests pass is
+    accepted in its repaired form (the repaired candidate is written under `repair/<original id>.json`).
+    """
+    from pipeline.synthesis.jobs import JobFailed
+    from pipeline.synthesis.repair import repair_tests
+    from validation.sandbox import SandboxPool
+
+    candidates = generated_candidates(store, run_id)
+    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
+        reports = _validate_all(store, run_id, candidates, config, pool, progress)
+        failing = [c for c in candidates if not reports[c.candidate_id].passed]
+        repairable = [c for c in failing if config.repair and set(reports[c.candidate_id].reasons) <= REPAIRABLE]
+        repairable_ids = {c.candidate_id for c in repairable}
+        repaired: dict[str, Candidate] = {}  # original candidate id -> repaired candidate
+        for candidate in repairable:
+            original = candidate.candidate_id
+            if store.has(run_id, REPAIR_STAGE, original):
+                repaired[original] = store.read(run_id, REPAIR_STAGE, original, Candidate)
+                continue
+            try:
+                fixed = repair_tests(candidate, reports[original], pool=pool)
+            except JobFailed:
+                continue  # nothing could be added: the original's rejection stands
+            if fixed.candidate_id != original:
+                store.write(run_id, REPAIR_STAGE, original, fixed)
+                repaired[original] = fixed
+        repair_reports = _validate_all(store, run_id, list(repaired.values()), config, pool, None)
+    rejections = []
+    for candidate in failing:
+        fixed = repaired.get(candidate.candidate_id)
+        if fixed is None or not repair_reports[fixed.candidate_id].passed:
+            rejection = _gate_rejection(candidate, reports[candidate.candidate_id])
+            store.write(run_id, REJECTIONS, candidate.candidate_id, rejection)
+            rejections.append(rejection)
+    gate = StageCount(received=len(candidates), accepted=len(candidates) - len(failing),
+                      rejected=_rejection_count(_gate_rejection(c, reports[c.candidate_id]) for c in failing))
+    repair = StageCount(received=len(repairable), accepted=len(failing) - len(rejections),
+                        rejected=_rejection_count(r for r in rejections if r.candidate_id in repairable_ids))
+    return gate, repair
+
+
+def accepted_pairs(store: ArtifactStore, run_id: str) -> Iterator[tuple[Candidate, GateReport]]:
+    """Every candidate that passed the gate (a repaired one in place of its original), with its report."""
+    for candidate in generated_candidates(store, run_id):
+        if store.has(run_id, REPAIR_STAGE, candidate.candidate_id):
+            candidate = store.read(run_id, REPAIR_STAGE, candidate.candidate_id, Candidate)
+        if store.has(run_id, VALIDATE_STAGE, candidate.candidate_id):
+            report = store.read(run_id, VALIDATE_STAGE, candidate.candidate_id, GateReport)
+            if report.passed:
+                yield candidate, report
+
+
+def stage_release(store: ArtifactStore, run_id: str, seeds: Sequence[SeedClass], funnel: Funnel,
+                  config: BuildConfig):
+    """Build tasks from the accepted candidates and write the next release (or none when nothing is new)."""
+    from pipeline.release.assemble import release
+    from pipeline.release.task_builder import build_task
+
+    tasks: list[Task] = [build_task(candidate, report) for candidate, report in accepted_pairs(store, run_id)]
+    release_config = config.release.model_copy(update={
+        "seed_corpus_hash": corpus_hash(tuple(seeds)),
+        "build_configuration": config.model_dump(mode="json"),
+    })
+    result = release(store, run_id, tasks, funnel, release_config, benchmarks=config.benchmarks)
+    for rejection in result.rejections:
+        store.write(run_id, REJECTIONS, record_file_id(rejection.candidate_id), rejection)
+    return result

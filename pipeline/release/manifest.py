@@ -32,7 +32,7 @@ def sha256_file(path: Path) -> str:
 
 def task_digest(task: Task) -> str:
     """sha256 of the task's canonical JSON: changes with any field, identical on every machine."""
-    return hashlib.sha256(task.to_json().encode("utf-8")).hexdigest()
+    return hashlib.sha256(task.canonical_json().encode("utf-8")).hexdigest()
 
 
 def pipeline_version() -> str:

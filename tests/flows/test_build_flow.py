@@ -1,60 +1,83 @@
 """The build command runs the Prefect flow end to end (temporary server, no network) and resumes.
 
-Runs the console script in a subprocess, as a user would, with seeds and artifacts in a temporary folder.
+Runs the console script in a subprocess, as a user would, on two bundled seeds copied to a temporary corpus,
+with a small configuration (one enhanced candidate per seed, one composed pair, no mutation run) so that
+the whole chain (seeds, enhance, compose, validate, repair, release) runs in about a minute.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "pipeline"))
-from corpus_fixture import REGISTRY_TWO_DOMAINS, COUNTER_SOURCE, COUNTER_TESTS, write_seed  # noqa: E402
+from pipeline import settings
 
 CLI = [sys.executable, "-c", "from pipeline.cli import main; main()"]
+SEEDS = ("Math_Stats/histogram", "Utils_Tools/unit_converter")
+CONFIG = """
+[enhance]
+candidates_per_seed = 1
+max_features = 1
+[compose]
+max_pairs = 1
+[gate]
+run_mutation = false
+"""
 
 
 def _build(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, "build", *args], env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run([*CLI, "build", *args], env=env, capture_output=True, text=True, timeout=900)
 
 
 @pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
+def workspace(tmp_path: Path) -> tuple[dict[str, str], Path]:
     seeds = tmp_path / "seeds"
     seeds.mkdir()
-    (seeds / "domains.toml").write_text(REGISTRY_TWO_DOMAINS)
-    write_seed(seeds, "Algo_DataStruct", "counter", COUNTER_SOURCE, COUNTER_TESTS, "Counter")
-    return {**os.environ, "CLASSEVAL_PRO_SEEDS": str(seeds), "CLASSEVAL_PRO_ARTIFACTS": str(tmp_path / "artifacts")}
+    shutil.copy(settings.PROJECT_ROOT / "seeds" / "domains.toml", seeds / "domains.toml")
+    for seed in SEEDS:
+        shutil.copytree(settings.PROJECT_ROOT / "seeds" / seed, seeds / seed, ignore=shutil.ignore_patterns("__pycache__"))
+    config = tmp_path / "build.toml"
+    config.write_text(CONFIG)
+    env = {**os.environ, "CLASSEVAL_PRO_SEEDS": str(seeds), "CLASSEVAL_PRO_ARTIFACTS": str(tmp_path / "artifacts")}
+    return env, config
 
 
-def test_build_writes_the_run_and_a_rerun_resumes_it(env: dict[str, str], tmp_path: Path):
-    first = _build(env)
-    assert first.returncode == 0, first.stderr
-    runs = list((tmp_path / "artifacts" / "runs").iterdir())
-    assert len(runs) == 1
-    run = runs[0]
-    seed_record = run / "seeds" / "Algo_DataStruct__counter.json"
-    assert json.loads(seed_record.read_text())["class_name"] == "Counter"
+def test_build_runs_every_stage_releases_and_a_rerun_resumes(workspace, tmp_path: Path):
+    env, config = workspace
+    first = _build(env, "--config", str(config))
+    assert first.returncode == 0, first.stderr[-3000:]
+    [run] = list((tmp_path / "artifacts" / "runs").iterdir())
     funnel = json.loads((run / "funnel.json").read_text())
-    assert funnel["run_id"] == run.name and funnel["stages"]["seeds"]["received"] == 1
-    written = seed_record.stat().st_mtime_ns
-
-    second = _build(env)
-    assert second.returncode == 0, second.stderr
-    assert [p.name for p in (tmp_path / "artifacts" / "runs").iterdir()] == [run.name]
-    assert seed_record.stat().st_mtime_ns == written  # resumed: the finished record was not rewritten
+    assert list(funnel["stages"]) == ["seeds", "enhance", "compose", "validate", "repair", "release"]
+    assert funnel["stages"]["enhance"]["accepted"] + funnel["stages"]["compose"]["accepted"] == funnel["stages"]["validate"]["received"]
+    candidates = sorted(p.name for stage in ("enhance", "compose") for p in (run / stage).glob("*.json"))
+    reports = sorted(p.name for p in (run / "validate").glob("*.json"))
+    assert set(candidates) <= set(reports)
+    [release] = list((tmp_path / "artifacts" / "releases").iterdir())
+    assert f"release {release.name}" in first.stdout
+    exported = json.loads((release / "classeval.json").read_text())
+    assert len(exported) == funnel["stages"]["release"]["accepted"] > 0
     assert (tmp_path / "artifacts" / ".prefect" / "prefect.db").is_file()  # Prefect kept to the artifact tree
+    stamps = {p: p.stat().st_mtime_ns for p in run.rglob("*.json") if p.parent != run}
+
+    second = _build(env, "--config", str(config))
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert "no new release" in second.stdout
+    assert [p.name for p in (tmp_path / "artifacts" / "releases").iterdir()] == [release.name]
+    assert {p: p.stat().st_mtime_ns for p in stamps} == stamps  # resumed: no finished record was rewritten
 
 
-def test_a_broken_seed_stops_the_build_before_prefect_starts(env: dict[str, str], tmp_path: Path):
-    seeds = Path(env["CLASSEVAL_PRO_SEEDS"])
-    write_seed(seeds, "Math_Stats", "broken", "class Broken(:\n", "from broken import Broken\ndef test_x(): pass\n", "Broken")
-    result = _build(env)
+def test_a_broken_seed_stops_the_build_before_prefect_starts(workspace, tmp_path: Path):
+    env, config = workspace
+    broken = Path(env["CLASSEVAL_PRO_SEEDS"]) / "Math_Stats" / "histogram" / "histogram.py"
+    broken.write_text("class Histogram(:\n")
+    result = _build(env, "--config", str(config))
     assert result.returncode == 2
-    assert result.stderr.strip().startswith("error:") and "broken.py" in result.stderr
+    assert result.stderr.strip().startswith("error:") and "histogram.py" in result.stderr
     assert not (tmp_path / "artifacts" / ".prefect" / "prefect.db").exists()
