@@ -5,15 +5,14 @@ The defaults are the embedded offline build: bundled seeds, offline backends, a 
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from pipeline.errors import InputError
 from pipeline.records import content_hash
 from pipeline.release.assemble import ReleaseConfig
 from pipeline.synthesis.config import ComposeConfig, EnhanceConfig
+from pipeline.tomlfile import load_toml_model
 from validation.policy import GatePolicy
 
 
@@ -53,16 +52,4 @@ class BuildConfig(BaseModel):
 
 def load_config(path: Path | None) -> BuildConfig:
     """Read a TOML configuration file (or return the defaults); errors name the file and field."""
-    if path is None:
-        return BuildConfig()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{path}: configuration file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path}: not valid TOML: {exc}") from None
-    try:
-        return BuildConfig.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise InputError(f"{path}: field {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+    return BuildConfig() if path is None else load_toml_model(path, BuildConfig, "configuration file")

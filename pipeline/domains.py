@@ -8,12 +8,11 @@ silently never gets seeds.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pipeline.errors import InputError
+from pipeline.tomlfile import load_toml_model
 
 
 class Domain(BaseModel):
@@ -69,15 +68,4 @@ class DomainRegistry(BaseModel):
 
 def load_domains(path: Path) -> DomainRegistry:
     """Parse the registry; any problem is an `InputError` naming the file."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{path}: domain registry not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path}: not valid TOML: {exc}") from None
-    try:
-        return DomainRegistry.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise InputError(f"{path}: {where}: {first['msg']}") from None
+    return load_toml_model(path, DomainRegistry, "domain registry")

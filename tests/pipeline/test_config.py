@@ -1,0 +1,37 @@
+"""Build configuration: defaults work, unknown or invalid settings are one error naming file and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.config import BuildConfig, load_config
+from pipeline.errors import InputError
+
+
+def test_no_file_means_the_offline_defaults():
+    config = load_config(None)
+    assert config == BuildConfig()
+    assert config.gate.min_line_coverage == 0.90 and config.gate.min_interaction_edge_coverage == 0.75
+
+
+def test_sections_override_their_stage_and_the_top_level_seed_wins(tmp_path: Path):
+    path = tmp_path / "build.toml"
+    path.write_text("rng_seed = 7\n[enhance]\ncandidates_per_seed = 2\nrng_seed = 99\n[gate]\nrun_mutation = false\n")
+    config = load_config(path)
+    assert config.enhance_config().candidates_per_seed == 2 and config.enhance_config().rng_seed == 7
+    assert config.gate.run_mutation is False
+    assert config.fingerprint() != BuildConfig().fingerprint()
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [("jobz = 2\n", "jobz"), ("[gate]\nmin_line_coverage = 1.5\n", "gate.min_line_coverage"), ("jobs = 0\n", "jobs")],
+)
+def test_a_bad_setting_names_the_file_and_field(tmp_path: Path, text: str, field: str):
+    path = tmp_path / "build.toml"
+    path.write_text(text)
+    with pytest.raises(InputError) as info:
+        load_config(path)
+    assert str(info.value).startswith(f"{path}: field {field}:")
