@@ -266,7 +266,35 @@ def _robustness(report: _Report, candidate: Candidate, base: RunResult, files: d
                  reason=RejectReason.ENV_DEPENDENT, evidence=evidence)
 
 
-def _vacuous(report: _Report, candidate: Candidate, policy: GatePolicy, pool: SandboxPool) -> None:
+def _method_spans(source: str, class_name: str) -> dict[str, tuple[int, int]]:
+    tree = ast.parse(source)
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            return {item.name: (item.lineno, item.end_lineno or item.lineno) for item in node.body
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return {}
+
+
+def _stubbed_methods(skeleton: str, class_name: str) -> set[str]:
+    """Methods whose body the vacuous skeleton replaced by `raise NotImplementedError` (the others, __init__
+    and what it calls, were kept so that instances can still be built)."""
+    stubbed = set()
+    for node in ast.parse(skeleton).body:
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    body = [b for b in item.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+                    if (len(body) == 1 and isinstance(body[0], ast.Raise) and isinstance(body[0].exc, ast.Name)
+                            and body[0].exc.id == "NotImplementedError"):
+                        stubbed.add(item.name)
+    return stubbed
+
+
+def _vacuous(report: _Report, candidate: Candidate, policy: GatePolicy, pool: SandboxPool,
+             test_lines: dict[str, set[int]]) -> None:
+    """Tests that pass against the skeleton check nothing, with one exception: a test that, on the
+    reference, ran only the kept constructor code (e.g. `__init__` rejecting bad arguments) checks that code.
+    Failure mode this avoids: every constructor-validation test counted as vacuous."""
     try:
         from pipeline.analysis.skeleton import make_skeleton
 
@@ -280,12 +308,31 @@ def _vacuous(report: _Report, candidate: Candidate, policy: GatePolicy, pool: Sa
     run = pool.run(SandboxJob(files=files, test_file=test_file_name(candidate.module_name), profile="base",
                               limits=policy.limits()))
     total = len(run.collected)
+    spans = _method_spans(candidate.solution_code, candidate.class_name)
+    stubbed = _stubbed_methods(skeleton, candidate.class_name)
+    kept_lines = {line for name, (lo, hi) in spans.items() if name not in stubbed for line in range(lo, hi + 1)}
     passing = sorted(t.test_id for t in run.tests if t.outcome == "passed")
-    share = len(passing) / total if total else 0.0
+    constructor_only = [t for t in passing if test_lines.get(t) and test_lines[t] <= kept_lines]
+    if constructor_only:
+        # Those check the constructor only if they notice it doing nothing: rerun them against the skeleton
+        # whose every body, __init__ included, is `pass`; those still passing check nothing.
+        try:
+            hollow = make_skeleton(candidate.solution_code, candidate.class_name, body="pass")
+            rerun = pool.run(SandboxJob(files={**files, f"{candidate.module_name}.py": hollow},
+                                        test_file=test_file_name(candidate.module_name), profile="base",
+                                        select=tuple(constructor_only), limits=policy.limits()))
+            still = {t.test_id for t in rerun.tests if t.outcome == "passed"}
+            constructor_only = [t for t in constructor_only if t not in still]
+        except Exception:  # noqa: BLE001 - without the rerun they count as vacuous
+            constructor_only = []
+    vacuous = [t for t in passing if t not in constructor_only]
+    share = len(vacuous) / total if total else 0.0
     report.check("vacuous_share", round(share, 6), policy.max_vacuous_share, share <= policy.max_vacuous_share,
-                 detail=f"{len(passing)} of {total} tests pass against the NotImplementedError skeleton",
-                 reason=RejectReason.VACUOUS_TESTS, evidence={"vacuous_tests": passing})
-    report.evidence["vacuous"] = {"passing": passing, "collected": total, "status": run.status}
+                 detail=f"{len(vacuous)} of {total} tests pass against the NotImplementedError skeleton"
+                        + (f" ({len(constructor_only)} more test only the kept constructor)" if constructor_only else ""),
+                 reason=RejectReason.VACUOUS_TESTS, evidence={"vacuous_tests": vacuous})
+    report.evidence["vacuous"] = {"passing": vacuous, "constructor_only": constructor_only, "collected": total,
+                                  "status": run.status, "kept_methods": sorted(set(spans) - stubbed)}
 
 
 def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[str]], policy: GatePolicy,
@@ -433,7 +480,12 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
     _interaction_checks(report, candidate, base, policy)
     if policy.robustness:
         _robustness(report, candidate, base, files, policy, pool, own)
-    _vacuous(report, candidate, policy, pool)
+    test_lines: dict[str, set[int]] = {}
+    for line, contexts_of_line in ((base.coverage or {}).get("contexts") or {}).items():
+        for test_id in contexts_of_line:
+            if test_id:
+                test_lines.setdefault(test_id, set()).add(int(line))
+    _vacuous(report, candidate, policy, pool, test_lines)
     if policy.run_mutation and not bad:
         _mutation(report, candidate, contexts, policy, pool)
     return report.build()

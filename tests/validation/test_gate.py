@@ -188,3 +188,15 @@ def test_failing_reference_is_tests_fail(pool, candidate_of):
 )
 def test_classify_failure(outcome, reason, expected):
     assert classify_failure(outcome, reason, ["tally", "test_tally"]) == expected
+
+
+def test_constructor_validation_tests_are_not_vacuous(pool, candidate_of):
+    solution = TALLY.replace("    def __init__(self):\n        self.items = {}",
+                             "    def __init__(self, limit=10):\n        if limit <= 0:\n"
+                             "            raise ValueError('limit')\n        self.items = {}")
+    tests = TALLY_TESTS + ("\n\ndef test_init_rejects_zero_limit():\n    with pytest.raises(ValueError):\n"
+                           "        Tally(0)\n\n\ndef test_builds():\n    assert Tally() is not None\n")
+    policy = NO_MUTATION.model_copy(update={"robustness": False})
+    report = validate_candidate(candidate_of(solution, tests, "Tally", "tally"), policy, pool)
+    assert report.evidence["vacuous"]["constructor_only"] == ["test_tally.py::test_init_rejects_zero_limit"]
+    assert report.evidence["vacuous"]["passing"] == ["test_tally.py::test_builds"]
