@@ -236,3 +236,15 @@ def test_cancel_then_reject_then_approve_order(wf):
     assert wf.approve(c, "boss") == 2
     assert wf.remaining_balance("ben") == 2
     assert wf.on_leave(3) == ["ben"]
+
+
+def test_working_days_single_day_at_year_boundaries():
+    workflow = LeaveRequestWorkflow()
+    assert workflow.working_days(1, 1) == 1
+    assert workflow.working_days(365, 365) == 1
+
+
+def test_submit_overlapping_approved_request_rejected(wf):
+    wf.approve(wf.submit("ana", 1, 3), "boss")
+    with pytest.raises(ValueError):
+        wf.submit("ana", 2, 4)

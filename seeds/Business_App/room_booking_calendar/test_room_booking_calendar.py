@@ -209,3 +209,33 @@ def test_add_room_after_bookings_joins_suggestions():
     assert calendar.suggest_room(1, 8, 9, 10) == "Den"
     assert calendar.free_slots("Den", 1) == [(8, 10)]
     assert calendar.utilisation("Hall", 1) == 1.0
+
+
+def test_default_opening_hours_are_eight_to_eighteen():
+    calendar = RoomBookingCalendar()
+    calendar.add_room("Pine", 2)
+    assert calendar.free_slots("Pine", 1) == [(8, 18)]
+
+
+def test_round_the_clock_building():
+    calendar = RoomBookingCalendar(0, 24)
+    calendar.add_room("Pine", 2)
+    calendar.book("Pine", 1, 0, 1, "ivy", 1)
+    calendar.book("Pine", 1, 23, 24, "ivy", 2)
+    assert calendar.free_slots("Pine", 1) == [(1, 23)]
+
+
+def test_book_single_attendee_and_full_room(cal):
+    assert cal.book("Oak", 1, 9, 10, "ivy", 1) == 1
+    assert cal.book("Oak", 1, 10, 11, "ivy", 6) == 2
+
+
+def test_book_zero_attendees_rejected(cal):
+    with pytest.raises(ValueError):
+        cal.book("Oak", 1, 9, 10, "ivy", 0)
+
+
+def test_agenda_same_day_ordered_by_start_not_end(cal):
+    cal.book("Hall", 1, 9, 12, "ivy", 10)
+    cal.book("Oak", 1, 10, 11, "ivy", 2)
+    assert cal.agenda("ivy") == [("Hall", 1, 9, 12), ("Oak", 1, 10, 11)]

@@ -216,3 +216,11 @@ def test_lost_then_new_deal_then_advance_scenario():
     assert p.stage_counts()["lost"] == 1
     assert p.win_rate() == 0.0
     assert p.weighted_forecast("rita") == 100.0
+
+
+def test_smallest_positive_values_accepted():
+    p = SalesPipeline()
+    p.add_deal("Tiny", 1, "sam")
+    p.add_deal("Small", 5, "sam")
+    assert p.revalue("Small", 1) == -4
+    assert p.weighted_forecast() == 0.2

@@ -199,3 +199,16 @@ def test_remove_then_log_then_submit_scenario():
     ts.reopen_week(2)
     assert ts.remove(10, "beta") == 3.0
     assert ts.week_total(2) == 0.0
+
+
+def test_zero_rate_volunteer_timesheet():
+    ts = Timesheet("vol", 0.0, weekly_limit=0.0)
+    ts.log(1, "charity", 3.0)
+    assert ts.overtime(1) == 3.0
+    assert ts.gross_pay(1) == 0.0
+
+
+def test_gross_pay_rounds_to_cents():
+    ts = Timesheet("noor", 0.333)
+    ts.log(1, "alpha", 1.0)
+    assert ts.gross_pay(1) == 0.33

@@ -190,3 +190,9 @@ def test_rate_change_between_conversions_scenario():
     assert w.convert("USD", "EUR", 500) == 1000
     assert w.withdraw("EUR", 1500) == 0
     assert w.net_worth("USD") == 0
+
+
+def test_default_fee_is_zero():
+    w = CurrencyWallet("EUR", {"USD": "0.90"})
+    w.deposit("EUR", 900)
+    assert w.convert("EUR", "USD", 900) == 1000

@@ -212,3 +212,10 @@ def test_member_lifecycle_scenario():
     g.record_payment("ben", "ana", 30)
     assert g.owes("ben") == 0
     assert g.settle_up() == []
+
+
+def test_one_cent_amounts_are_handled(group):
+    assert group.add_expense("ana", 1, ["ben"], "sticker") == 1
+    assert group.settle_up() == [("ben", "ana", 1)]
+    group.record_payment("ben", "ana", 1)
+    assert group.settle_up() == []

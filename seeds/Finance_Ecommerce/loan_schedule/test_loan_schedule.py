@@ -164,3 +164,22 @@ def test_overpayment_planning_scenario():
     assert loan.schedule()[5] == (6, Decimal("21.73"), Decimal("1451.50"), Decimal("2559.61"))
     assert loan.payoff_month() == 18
     assert loan.total_interest() == Decimal("236.83")
+
+
+def test_single_month_loan():
+    loan = LoanSchedule("100", "12", 1)
+    assert loan.monthly_payment() == Decimal("101.00")
+    assert loan.schedule() == [(1, Decimal("1.00"), Decimal("100.00"), Decimal("0.00"))]
+
+
+def test_one_unit_principal_and_overpayment():
+    loan = LoanSchedule("1", "0", 2)
+    assert loan.add_overpayment(1, "1") == Decimal("1.00")
+    assert loan.payoff_month() == 1
+
+
+def test_balance_below_one_is_still_repaid():
+    loan = LoanSchedule("1000", "0", 10)
+    loan.add_overpayment(1, "899.50")
+    assert loan.payoff_month() == 2
+    assert loan.schedule()[-1] == (2, Decimal("0.00"), Decimal("0.50"), Decimal("0.00"))

@@ -208,3 +208,9 @@ def test_cancel_then_resubmit_scenario():
     assert b.depth("buy", 1) == [(9, 3)]
     assert b.last_price() == 9
     assert b.spread() is None
+
+
+def test_cancelled_order_has_nothing_remaining(book):
+    book.cancel(4)
+    assert book.remaining(4) == 0
+    assert book.depth("buy", 5) == [(99, 4)]

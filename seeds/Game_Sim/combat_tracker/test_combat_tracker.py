@@ -260,3 +260,9 @@ def test_no_joining_or_rerolling_after_an_attack():
     with pytest.raises(ValueError):
         fight.roll_initiative()
     assert fight.alive() == ["ash", "bex"]
+
+
+def test_fighter_with_one_hit_point_is_alive():
+    fight = CombatTracker(2)
+    fight.add_fighter("ash", "red", 1, 1, 1, 1)
+    assert fight.alive("red") == ["ash"]

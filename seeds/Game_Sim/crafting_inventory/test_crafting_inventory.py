@@ -224,3 +224,33 @@ def test_recipe_learned_after_items_scenario():
     assert bag.missing_for("smelt") == {"coal": 2, "ore": 1}
     bag.remove_item("bar", 1)
     assert bag.add_item("ore", 1) == 1
+
+
+def test_zero_carry_limit_holds_only_weightless_items():
+    bag = CraftingInventory(WEIGHTS, 0)
+    assert bag.add_item("gem", 3) == 3
+    with pytest.raises(ValueError):
+        bag.add_item("coal", 1)
+
+
+def test_learn_recipe_default_yields_one(bag):
+    bag.learn_recipe("press", {"coal": 2}, "gem")
+    bag.add_item("coal", 2)
+    assert bag.craft("press") == 1
+
+
+def test_max_craftable_with_weight_gain_of_one():
+    bag = CraftingInventory(WEIGHTS, 5)
+    bag.learn_recipe("split", {"coal": 1}, "stick", 2)
+    bag.add_item("coal", 3)
+    assert bag.max_craftable("split") == 2
+
+
+def test_craft_several_times_checks_total_weight_gain():
+    bag = CraftingInventory(WEIGHTS, 7)
+    bag.learn_recipe("torch", {"stick": 1, "coal": 1}, "torch", 4)
+    bag.add_item("stick", 2)
+    bag.add_item("coal", 2)
+    with pytest.raises(ValueError):
+        bag.craft("torch", 2)
+    assert bag.craft("torch") == 4

@@ -160,3 +160,10 @@ def test_drop_then_load_keeps_history_scenario():
     assert pile.critical_cells() == []
     assert pile.add_pile(["22", "11"]) == 0
     assert pile.critical_cells() == [(0, 0), (1, 0)]
+
+
+def test_single_cell_grid():
+    pile = SandpileGrid(1, 1)
+    assert pile.drop(0, 0, 7) == 1
+    assert pile.height_at(0, 0) == 3
+    assert pile.grains_lost() == 4
