@@ -219,3 +219,8 @@ def test_one_cent_amounts_are_handled(group):
     assert group.settle_up() == [("ben", "ana", 1)]
     group.record_payment("ben", "ana", 1)
     assert group.settle_up() == []
+
+
+def test_record_payment_zero_rejected(group):
+    with pytest.raises(ValueError):
+        group.record_payment("ana", "ben", 0)

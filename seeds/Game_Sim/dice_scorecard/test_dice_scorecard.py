@@ -62,6 +62,7 @@ def test_keep_position_repeated(card):
         ("small_straight", [1, 3, 4, 6, 6], 0),
         ("small_straight", [2, 3, 4, 6, 6], 0),
         ("small_straight", [2, 4, 5, 6, 6], 0),
+        ("small_straight", [1, 1, 3, 4, 5], 0),
         ("large_straight", [2, 3, 4, 5, 6], 40),
         ("large_straight", [1, 2, 3, 4, 6], 0),
         ("five_kind", [4, 4, 4, 4, 4], 50),
