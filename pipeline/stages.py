@@ -110,8 +110,9 @@ def stage_enhance(store: ArtifactStore, run_id: str, seeds: Sequence[SeedClass],
     from pipeline.synthesis.enhance import enhance_seeds
     from validation.sandbox import SandboxPool
 
-    with SandboxPool(jobs=1, limits=config.gate.limits()) as pool:
-        count = _store_generated(store, run_id, ENHANCE_STAGE, enhance_seeds(seeds, config.enhance_config(), pool=pool),
+    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
+        candidates = enhance_seeds(seeds, config.enhance_config(), pool=pool, jobs=config.jobs)
+        count = _store_generated(store, run_id, ENHANCE_STAGE, candidates,
                                  received=len(seeds))
     return _finish(store, run_id, ENHANCE_STAGE, count)
 
@@ -124,8 +125,9 @@ def stage_compose(store: ArtifactStore, run_id: str, seeds: Sequence[SeedClass],
     from validation.sandbox import SandboxPool
 
     compose_config = config.compose_config(load_domains(settings.domain_registry_path()))
-    with SandboxPool(jobs=1, limits=config.gate.limits()) as pool:
-        count = _store_generated(store, run_id, COMPOSE_STAGE, compose_seeds(seeds, compose_config, pool=pool),
+    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
+        candidates = compose_seeds(seeds, compose_config, pool=pool, jobs=config.jobs)
+        count = _store_generated(store, run_id, COMPOSE_STAGE, candidates,
                                  received=len(seeds))
     return _finish(store, run_id, COMPOSE_STAGE, count)
 

@@ -21,7 +21,7 @@ from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejec
 from pipeline.synthesis.class_model import ClassModel, MethodModel, analyse
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.cst_edit import ClassEditor, EditError, _docstring_node
-from pipeline.synthesis.jobs import JobFailed
+from pipeline.synthesis.jobs import JobFailed, in_order
 from pipeline.synthesis.pairing import pair_seeds
 from pipeline.synthesis.scenarios import Arg, Scenario, Step
 from pipeline.synthesis.testgen import snake, synthesize_tests
@@ -438,9 +438,13 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any
     )
 
 
-def compose_seeds(seeds: Sequence[SeedClass], config: ComposeConfig, *, pool: Any) -> Iterator[Candidate | Rejection]:
-    """Composed candidates (or rejections) for the seeded, spread-out pairs of `seeds`."""
+def compose_seeds(seeds: Sequence[SeedClass], config: ComposeConfig, *, pool: Any,
+                  jobs: int = 1) -> Iterator[Candidate | Rejection]:
+    """Composed candidates (or rejections) for the seeded, spread-out pairs of `seeds`, in pair order.
+
+    `jobs` pairs are synthesised at once (each waits on its own sandbox worker); the output order does not
+    depend on it.
+    """
     pairs = pair_seeds(seeds, rng_seed=config.rng_seed, max_pairs=config.max_pairs,
                        max_uses_per_seed=config.max_uses_per_seed, composable=config.composable)
-    for a, b in pairs:
-        yield compose_pair(a, b, config, pool=pool)
+    yield from in_order(lambda pair: [compose_pair(*pair, config, pool=pool)], pairs, jobs)

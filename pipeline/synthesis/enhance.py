@@ -17,7 +17,7 @@ from pipeline.synthesis import transforms as registry
 from pipeline.synthesis.class_model import analyse
 from pipeline.synthesis.config import EnhanceConfig
 from pipeline.synthesis.cst_edit import EditError
-from pipeline.synthesis.jobs import JobFailed
+from pipeline.synthesis.jobs import JobFailed, in_order
 from pipeline.synthesis.testgen import synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, harvest
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, ScenarioContext, TransformError
@@ -119,29 +119,38 @@ def seed_pools(seed: SeedClass, *, pool: Any) -> ArgumentPools:
                    class_name=seed.class_name, public=_public_names(seed.source, seed.class_name))
 
 
-def enhance_seeds(seeds: Sequence[SeedClass], config: EnhanceConfig, *, pool: Any) -> Iterator[Candidate | Rejection]:
-    """Enhanced candidates (or rejections) for every seed, in seed order then feature-set order."""
-    for seed in sorted(seeds, key=lambda s: s.seed_id):
+def enhance_seeds(seeds: Sequence[SeedClass], config: EnhanceConfig, *, pool: Any,
+                  jobs: int = 1) -> Iterator[Candidate | Rejection]:
+    """Enhanced candidates (or rejections) for every seed, in seed order then feature-set order.
+
+    `jobs` seeds are enhanced at once (each waits on its own sandbox worker); the output order does not
+    depend on it.
+    """
+    yield from in_order(lambda seed: list(_enhance_seed(seed, config, pool)), sorted(seeds, key=lambda s: s.seed_id),
+                        jobs)
+
+
+def _enhance_seed(seed: SeedClass, config: EnhanceConfig, pool: Any) -> Iterator[Candidate | Rejection]:
+    try:
+        model = analyse(seed.source, seed.class_name, FEATURE_FIELDS)
+    except (SyntaxError, LookupError) as exc:
+        yield _rejection(seed, (), config.rng_seed, f"seed does not analyse: {exc}")
+        return
+    applicable = []
+    for name in config.transforms:
         try:
-            model = analyse(seed.source, seed.class_name, FEATURE_FIELDS)
-        except (SyntaxError, LookupError) as exc:
-            yield _rejection(seed, (), config.rng_seed, f"seed does not analyse: {exc}")
-            continue
-        applicable = []
-        for name in config.transforms:
-            try:
-                registry.get(name).check(model)
-                applicable.append(name)
-            except TransformError:
-                pass
-        if not applicable:
-            yield _rejection(seed, (), config.rng_seed, "no feature transform applies to this class")
-            continue
-        try:
-            pools = seed_pools(seed, pool=pool)
-        except JobFailed as exc:
-            yield _rejection(seed, (), config.rng_seed, f"argument harvest failed: {exc}")
-            continue
-        rng = random.Random(f"{config.rng_seed}:{seed.seed_id}")
-        for names in feature_sets(registry.canonical_order(applicable), config, rng):
-            yield enhance_one(seed, names, config, pools, pool=pool)
+            registry.get(name).check(model)
+            applicable.append(name)
+        except TransformError:
+            pass
+    if not applicable:
+        yield _rejection(seed, (), config.rng_seed, "no feature transform applies to this class")
+        return
+    try:
+        pools = seed_pools(seed, pool=pool)
+    except JobFailed as exc:
+        yield _rejection(seed, (), config.rng_seed, f"argument harvest failed: {exc}")
+        return
+    rng = random.Random(f"{config.rng_seed}:{seed.seed_id}")
+    for names in feature_sets(registry.canonical_order(applicable), config, rng):
+        yield enhance_one(seed, names, config, pools, pool=pool)

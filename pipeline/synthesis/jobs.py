@@ -8,12 +8,17 @@ the run's captured output. The sandbox's public API is used as it is; only the o
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 SYNTHESIS_OUTPUT_BYTES = 24 << 20
 """Enough for the outcomes of a few hundred scenarios; the sandbox keeps head and tail of larger output,
 which would cut the JSON document (then the job counts as failed, never as an empty result)."""
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class JobFailed(Exception):
@@ -44,3 +49,18 @@ def run_job(pool: Any, *, files: dict[str, str], test_file: str, begin: str, end
     except (JobFailed, json.JSONDecodeError) as exc:
         notes = "; ".join(result.notes) or result.status
         raise JobFailed(f"{exc} (run status {result.status}: {notes})") from None
+
+
+def in_order(work: Callable[[T], list[R]], items: Sequence[T], jobs: int) -> Iterator[R]:
+    """Results of `work` over `items`, `jobs` at a time, flattened in input order.
+
+    Threads suffice: each item spends its time waiting on a sandbox worker, which is a separate process.
+    Input order is kept so that what a stage emits never depends on scheduling (builds stay byte-identical).
+    """
+    if jobs <= 1:
+        for item in items:
+            yield from work(item)
+        return
+    with ThreadPoolExecutor(max_workers=jobs) as executor:
+        for results in executor.map(work, items):
+            yield from results
