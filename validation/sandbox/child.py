@@ -293,7 +293,10 @@ def run_child(request: dict[str, Any], fd: int) -> None:
             cov = coverage.Coverage(data_file=None, branch=True, include=[target], config_file=False)
         tracer = _make_tracer(*request["trace_class"]) if request.get("trace_class") else None
         plugin = RunPlugin(fd, request, cov)
+        # Built-in plugins a run never needs cost start-up time on every fork: off.
         args = [request["test_file"], "-q", "--tb=short", "-p", "no:cacheprovider", "-p", "no:stepwise",
+                "-p", "no:doctest", "-p", "no:junitxml", "-p", "no:pastebin", "-p", "no:setupplan",
+                "-p", "no:setuponly", "-p", "no:faulthandler",
                 "--rootdir", run_dir, "-c", os.path.join(run_dir, "pytest.ini"), "-W", "default"]
         if request.get("stop_on_failure"):
             args.append("-x")
