@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path("/sys/fs/cgroup")
@@ -109,3 +110,21 @@ class WorkerCgroup:
                     break
                 except OSError:
                     time.sleep(0.02)  # processes still exiting
+
+
+def remove_stale(alive: Callable[[int], bool]) -> int:
+    """Remove the cgroups of pools whose process is gone (a pool killed before it could close): their
+    leftover processes are killed first. Group names start with `p<pid>-`. Returns how many were removed."""
+    removed = 0
+    for hierarchy in (ROOT / "pids" / GROUP, ROOT / "memory" / GROUP, ROOT / GROUP):
+        if not hierarchy.is_dir():
+            continue
+        for d in hierarchy.iterdir():
+            head = d.name.split("-", 1)[0]
+            if not d.is_dir() or not head.startswith("p") or not head[1:].isdigit() or alive(int(head[1:])):
+                continue
+            stale = WorkerCgroup.__new__(WorkerCgroup)
+            stale.dirs, stale.pids_dir, stale.memory_limited, stale.v2 = [d], d, False, False
+            stale.remove()
+            removed += not d.exists()
+    return removed

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import validation
-from validation.sandbox.cgroups import WorkerCgroup
+from validation.sandbox.cgroups import WorkerCgroup, remove_stale
 from validation.sandbox.job import Limits, RunResult, SandboxJob
 from validation.sandbox.profiles import CLOCK_SHIFT_YEARS, PROFILES, Profile
 
@@ -68,6 +68,19 @@ def clean_environment(profile: Profile, home: str) -> dict[str, str]:
     }
     assert not any(m in k.upper() for k in env for m in SECRET_MARKERS)
     return env
+
+
+def _pid_alive(pid: int) -> bool:
+    return os.path.exists(f"/proc/{pid}")
+
+
+def _remove_stale_leftovers() -> None:
+    """Cgroups and folders of earlier pools whose process died without closing them (killed, crashed)."""
+    remove_stale(_pid_alive)
+    for folder in Path(tempfile.gettempdir()).glob("classeval-sandbox-*-*"):
+        pid = folder.name.split("-")[2]
+        if pid.isdigit() and not _pid_alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 class _Worker:
@@ -264,7 +277,8 @@ class SandboxPool:
         self.jobs = max(1, int(jobs))
         self.limits = limits or Limits()
         self.pool_id = f"p{os.getpid()}-{int(time.time() * 1000) % 10**8}"
-        self.base_dir = Path(tempfile.mkdtemp(prefix="classeval-sandbox-"))
+        _remove_stale_leftovers()
+        self.base_dir = Path(tempfile.mkdtemp(prefix=f"classeval-sandbox-{os.getpid()}-"))
         os.chmod(self.base_dir, 0o755)
         self.venv_site = _site_packages()
         self.validation_dir = Path(validation.__file__).resolve().parent
