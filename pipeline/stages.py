@@ -90,7 +90,9 @@ def _rejection_count(rejections: Iterable[Rejection]) -> dict[RejectReason, int]
 
 
 def _store_generated(store: ArtifactStore, run_id: str, stage: str, items: Iterable[Candidate | Rejection],
-                     received: int) -> StageCount:
+                     received: int | None = None) -> StageCount:
+    """Write a generating stage's candidates and rejections. `received` defaults to what came out (one
+    attempt per candidate or rejection), for stages whose inputs are the attempts themselves (pairs)."""
     accepted = 0
     rejections: list[Rejection] = []
     for item in items:
@@ -100,7 +102,8 @@ def _store_generated(store: ArtifactStore, run_id: str, stage: str, items: Itera
         else:
             store.write(run_id, stage, item.candidate_id, item)
             accepted += 1
-    return StageCount(received=received, accepted=accepted, rejected=_rejection_count(rejections))
+    return StageCount(received=accepted + len(rejections) if received is None else received, accepted=accepted,
+                      rejected=_rejection_count(rejections))
 
 
 def stage_enhance(store: ArtifactStore, run_id: str, seeds: Sequence[SeedClass], config: BuildConfig) -> StageCount:
@@ -127,8 +130,7 @@ def stage_compose(store: ArtifactStore, run_id: str, seeds: Sequence[SeedClass],
     compose_config = config.compose_config(load_domains(settings.domain_registry_path()))
     with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
         candidates = compose_seeds(seeds, compose_config, pool=pool, jobs=config.jobs)
-        count = _store_generated(store, run_id, COMPOSE_STAGE, candidates,
-                                 received=len(seeds))
+        count = _store_generated(store, run_id, COMPOSE_STAGE, candidates)  # received: the pairs tried
     return _finish(store, run_id, COMPOSE_STAGE, count)
 
 

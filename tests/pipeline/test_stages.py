@@ -1,0 +1,108 @@
+"""The validate stage's bookkeeping: reports written as they come, resume, repair in place of the original.
+
+The gate and the repair engine are replaced by small fakes here (they have their own tests and need the
+sandbox); what is checked is what the stage writes and counts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline import stages
+from pipeline.config import BuildConfig
+from pipeline.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
+from pipeline.store import ArtifactStore
+
+
+def _candidate(name: str, tests: str = "def test_x(): pass\n") -> Candidate:
+    source = f"class {name}:\n    pass\n"
+    return Candidate(candidate_id=Candidate.make_id(name, source, tests), class_name=name, module_name=name.lower(),
+                     domains=("Math_Stats",), description="d", skeleton=source, solution_code=source, test_code=tests,
+                     origin=Origin.ENHANCED, provenance=Provenance(seed_ids=("Math_Stats/x",)),
+                     generator=GeneratorSpec(backend="offline"))
+
+
+# Fake gate: a candidate passes when its tests mention "strong"; "Weak" fails on coverage, "Broken" on tests.
+def _verdict(candidate: Candidate) -> GateReport:
+    if "strong" in candidate.test_code:
+        return GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0)
+    reason = RejectReason.TESTS_FAIL if candidate.class_name == "Broken" else RejectReason.LOW_COVERAGE
+    return GateReport(candidate_id=candidate.candidate_id, passed=False, reasons=(reason,), line_coverage=0.5)
+
+
+class FakePool:
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+@pytest.fixture
+def fakes(monkeypatch):
+    calls: list[str] = []
+
+    def validate_many(candidates, policy, pool, *, jobs=1, on_report=None):
+        reports = []
+        for candidate in candidates:
+            calls.append(candidate.class_name)
+            report = _verdict(candidate)
+            on_report(candidate, report)
+            reports.append(report)
+        return reports
+
+    def repair_tests(candidate, report, *, pool):
+        return _candidate(candidate.class_name, candidate.test_code + "def test_strong(): pass\n")
+
+    monkeypatch.setattr("validation.gate.validate_many", validate_many)
+    monkeypatch.setattr("pipeline.synthesis.repair.repair_tests", repair_tests)
+    monkeypatch.setattr("validation.sandbox.SandboxPool", FakePool)
+    return calls
+
+
+def test_validate_counts_repairs_and_keeps_rejections_as_records(tmp_path: Path, fakes):
+    store = ArtifactStore(tmp_path)
+    good, weak, broken = _candidate("Good", "def test_strong(): pass\n"), _candidate("Weak"), _candidate("Broken")
+    for candidate in (good, weak, broken):
+        store.write("run-1", stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
+
+    gate, repair = stages.stage_validate(store, "run-1", BuildConfig())
+
+    assert (gate.received, gate.accepted) == (3, 1)
+    assert gate.rejected == {RejectReason.TESTS_FAIL: 1, RejectReason.LOW_COVERAGE: 1}
+    assert (repair.received, repair.accepted) == (1, 1) and repair.rejected == {}
+    rejected = [r for _, r in store.iter_records("run-1", stages.REJECTIONS, Rejection)]
+    assert [(r.candidate_id, r.reason) for r in rejected] == [(broken.candidate_id, RejectReason.TESTS_FAIL)]
+    accepted = {c.class_name: c for c, _ in stages.accepted_pairs(store, "run-1")}
+    assert set(accepted) == {"Good", "Weak"}
+    assert "test_strong" in accepted["Weak"].test_code  # the repaired form replaces the original
+    assert store.has("run-1", stages.REPAIR_STAGE, weak.candidate_id)
+
+
+def test_a_resumed_validation_runs_only_what_has_no_report(tmp_path: Path, fakes):
+    store = ArtifactStore(tmp_path)
+    first, second = _candidate("First", "def test_strong(): pass\n"), _candidate("Second", "def test_strong(): pass\n")
+    for candidate in (first, second):
+        store.write("run-1", stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
+    store.write("run-1", stages.VALIDATE_STAGE, first.candidate_id, _verdict(first))  # left by an interrupted run
+
+    gate, _ = stages.stage_validate(store, "run-1", BuildConfig())
+
+    assert fakes == ["Second"]
+    assert gate.accepted == 2
+
+
+def test_repair_is_skipped_when_configured_off(tmp_path: Path, fakes):
+    store = ArtifactStore(tmp_path)
+    weak = _candidate("Weak")
+    store.write("run-1", stages.ENHANCE_STAGE, weak.candidate_id, weak)
+
+    gate, repair = stages.stage_validate(store, "run-1", BuildConfig(repair=False))
+
+    assert repair.received == 0 and gate.accepted == 0
+    assert [r.reason for _, r in store.iter_records("run-1", stages.REJECTIONS, Rejection)] == [RejectReason.LOW_COVERAGE]
