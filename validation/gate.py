@@ -410,6 +410,25 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
                  evidence={"surviving": surviving[:50]})
 
 
+def _passing_on_the_host(bad: dict[str, tuple[str, str]], reasons: dict[str, RejectReason], files: dict[str, str],
+                         test_file: str, policy: GatePolicy, pool: SandboxPool, report: _Report) -> list[str]:
+    """Tests that failed in the sandbox but pass under this machine's own host name.
+
+    The base run's host name is the sandbox's, so a test written against its author's machine fails there
+    and would otherwise look like a wrong test (TESTS_FAIL); rerunning just those tests as the host names the
+    real cause (ENV_DEPENDENT). Only plain failures are retried: timeouts and limits are not about the host.
+    """
+    retry = tuple(t for t, reason in reasons.items() if reason == RejectReason.TESTS_FAIL and bad[t][0] == "failed")
+    if not retry or not policy.robustness or not pool.protections.get("hostname_varied", False):
+        return []
+    run = pool.run(SandboxJob(files=files, test_file=test_file, profile="host", select=retry, limits=policy.limits()))
+    report.add_run(run, "host")
+    passed = [t for t, outcome in run.outcomes().items() if outcome == "passed" and t in retry]
+    if passed:
+        report.evidence["host_bound_tests"] = {"tests": passed, "cause": "passes only under this machine's host name"}
+    return passed
+
+
 def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
                        pool: SandboxPool | None = None) -> GateReport:
     """Run every check of the gate on one candidate and return its report (never raises for bad candidates)."""
@@ -458,6 +477,9 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
     if any("process limit" in note for note in base.notes):
         report.reject(RejectReason.RESOURCE_LIMIT, "process_limit", {"notes": base.notes})
     failure_reasons = {t: classify_failure(o, r, own) for t, (o, r) in bad.items()}
+    host_bound = _passing_on_the_host(bad, failure_reasons, files, test_file, policy, pool, report)
+    for test_id in host_bound:
+        failure_reasons[test_id] = RejectReason.ENV_DEPENDENT
     for reason in sorted(set(failure_reasons.values()), key=REASON_ORDER.index):
         tests = {t: bad[t] for t, r in failure_reasons.items() if r == reason}
         extra: dict[str, Any] = {"tests": {t: {"outcome": o, "reason": r} for t, (o, r) in tests.items()}}

@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import socket
+
 import pytest
 
 from pipeline.records import RejectReason
@@ -116,6 +118,31 @@ def test_hostname_dependent_tests_are_env_dependent(pool, candidate_of):
     report = validate_candidate(candidate_of(solution, tests, "Tally", "tally"), NO_MUTATION, pool)
     assert report.reasons[0] == RejectReason.ENV_DEPENDENT
     assert list(report.evidence["stable_across_environments"]["causes"]) == ["other hostname"]
+
+
+def test_tests_written_for_this_machine_are_env_dependent_not_wrong(pool, candidate_of):
+    # The test expects the host's own name: it fails in the sandbox (another name) but passes on the host.
+    solution, tests = tally_with(
+        "\n    def node(self):\n        return 'node@' + socket.gethostname()\n",
+        f"\n\ndef test_node_label():\n    assert Tally().node() == 'node@{socket.gethostname()}'\n",
+        header="import socket\n",
+    )
+    report = validate_candidate(candidate_of(solution, tests, "Tally", "tally"), NO_MUTATION, pool)
+    if not report.protections.get("hostname_varied"):
+        pytest.skip("the sandbox cannot give runs their own host name on this machine")
+    assert report.reasons[0] == RejectReason.ENV_DEPENDENT
+    assert report.evidence["host_bound_tests"]["tests"] == ["test_tally.py::test_node_label"]
+
+
+def test_a_wrong_expectation_stays_tests_fail_after_the_host_rerun(pool, candidate_of):
+    solution, tests = tally_with(
+        "\n    def node(self):\n        return 'node@' + socket.gethostname()\n",
+        "\n\ndef test_node_label():\n    assert Tally().node() == 'node@nowhere-at-all'\n",
+        header="import socket\n",
+    )
+    report = validate_candidate(candidate_of(solution, tests, "Tally", "tally"), NO_MUTATION, pool)
+    assert report.reasons[0] == RejectReason.TESTS_FAIL
+    assert "host_bound_tests" not in report.evidence
 
 
 def test_root_only_tests_are_env_dependent(pool, candidate_of):

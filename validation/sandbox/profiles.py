@@ -7,6 +7,7 @@ first use and reused for every later task.
 
 from __future__ import annotations
 
+import socket
 from dataclasses import dataclass
 
 CLOCK_SHIFT_YEARS = 7  # far enough that "this year" and most hard-coded future dates are in the past
@@ -35,5 +36,8 @@ PROFILES: dict[str, Profile] = {
         Profile("clock", 0, False, BASE_HOSTNAME, True),
         Profile("nonroot", 0, True, BASE_HOSTNAME, False),
         Profile("hostname", 0, False, OTHER_HOSTNAME, False),
+        # This machine's own host name: a test that fails in the sandbox but passes here was written for one
+        # machine (it depends on the host, it is not wrong about the class).
+        Profile("host", 0, False, socket.gethostname() or BASE_HOSTNAME, False),
     )
 }
