@@ -51,6 +51,7 @@ def oracle_job_files(source: str, module: str, class_name: str, scenarios: list[
         TEST_FILE: tests,
         "oracle_driver.py": text("oracle_driver.py"),
         "literals.py": text("literals.py"),
+        "job_output.py": text("job_output.py"),
         "conftest.py": text("oracle_conftest.py"),
         "scenarios.json": json.dumps(config, sort_keys=True),
     }

@@ -61,6 +61,7 @@ def harvest_job_files(source: str, tests: str, module: str, class_name: str) -> 
         f"test_{module}.py": tests,
         "conftest.py": text("argument_tracer.py"),
         "literals.py": text("literals.py"),
+        "job_output.py": text("job_output.py"),
         "harvest_config.json": json.dumps({"module": module, "class_name": class_name}),
     }
 

@@ -8,6 +8,8 @@ import functools
 import importlib
 import json
 
+from job_output import emit
+
 from literals import literal
 
 with open("harvest_config.json", encoding="utf-8") as _handle:
@@ -89,18 +91,5 @@ def pytest_runtest_logfinish(nodeid, location):
     _CURRENT.update({"nodeid": None, "instances": {}, "order": [], "depth": 0})
 
 
-def _emit(text):
-    """Write straight to file descriptor 1: the run process leaves with os._exit, so text still sitting in
-    sys.stdout's buffer would be lost (and a cut document reads as a failed job)."""
-    import os
-    import sys
-
-    sys.stdout.flush()
-    data = ("\n" + text + "\n").encode("utf-8")
-    while data:
-        written = os.write(1, data)
-        data = data[written:]
-
-
 def pytest_terminal_summary(terminalreporter):
-    _emit(MARK_BEGIN + json.dumps({"tests": _TESTS}) + MARK_END)
+    emit(MARK_BEGIN + json.dumps({"tests": _TESTS}) + MARK_END)
