@@ -396,6 +396,12 @@ def pools_for(seed: SeedClass, *, pool: Any) -> ArgumentPools:
     return _POOL_CACHE[key]
 
 
+def _newest_date(a: SeedClass, b: SeedClass) -> str | None:
+    """A hybrid is as new as its newer source: the date an evaluator's cut-off must compare against."""
+    dates = [d for d in (a.provenance.first_commit_date, b.provenance.first_commit_date) if d]
+    return max(dates) if dates else None
+
+
 def _rejection(a: SeedClass, b: SeedClass, rng_seed: int, detail: str) -> Rejection:
     return Rejection(candidate_id="cmp-" + content_hash(a.seed_id, b.seed_id, rng_seed), stage=STAGE,
                      reason=RejectReason.GENERATION_FAILED, detail=detail[:300],
@@ -432,7 +438,8 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any
         origin=Origin.COMPOSED,
         provenance=Provenance(seed_ids=(a.seed_id, b.seed_id),
                               transforms=("compose",) + tuple(f"bridge:{br.name}" for br in fusion.bridges),
-                              rng_seed=config.rng_seed, source="offline composition of two seeds"),
+                              rng_seed=config.rng_seed, source="offline composition of two seeds",
+                              first_commit_date=_newest_date(a, b)),
         generator=GeneratorSpec(backend="offline", parameters={"stage": STAGE, "bridges": [br.name for br in fusion.bridges],
                                                                "scenarios_run": result.scenarios_run}),
     )

@@ -24,8 +24,10 @@ def test_harvest_keeps_whole_calls_and_replays(sandbox_pool):
 
 @pytest.fixture(scope="module")
 def two_builds(sandbox_pool):
-    first = list(enhance_seeds([SEED], CONFIG, pool=sandbox_pool))
-    second = list(enhance_seeds([SEED], CONFIG, pool=sandbox_pool))
+    # The second build synthesises two seeds at once: scheduling must not change a byte of the output.
+    seeds = [SEED, SEED.model_copy(update={"seed_id": "Finance_Ecommerce/account_copy"})]
+    first = list(enhance_seeds(seeds, CONFIG, pool=sandbox_pool))
+    second = list(enhance_seeds(seeds, CONFIG, pool=sandbox_pool, jobs=2))
     return first, second
 
 

@@ -80,3 +80,13 @@ def test_fused_module_holds_only_the_hybrid_class():
     fusion = fuse(_seed("Finance", "account"), _seed("Text", "log", "Log", LOG), random.Random(3), max_bridges=3)
     assert "class Account" not in fusion.source.replace("class AccountLog", "")
     assert "class Log" not in fusion.source
+
+
+def test_a_hybrid_is_dated_by_its_newer_seed():
+    from pipeline.synthesis.compose import _newest_date
+
+    old = _seed("Math_Stats", "a").model_copy(update={"provenance": Provenance(first_commit_date="2025-03-01")})
+    new = _seed("Game_Sim", "b").model_copy(update={"provenance": Provenance(first_commit_date="2026-01-09")})
+    undated = _seed("Text_NLP", "c")
+    assert _newest_date(old, new) == _newest_date(new, old) == "2026-01-09"
+    assert _newest_date(undated, old) == "2025-03-01" and _newest_date(undated, undated) is None
