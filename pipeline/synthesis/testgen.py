@@ -24,7 +24,7 @@ from pipeline.synthesis.tracing import ArgumentPools, replay_scenarios
 
 MAX_TESTS = 36
 MAX_REPLAYS = 30
-WALKS = 24
+WALKS = 48
 LINE_WEIGHT, EDGE_WEIGHT = 1.0, 2.0
 
 
@@ -51,8 +51,16 @@ def variable_for(class_name: str, taken: set[str]) -> str:
 # -- scenario generation --------------------------------------------------------------------------------
 
 def random_walks(model: ClassModel, pools: ArgumentPools, rng: random.Random, count: int) -> list[Scenario]:
-    """Short random sequences over the observed calls, from an observed constructor call."""
-    methods = sorted(m.name for m in model.public_methods() if pools.calls.get(m.name))
+    """Short random sequences over the observed calls, from an observed constructor call.
+
+    Methods that need no argument (`undo`, `freeze`, `reset_statistics`, ...) take part too, though no test
+    ever called them: most methods that features add are of that kind, and without them no walk would
+    ever run, say, `undo` before another change, and the state edges from restoring to capturing would go
+    unexercised.
+    """
+    callable_bare = {m.name for m in model.public_methods() if m.kind == "instance" and m.simple_signature
+                     and not m.required_params}
+    methods = sorted(m.name for m in model.public_methods() if pools.calls.get(m.name) or m.name in callable_bare)
     queries = [m.name for m in model.queries()]
     if not methods:
         return []
@@ -61,9 +69,12 @@ def random_walks(model: ClassModel, pools: ArgumentPools, rng: random.Random, co
         ctor = rng.choice(pools.ctors) if pools.ctors else None
         steps: list[Step] = []
         for _ in range(rng.randint(2, 7)):
-            call = pools.sample(rng.choice(methods), rng)
+            name = rng.choice(methods)
+            call = pools.sample(name, rng)
             if call is not None:
                 steps.append(call.step())
+            elif name in callable_bare:
+                steps.append(Step(MAIN, name))
         if queries:
             steps.append(Step(MAIN, rng.choice(queries)))
         out.append(Scenario(tuple(Arg(literal=a) for a in ctor.args) if ctor else (),
