@@ -112,7 +112,14 @@ def batches_applied(self) -> int:
             doubled = "[" + ", ".join(f'("{s.method}", [{", ".join(a.literal for a in s.args)}])' for s in chosen + chosen) + "]"
             steps = prefix + [Step("obj", "apply_batch", (Arg(literal=doubled),))] + observe + [Step("obj", "batches_applied")]
             out.append(base.with_steps(steps, title="apply_batch_repeating_operations", origin=self.name, focus=("apply_batch",)))
-            if len(out) >= 12:
+            # A rollback, then work on the restored state: the restored fields must be the ones later calls
+            # read and the next batch captures (otherwise restoring and capturing never meet in one test).
+            single = "[" + ", ".join(f'("{s.method}", [{", ".join(a.literal for a in s.args)}])' for s in chosen[:1]) + "]"
+            steps = (prefix + [Step("obj", "apply_batch", (Arg(literal=doubled),))] + list(chosen)
+                     + [Step("obj", "apply_batch", (Arg(literal=single),))] + observe + [Step("obj", "batches_applied")])
+            out.append(base.with_steps(steps, title="apply_batch_after_a_rolled_back_batch", origin=self.name,
+                                       focus=("apply_batch",)))
+            if len(out) >= 18:
                 break
         out.append(Scenario(steps=(Step("obj", "apply_batch", (Arg(literal='[("no_such_method", [])]'),)),
                                    Step("obj", "batches_applied")), title="apply_batch_rejects_unknown_method",
