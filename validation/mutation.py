@@ -221,32 +221,25 @@ class _SiteCollector(cst.CSTVisitor):
         start = self.get_metadata(PositionProvider, node).start
         self.sites.append(_Site(node, replacement, operator, start.line, start.column, self._methods[-1], description))
 
-    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
-        new_type = _BINARY.get(type(node.operator))
+    def _swap_operator(self, node: cst.CSTNode, table: dict, operator: str) -> None:
+        """A mutant replacing `node`'s operator by its partner in `table` (no mutant when it has none)."""
+        new_type = table.get(type(node.operator))
         if new_type is not None:
             new_op = _rebuild_operator(node.operator, new_type)
             desc = f"{_op_symbol(self.module, node.operator)} -> {_op_symbol(self.module, new_op)}"
-            self._add(node, node.with_changes(operator=new_op), "arithmetic", desc)
+            self._add(node, node.with_changes(operator=new_op), operator, desc)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        self._swap_operator(node, _BINARY, "arithmetic")
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        new_type = _AUGMENTED.get(type(node.operator))
-        if new_type is not None:
-            new_op = _rebuild_operator(node.operator, new_type)
-            desc = f"{_op_symbol(self.module, node.operator)} -> {_op_symbol(self.module, new_op)}"
-            self._add(node, node.with_changes(operator=new_op), "arithmetic", desc)
+        self._swap_operator(node, _AUGMENTED, "arithmetic")
 
     def visit_ComparisonTarget(self, node: cst.ComparisonTarget) -> None:
-        new_type = _COMPARISON.get(type(node.operator))
-        if new_type is not None:
-            new_op = _rebuild_operator(node.operator, new_type)
-            desc = f"{_op_symbol(self.module, node.operator)} -> {_op_symbol(self.module, new_op)}"
-            self._add(node, node.with_changes(operator=new_op), "comparison", desc)
+        self._swap_operator(node, _COMPARISON, "comparison")
 
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
-        new_type = cst.Or if isinstance(node.operator, cst.And) else cst.And
-        new_op = _rebuild_operator(node.operator, new_type)
-        desc = f"{_op_symbol(self.module, node.operator)} -> {_op_symbol(self.module, new_op)}"
-        self._add(node, node.with_changes(operator=new_op), "boolean", desc)
+        self._swap_operator(node, {cst.And: cst.Or, cst.Or: cst.And}, "boolean")
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         if isinstance(node.operator, cst.Not):
