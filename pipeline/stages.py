@@ -209,15 +209,15 @@ def stage_validate(store: ArtifactStore, run_id: str, config: BuildConfig,
                 store.write(run_id, REPAIR_STAGE, original, fixed)
                 repaired[original] = fixed
         repair_reports = _validate_all(store, run_id, list(repaired.values()), config, pool, None)
-    rejections = []
-    for candidate in failing:
-        fixed = repaired.get(candidate.candidate_id)
+    gate_rejections = {c.candidate_id: _gate_rejection(c, reports[c.candidate_id]) for c in failing}
+    rejections = []  # those that repair did not save
+    for original, rejection in gate_rejections.items():
+        fixed = repaired.get(original)
         if fixed is None or not repair_reports[fixed.candidate_id].passed:
-            rejection = _gate_rejection(candidate, reports[candidate.candidate_id])
-            store.write(run_id, REJECTIONS, candidate.candidate_id, rejection)
+            store.write(run_id, REJECTIONS, original, rejection)
             rejections.append(rejection)
     gate = StageCount(received=len(candidates), accepted=len(candidates) - len(failing),
-                      rejected=_rejection_count(_gate_rejection(c, reports[c.candidate_id]) for c in failing))
+                      rejected=_rejection_count(gate_rejections.values()))
     repair = StageCount(received=len(repairable), accepted=len(failing) - len(rejections),
                         rejected=_rejection_count(r for r in rejections if r.candidate_id in repairable_ids))
     return gate, repair
