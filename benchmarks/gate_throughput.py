@@ -36,7 +36,7 @@ from pipeline.domains import load_domains  # noqa: E402
 from pipeline.records import Candidate  # noqa: E402
 from pipeline.seeds import load_corpus  # noqa: E402
 from validation.gate import test_file_name, validate_many  # noqa: E402
-from validation.inputs import seed_to_candidate  # noqa: E402
+from pipeline.validate.inputs import seed_to_candidate  # noqa: E402
 from validation.policy import GatePolicy  # noqa: E402
 from validation.sandbox import SandboxJob, SandboxPool  # noqa: E402
 

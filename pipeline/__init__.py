@@ -1,1 +1,14 @@
-"""pipeline."""
+"""pipeline: the stages of a build (synthesis, release), the build's configuration and store, the commands.
+
+Layers, one way only:
+
+- base layer: `pipeline.records` (the typed records at every stage boundary), `pipeline.errors` (errors
+  that end a command with one line), `pipeline.analysis` (static facts about a class, read with libcst;
+  never imports or runs it) and `pipeline.timing` (steps that time themselves for `build --profile`).
+  These import nothing else of the project.
+- `validation` (the sandbox and the gate) imports only the base layer.
+- everything else in `pipeline` (stages, synthesis, release, commands such as `pipeline.validate`) may
+  import the base layer and `validation`.
+
+`tests/test_layers.py` checks this.
+"""

@@ -85,7 +85,7 @@ def seeds_check(
     console.print(f"{len(corpus.seeds)} valid seed(s), {len(corpus.problems)} with problems")
     gate_ok = True
     if gate and corpus.seeds:
-        from validation.cli import gate_seeds
+        from pipeline.validate.cli import gate_seeds
 
         gate_ok = gate_seeds(list(corpus.seeds), jobs, mutation)
     if corpus.problems or not gate_ok:
@@ -93,7 +93,7 @@ def seeds_check(
 
 
 def _validate_command():
-    from validation.cli import validate_command
+    from pipeline.validate.cli import validate_command
 
     return validate_command
 

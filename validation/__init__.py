@@ -5,6 +5,7 @@
 - `validation.policy`: `GatePolicy` (thresholds; the issue's defaults).
 - `validation.interaction`, `validation.mutation`: the tracer and the mutants the gate uses.
 
-Kept free of imports: the sandbox worker imports this package with only the standard library, pytest and
+Depends only on the base layer of `pipeline` (`pipeline.records`, `pipeline.errors`, `pipeline.analysis`);
+its command line is `pipeline.validate`. Kept free of imports: the sandbox worker imports this package with only the standard library, pytest and
 coverage on its path.
 """

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.errors import InputError
-from validation.inputs import load_candidates
+from pipeline.validate.inputs import load_candidates
 
 SOLUTION = '''class Stack:
     """A bounded stack."""

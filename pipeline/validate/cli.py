@@ -1,6 +1,8 @@
 """The `classeval-pro validate` command and the gate part of `classeval-pro seeds check`.
 
-Registered on the app in pipeline/cli.py; kept here so that the gate's command line lives with the gate.
+Registered on the app in pipeline/cli.py. It lives in `pipeline/` with the other commands, not in
+`validation/`: the gate package depends only on the base layer (records, errors, static analysis) and
+never on the pipeline's seed loader, store or command line.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pipeline.records import GateReport
-from validation.inputs import NamedCandidate
+from pipeline.validate.inputs import NamedCandidate
 
 console = Console()
 if not console.is_terminal:  # piped output: rich would assume 80 columns and cut task ids
@@ -98,7 +100,7 @@ def validate_command(
     """Run the validation gate on tasks and print a table (task, pass/fail, line %, branch %, interaction %,
     mutation %, reasons). Exits 1 when any task fails the gate."""
     from pipeline.store import atomic_write_text
-    from validation.inputs import load_candidates
+    from pipeline.validate.inputs import load_candidates
 
     named, problems = load_candidates(path)
     for problem in problems:
@@ -118,7 +120,7 @@ def validate_command(
 
 def gate_seeds(seeds: list[Any], jobs: int, mutation: bool) -> bool:
     """`seeds check` part two: the gate on every valid seed; prints per-seed figures; True when all pass."""
-    from validation.inputs import seed_to_candidate
+    from pipeline.validate.inputs import seed_to_candidate
 
     named = [NamedCandidate(s.seed_id, seed_to_candidate(s)) for s in seeds]
     rows = run_gate(named, jobs, mutation, f"validation gate on {len(named)} seed(s)")
