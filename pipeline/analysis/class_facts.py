@@ -671,47 +671,59 @@ def _method_description(method: MethodFacts) -> str:
     return method.description
 
 
-def _tests_using(test_code: str, method_name: str) -> tuple[str, str]:
-    """(test class name or "", source of the top-level tests that mention `.method_name`)."""
+def _top_level_tests(test_code: str) -> list[tuple[str, bool, str]]:
+    """(name, is a class, source) of every top-level test function or class of `test_code`, parsed once.
+
+    Why once: `methods_info` asks which tests mention each method; parsing the test module again per
+    method made the release stage spend most of its time in the libcst parser.
+    """
     if not test_code.strip():
-        return "", ""
+        return []
     try:
         module = cst.parse_module(test_code)
     except cst.ParserSyntaxError:
-        return "", ""
+        return []
+    return [(stmt.name.value, isinstance(stmt, cst.ClassDef), module.code_for_node(stmt).strip("\n"))
+            for stmt in module.body
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and stmt.name.value.lower().startswith("test")]
+
+
+def _tests_using(tests: Sequence[tuple[str, bool, str]], method_name: str) -> tuple[str, str]:
+    """(test class name or "", source of the top-level tests that mention `.method_name`)."""
     pattern = re.compile(rf"\.{re.escape(method_name)}\b")
     chunks: list[str] = []
     test_class = ""
-    for stmt in module.body:
-        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and stmt.name.value.lower().startswith("test"):
-            code = module.code_for_node(stmt)
-            if pattern.search(code):
-                chunks.append(code.strip("\n"))
-                if isinstance(stmt, cst.ClassDef) and not test_class:
-                    test_class = stmt.name.value
+    for name, is_class, code in tests:
+        if pattern.search(code):
+            chunks.append(code)
+            if is_class and not test_class:
+                test_class = name
     return test_class, "\n\n\n".join(chunks)
 
 
-def methods_info(source: str, class_name: str, test_code: str = "") -> list[dict[str, Any]]:
+def methods_info(source: str, class_name: str, test_code: str = "", *,
+                 facts: ClassFacts | None = None) -> list[dict[str, Any]]:
     """ClassEval's ``methods_info`` entries for every method except ``__init__`` (ClassEval keeps the
     constructor in ``class_constructor``), in source order.
 
     Each dict has the keys of `pipeline.records.MethodInfo` (``MethodInfo.model_validate(d)`` builds one):
     method_name, method_description, test_class, test_code (the top-level tests of `test_code` that mention
-    ``.method_name``), solution_code, dependencies.
+    ``.method_name``), solution_code, dependencies. `facts`, when the caller already has them, saves a
+    second analysis of `source`.
     """
-    facts = class_facts(source, class_name)
+    facts = facts if facts is not None else class_facts(source, class_name)
+    tests = _top_level_tests(test_code)
     out: list[dict[str, Any]] = []
     for method in facts.methods:
         if method.is_init:
             continue
-        test_class, tests = _tests_using(test_code, method.name)
+        test_class, method_tests = _tests_using(tests, method.name)
         out.append(
             {
                 "method_name": method.name,
                 "method_description": _method_description(method),
                 "test_class": test_class,
-                "test_code": tests,
+                "test_code": method_tests,
                 "solution_code": method.source,
                 "dependencies": method_dependencies(method),
             }

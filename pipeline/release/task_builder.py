@@ -93,7 +93,8 @@ def build_task(candidate: Candidate, report: GateReport, verdicts: Sequence[Verd
         imports, solution = split_imports(candidate.solution_code)
         facts = class_facts(candidate.solution_code, candidate.class_name)
         methods = tuple(MethodInfo.model_validate(m)
-                        for m in methods_info(candidate.solution_code, candidate.class_name, candidate.test_code))
+                        for m in methods_info(candidate.solution_code, candidate.class_name, candidate.test_code,
+                                              facts=facts))
     except SyntaxError as exc:
         raise InputError(f"candidate {cid}: solution_code does not parse: line {exc.lineno}: {exc.msg}") from None
     except ClassNotFound as exc:
