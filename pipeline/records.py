@@ -85,6 +85,18 @@ class RejectReason(str, Enum):
     DUPLICATE = "duplicate"  # same normalised syntax tree as another task
     NEAR_DUPLICATE = "near_duplicate"  # MinHash Jaccard above the threshold
     CONTAMINATED = "contaminated"  # overlaps a public benchmark above the threshold
+    # Mining (stage 3): why a class found in a repository did not become a candidate.
+    LICENCE_NOT_ALLOWED = "licence_not_allowed"  # no licence file, an unknown one, or one off the allow-list
+    NOT_A_TASK_CLASS = "not_a_task_class"  # a test, enum, exception, protocol, abstract interface or data holder
+    TOO_SMALL = "too_small"  # fewer methods or lines than a task needs
+    TOO_LARGE = "too_large"  # more lines than a task may have
+    NO_INTERACTION = "no_interaction"  # no call or state edge between its methods
+    NOT_SELF_CONTAINED = "not_self_contained"  # its slice needs a package outside the standard library
+    UNSAFE_EFFECTS = "unsafe_effects"  # its slice touches the network, spawns processes or writes files
+    UNDOCUMENTED = "undocumented"  # a method has no docstring and no model is configured to write one
+    NOT_FRESH = "not_fresh"  # first appeared in the repository before the cut-off
+    SOURCE_UNREADABLE = "source_unreadable"  # an object or response of the source could not be read
+    NO_DOMAIN = "no_domain"  # no (selected) domain's keywords match the repository or the class
 
 
 class Provenance(Record):
@@ -101,6 +113,7 @@ class Provenance(Record):
         default=None, description="ISO date the class first appeared (mined code), or the seed's creation date."
     )
     source: str | None = Field(default=None, description="Free-text origin, e.g. 'written for classeval-pro'.")
+    first_commit: str | None = Field(default=None, description="Sha of the commit that first added a mined class.")
 
 
 class GeneratorSpec(Record):

@@ -46,7 +46,7 @@ def task_features():
         "module_name": string, "domains": strings, "origin": string,
         "provenance": {"seed_ids": strings, "transforms": strings, "rng_seed": Value("int64"), "repository": string,
                        "commit": string, "path": string, "licence": string, "first_commit_date": string,
-                       "source": string},
+                       "source": string, "first_commit": string},
         "generator": spec,
         "source_date": string,
         "metrics": List({"name": string, "value": Value("float64")}),

@@ -1,0 +1,104 @@
+"""Top-level classes of a mined module, read with libcst (mined code is parsed, never imported or run).
+
+`ParsedModule` parses a file once; `ClassUnit` is one of its top-level classes with the cheap facts the
+shape filters need (method names, line count, bases, decorators). Nested classes are not tasks on their
+own: a solver would need the enclosing class to use them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import libcst as cst
+
+from pipeline.analysis.class_facts import ClassFacts, Edge, class_facts, edges_from_facts
+
+
+def dotted_name(node: cst.BaseExpression) -> str:
+    """`a.b.c` for a Name/Attribute chain (subscripts and calls are looked through: `Generic[T]` -> Generic);
+    '' for anything else."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = dotted_name(node.value)
+        return f"{head}.{node.attr.value}" if head else ""
+    if isinstance(node, cst.Subscript):
+        return dotted_name(node.value)
+    if isinstance(node, cst.Call):
+        return dotted_name(node.func)
+    return ""
+
+
+@dataclass(frozen=True, eq=False)
+class ClassUnit:
+    """One top-level class of a parsed module."""
+
+    module: ParsedModule
+    node: cst.ClassDef
+
+    @property
+    def name(self) -> str:
+        return self.node.name.value
+
+    @cached_property
+    def code(self) -> str:
+        """The class's source, decorators included, without the blank lines before it."""
+        return self.module.tree.code_for_node(self.node.with_changes(leading_lines=())).strip("\n") + "\n"
+
+    @property
+    def line_count(self) -> int:
+        return self.code.count("\n")
+
+    @property
+    def bases(self) -> tuple[str, ...]:
+        return tuple(dotted_name(arg.value) for arg in self.node.bases)
+
+    @property
+    def keywords(self) -> dict[str, str]:
+        """Class keywords such as metaclass=ABCMeta."""
+        return {arg.keyword.value: dotted_name(arg.value) for arg in self.node.keywords if arg.keyword is not None}
+
+    @property
+    def decorators(self) -> tuple[str, ...]:
+        return tuple(dotted_name(d.decorator) for d in self.node.decorators)
+
+    @cached_property
+    def functions(self) -> tuple[cst.FunctionDef, ...]:
+        body = self.node.body.body if isinstance(self.node.body, cst.IndentedBlock) else ()
+        return tuple(stmt for stmt in body if isinstance(stmt, cst.FunctionDef))
+
+    @property
+    def method_names(self) -> tuple[str, ...]:
+        """Distinct method names in source order (a property's getter and setter count once)."""
+        return tuple(dict.fromkeys(f.name.value for f in self.functions))
+
+    @cached_property
+    def facts(self) -> ClassFacts:
+        """Reads, writes and calls per method (pipeline.analysis): the interaction filter's input."""
+        return class_facts(self.module.source, self.name)
+
+    @cached_property
+    def edges(self) -> tuple[Edge, ...]:
+        return tuple(edges_from_facts(self.facts))
+
+
+class ParsedModule:
+    """A mined Python file parsed once; `classes` lists its top-level classes in source order."""
+
+    def __init__(self, source: str, path: str = "<module>") -> None:
+        self.source = source
+        self.path = path
+        self.tree = cst.parse_module(source)  # raises libcst.ParserSyntaxError
+
+    @cached_property
+    def classes(self) -> tuple[ClassUnit, ...]:
+        return tuple(ClassUnit(self, stmt) for stmt in self.tree.body if isinstance(stmt, cst.ClassDef))
+
+
+def parse_module(source: str, path: str = "<module>") -> ParsedModule | None:
+    """The parsed module, or None for a file that is not valid Python (to libcst's grammar)."""
+    try:
+        return ParsedModule(source, path)
+    except (cst.ParserSyntaxError, RecursionError, ValueError):
+        return None

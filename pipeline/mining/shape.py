@@ -1,0 +1,118 @@
+"""Shape filters on a mined class: is it the kind of class a task can be made of?
+
+All of them read only the syntax tree, so they run first and cost little. The limits are named in
+`ShapeLimits` (configurable through the `[mine]` section).
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+from pydantic import BaseModel, ConfigDict, Field
+
+from pipeline.mining.extract import ClassUnit, dotted_name
+from pipeline.mining.filters import Drop, Filter
+from pipeline.records import RejectReason
+
+
+class ShapeLimits(BaseModel):
+    """How big a mined class must and may be."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    min_methods: int = Field(default=5, ge=1, description="Fewest distinct methods (including __init__).")
+    min_lines: int = Field(default=40, ge=1, description="Fewest lines of the class itself.")
+    max_lines: int = Field(default=800, ge=1, description="Most lines of the class itself.")
+
+
+_TEST_NAME = re.compile(r"^Test|Tests?$")
+_TEST_BASES = {"TestCase", "IsolatedAsyncioTestCase", "unittest.TestCase", "unittest.IsolatedAsyncioTestCase"}
+_ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"}
+_EXCEPTION_BASE = re.compile(r"(Exception|Error|Warning)$")
+_PROTOCOL_BASES = {"Protocol", "typing.Protocol", "typing_extensions.Protocol"}
+_ABSTRACT_BASES = {"ABC", "abc.ABC"}
+_ABSTRACT_DECORATORS = {"abstractmethod", "abc.abstractmethod", "abstractproperty", "abc.abstractproperty"}
+_DATA_DECORATORS = {"dataclass", "dataclasses.dataclass", "attr.s", "attrs.define", "attr.define", "define",
+                    "attrs.frozen", "frozen"}
+_DATA_BASES = {"NamedTuple", "typing.NamedTuple", "TypedDict", "typing.TypedDict", "BaseModel",
+               "pydantic.BaseModel"}
+
+
+def _short(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+def class_kind(unit: ClassUnit, path: str = "") -> str | None:
+    """Why this class is not a task class ('test', 'enum', 'exception', 'protocol', 'abstract interface',
+    'data holder'), or None when it may be one."""
+    bases = set(unit.bases)
+    short_bases = {_short(b) for b in bases}
+    file_name = path.rsplit("/", 1)[-1]
+    if _TEST_NAME.search(unit.name) or short_bases & {_short(b) for b in _TEST_BASES} or (
+            file_name.startswith("test_") or file_name.endswith("_test.py") or file_name == "conftest.py"):
+        return "test"
+    if short_bases & _ENUM_BASES:
+        return "enum"
+    if any(_EXCEPTION_BASE.search(b) for b in bases):
+        return "exception"
+    if bases & _PROTOCOL_BASES or "Protocol" in short_bases:
+        return "protocol"
+    if bases & _ABSTRACT_BASES or _short(unit.keywords.get("metaclass", "")) == "ABCMeta" or any(
+            _short(dotted) in {_short(d) for d in _ABSTRACT_DECORATORS}
+            for function in unit.functions for dotted in _decorator_names(function)):
+        return "abstract interface"
+    if (set(unit.decorators) & _DATA_DECORATORS or short_bases & {_short(b) for b in _DATA_BASES}) and not _has_behaviour(unit):
+        return "data holder"
+    return None
+
+
+def _decorator_names(function: cst.FunctionDef) -> list[str]:
+    return [dotted_name(d.decorator) for d in function.decorators]
+
+
+def _has_behaviour(unit: ClassUnit) -> bool:
+    """A data-holder-like class still counts when methods other than __init__/__post_init__ change state."""
+    return any(m.writes for m in unit.facts.methods if m.name not in ("__init__", "__post_init__"))
+
+
+def kind_filter(path: str) -> Filter[ClassUnit]:
+    def check(unit: ClassUnit) -> Drop | None:
+        kind = class_kind(unit, path)
+        return None if kind is None else Drop(RejectReason.NOT_A_TASK_CLASS, f"{unit.name} is {_article(kind)} {kind}",
+                                              {"kind": kind})
+    return check
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def size_filter(limits: ShapeLimits) -> Filter[ClassUnit]:
+    def check(unit: ClassUnit) -> Drop | None:
+        methods, lines = len(unit.method_names), unit.line_count
+        evidence = {"methods": methods, "lines": lines}
+        if methods < limits.min_methods:
+            return Drop(RejectReason.TOO_SMALL, f"{methods} method(s), fewer than {limits.min_methods}", evidence)
+        if lines < limits.min_lines:
+            return Drop(RejectReason.TOO_SMALL, f"{lines} lines, fewer than {limits.min_lines}", evidence)
+        if lines > limits.max_lines:
+            return Drop(RejectReason.TOO_LARGE, f"{lines} lines, more than {limits.max_lines}", evidence)
+        return None
+    return check
+
+
+def interaction_filter(unit: ClassUnit) -> Drop | None:
+    """At least one call or state edge between two methods (pipeline.analysis's definitions)."""
+    try:
+        edges = unit.edges
+    except Exception as exc:  # noqa: BLE001 - an analysis failure on odd code drops one class, not the run
+        return Drop(RejectReason.MALFORMED, f"could not analyse {unit.name}: {type(exc).__name__}: {exc}")
+    if not edges:
+        return Drop(RejectReason.NO_INTERACTION, f"{unit.name} has no call or state edge between its methods")
+    return None
+
+
+def shape_chain(path: str, limits: ShapeLimits) -> list[Filter[ClassUnit]]:
+    """The shape filters, cheapest first."""
+    return [kind_filter(path), size_filter(limits), interaction_filter]

@@ -1,0 +1,143 @@
+"""Dependency slicing: a class plus the module-level names it uses, transitively.
+
+Requiring the whole module to import only the standard library throws away most classes of modern
+repositories (one `import requests` for an unrelated function sinks every class in the file). Instead the
+task is the *slice*: the class, the top-level statements defining the names it refers to (helper functions,
+constants, other classes, imports), the statements those refer to, and so on. The slice is then held to
+the standard library alone (`sys.stdlib_module_names`) and to the effects a benchmark task may have.
+
+Name resolution is libcst's `ScopeProvider` (scope-aware, so a local variable that shadows a module-level
+name does not pull the module-level one in). Everything here reads the syntax tree: mined code is never
+imported or run outside the sandbox.
+"""
+
+from __future__ import annotations
+
+import bisect
+import builtins
+import sys
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import GlobalScope, MetadataWrapper, PositionProvider, ScopeProvider
+
+from pipeline.mining.extract import ClassUnit, dotted_name
+from pipeline.mining.filters import Drop
+from pipeline.records import RejectReason
+
+STDLIB: frozenset[str] = frozenset(sys.stdlib_module_names)
+_BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__", "__builtins__", "__package__"}
+
+
+@dataclass(frozen=True)
+class Slice:
+    """The class and what it needs from its module, as a module of its own."""
+
+    class_name: str
+    code: str
+    names: tuple[str, ...]  # module-level names pulled in besides the class
+    imports: tuple[str, ...]  # every module the slice imports (absolute; relative ones keep their dots)
+    unresolved: tuple[str, ...]  # names used that no statement of the module defines (star imports)
+
+
+def _is_future_import(stmt: cst.CSTNode) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and any(
+        isinstance(s, cst.ImportFrom) and isinstance(s.module, cst.Name) and s.module.value == "__future__"
+        for s in stmt.body)
+
+
+def _is_star_import(stmt: cst.CSTNode) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and any(
+        isinstance(s, cst.ImportFrom) and isinstance(s.names, cst.ImportStar) for s in stmt.body)
+
+
+class _Statements:
+    """Maps any node of the module to the index of the top-level statement containing it."""
+
+    def __init__(self, body: tuple[cst.BaseStatement, ...], positions) -> None:  # noqa: ANN001 - libcst mapping
+        self.starts = [positions[stmt].start.line for stmt in body]
+        self.positions = positions
+
+    def index_of(self, node: cst.CSTNode) -> int | None:
+        position = self.positions.get(node)
+        if position is None:
+            return None
+        index = bisect.bisect_right(self.starts, position.start.line) - 1
+        return index if index >= 0 else None
+
+
+def slice_class(unit: ClassUnit) -> Slice:
+    """The slice of `unit` (see the module docstring). Statements keep their source order."""
+    tree = unit.module.tree
+    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)  # the same nodes as `unit.node`
+    scopes = wrapper.resolve(ScopeProvider)
+    statements = _Statements(tuple(tree.body), wrapper.resolve(PositionProvider))
+    scope = scopes.get(tree)
+    if not isinstance(scope, GlobalScope):
+        raise ValueError(f"{unit.module.path}: no global scope")
+    depends: dict[int, set[int]] = {}
+    definers: dict[int, set[str]] = {}
+    for assignment in scope.assignments:
+        node = getattr(assignment, "node", None)
+        defined_at = statements.index_of(node) if node is not None else None
+        if defined_at is None:
+            continue
+        definers.setdefault(defined_at, set()).add(assignment.name)
+        for access in assignment.references:
+            used_at = statements.index_of(access.node)
+            if used_at is not None and used_at != defined_at:
+                depends.setdefault(used_at, set()).add(defined_at)
+    start = tree.body.index(unit.node)
+    keep, frontier = {start}, [start]
+    while frontier:
+        for needed in depends.get(frontier.pop(), ()):
+            if needed not in keep:
+                keep.add(needed)
+                frontier.append(needed)
+    every_scope = {s for s in scopes.values() if s is not None}
+    unresolved = sorted({access.node.value for s in every_scope for access in s.accesses
+                         if isinstance(access.node, cst.Name) and not access.referents
+                         and access.node.value not in _BUILTINS
+                         and statements.index_of(access.node) in keep})
+    names = sorted({name for index in keep if index != start for name in definers.get(index, ())})
+    for index, stmt in enumerate(tree.body):
+        if _is_future_import(stmt) or (unresolved and _is_star_import(stmt)):
+            keep.add(index)
+    body = [stmt for index, stmt in enumerate(tree.body) if index in keep]
+    code = tree.with_changes(body=body).code
+    return Slice(unit.name, code, tuple(names), tuple(sorted(imported_modules(body))), tuple(unresolved))
+
+
+def imported_modules(statements: list[cst.BaseStatement] | tuple[cst.BaseStatement, ...]) -> set[str]:
+    """Every module imported anywhere in `statements` (nested imports too): `import a.b` -> 'a.b',
+    `from a import b` -> 'a', `from . import x` -> '.'."""
+    found: set[str] = set()
+
+    class _Imports(cst.CSTVisitor):
+        def visit_Import(self, node: cst.Import) -> None:
+            found.update(dotted_name(alias.name) for alias in node.names)
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+            found.add("." * len(node.relative) + (dotted_name(node.module) if node.module is not None else ""))
+
+    for stmt in statements:
+        stmt.visit(_Imports())
+    return found
+
+
+def third_party(modules: tuple[str, ...] | set[str]) -> list[str]:
+    """The modules outside the standard library (relative imports are the repository's own code)."""
+    return sorted(m for m in modules if m.startswith(".") or m.split(".")[0] not in STDLIB)
+
+
+def self_contained(piece: Slice) -> Drop | None:
+    """The slice imports only the standard library and every name it uses is defined."""
+    outside = third_party(piece.imports)
+    if outside:
+        return Drop(RejectReason.NOT_SELF_CONTAINED, f"{piece.class_name} needs {', '.join(outside)}",
+                    {"modules": outside})
+    if piece.unresolved:
+        return Drop(RejectReason.NOT_SELF_CONTAINED,
+                    f"{piece.class_name} uses names defined nowhere in its module: {', '.join(piece.unresolved[:5])}",
+                    {"names": list(piece.unresolved)})
+    return None

@@ -1,0 +1,74 @@
+"""Small mined-code fixtures: a class that passes every shape filter, written under any name."""
+
+from __future__ import annotations
+
+import textwrap
+
+
+def ledger_class(name: str = "Ledger", *, helper_call: str = "_clean(label)", extra_method: str = "",
+                 documented: bool = True) -> str:
+    """A class with seven methods, shared state and cross-method calls: a fine task by shape.
+
+    `helper_call` is what `add` calls on its label (a module-level helper the slice must pull in);
+    `extra_method` is appended to the body (e.g. one that touches the network).
+    """
+    def d(text: str) -> str:
+        return f'"""{text}"""' if documented else ""
+
+    body = f'''
+class {name}:
+    """Keeps labelled amounts and reports totals."""
+
+    def __init__(self, limit: int = 100) -> None:
+        {d("Start empty; no single amount may exceed `limit`.")}
+        self.limit = limit
+        self.entries: list[tuple[str, int]] = []
+        self.closed = False
+
+    def add(self, label: str, amount: int) -> int:
+        {d("Record an amount under a label and return the number of entries.")}
+        self._check_open()
+        if amount > self.limit:
+            raise ValueError("amount over the limit")
+        self.entries.append(({helper_call}, amount))
+        return len(self.entries)
+
+    def total(self) -> int:
+        {d("Sum of every amount recorded.")}
+        return sum(amount for _, amount in self.entries)
+
+    def by_label(self, label: str) -> int:
+        {d("Sum of the amounts recorded under `label`.")}
+        return sum(amount for name, amount in self.entries if name == label)
+
+    def labels(self) -> list[str]:
+        {d("Distinct labels in first-seen order.")}
+        seen: list[str] = []
+        for label, _ in self.entries:
+            if label not in seen:
+                seen.append(label)
+        return seen
+
+    def close(self) -> int:
+        {d("Close the ledger and return its total.")}
+        self.closed = True
+        return self.total()
+
+    def _check_open(self) -> None:
+        {d("Refuse changes after close.")}
+        if self.closed:
+            raise RuntimeError("ledger is closed")
+{textwrap.indent(textwrap.dedent(extra_method), "    ")}'''
+    return body
+
+
+HELPER = '''
+def _clean(label: str) -> str:
+    """Trim and lower a label."""
+    return label.strip().lower()
+'''
+
+
+def ledger_module(name: str = "Ledger", *, imports: str = "", **kwargs: object) -> str:
+    """A module: imports, the `_clean` helper, and the ledger class."""
+    return f"{imports}\n{HELPER}\n{ledger_class(name, **kwargs)}"
