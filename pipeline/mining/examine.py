@@ -1,0 +1,87 @@
+"""The filters every source applies to the classes of one file, in cost order, before any history query:
+shape (kind, size, interaction), slice (standard library only), effects, documentation.
+
+Sources (local git, GitHub) differ only in how they read files and date classes; this is what they share.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pipeline.mining.effects import effects_filter
+from pipeline.mining.extract import ClassUnit, ParsedModule
+from pipeline.mining.filters import Drop, first_drop
+from pipeline.mining.records import MineConfig, mined_id
+from pipeline.mining.shape import shape_chain
+from pipeline.mining.slicing import Slice, self_contained, slice_class
+from pipeline.records import Rejection, RejectReason
+
+STAGE = "mine"
+_TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_test\.py$|(^|/)conftest\.py$")
+
+
+def is_test_path(path: str) -> bool:
+    return bool(_TEST_PATH.search(path))
+
+
+def undocumented_methods(unit: ClassUnit) -> list[str]:
+    """Methods a solver would have to implement without a docstring (dunders other than __init__ are
+    exempt: their meaning is the language's)."""
+    return [m.name for m in unit.facts.methods
+            if m.docstring is None and not (m.name.startswith("__") and m.name.endswith("__") and m.name != "__init__")]
+
+
+def documented_filter(unit: ClassUnit) -> Drop | None:
+    missing = undocumented_methods(unit)
+    if missing:
+        return Drop(RejectReason.UNDOCUMENTED, f"{unit.name}: no docstring on {', '.join(missing[:5])}",
+                    {"methods": missing})
+    return None
+
+
+@dataclass(frozen=True)
+class Passed:
+    """A class that passed the cheap filters, with its slice."""
+
+    unit: ClassUnit
+    piece: Slice
+
+
+def examine_module(module: ParsedModule, config: MineConfig, *, require_docstrings: bool = True
+                   ) -> Iterator[Passed | tuple[ClassUnit, Drop]]:
+    """For each top-level class: `Passed`, or the class and the first filter's drop."""
+    for unit in module.classes:
+        drop = first_drop(unit, shape_chain(module.path, config.shape))
+        if drop is None and require_docstrings:
+            drop = documented_filter(unit)
+        if drop is not None:
+            yield unit, drop
+            continue
+        try:
+            piece = slice_class(unit)
+        except Exception as exc:  # noqa: BLE001 - a resolver failure on odd code costs this class only
+            yield unit, Drop(RejectReason.MALFORMED, f"could not slice {unit.name}: {type(exc).__name__}: {exc}")
+            continue
+        drop = self_contained(piece) or effects_filter(piece)
+        yield (unit, drop) if drop is not None else Passed(unit, piece)
+
+
+def rejection(repository: str, path: str, class_name: str, drop: Drop) -> Rejection:
+    """A mining rejection, keyed by where the class was found."""
+    return Rejection(candidate_id=mined_id(repository, path, class_name), stage=STAGE, reason=drop.reason,
+                     detail=f"{repository}:{path}:{class_name}: {drop.detail}",
+                     evidence={"repository": repository, "path": path, "class_name": class_name, **drop.evidence})
+
+
+def description_of(unit: ClassUnit) -> str:
+    """The class docstring's first paragraph, one line."""
+    doc = unit.facts.docstring or ""
+    return " ".join(doc.strip().split("\n\n")[0].split())
+
+
+def tests_using(class_name: str, test_sources: dict[str, str]) -> tuple[str, ...]:
+    """The repository's test modules that import `class_name` by name."""
+    pattern = re.compile(rf"^\s*from\s+[\w.]+\s+import\s+[^\n]*\b{re.escape(class_name)}\b", re.MULTILINE)
+    return tuple(text for path, text in sorted(test_sources.items()) if pattern.search(text))

@@ -1,0 +1,132 @@
+"""When did a class first appear in a repository's history? Freshness is what keeps a benchmark clean.
+
+A class counts as fresh only when its code first appeared after the cut-off. The repository's creation
+date is not enough (old repositories gain new classes; new repositories carry old code), and neither is
+the date of the file that holds it today (a class moved to a new file, or renamed, keeps its age). So:
+
+- **by name**: the oldest commit, on any branch, whose change to a Python file added or removed a
+  `class Name` header (git's pickaxe, limited to `*.py` so that it never reads absent blobs);
+- **by body**: for the class's most distinctive lines (long, unique lines of its methods), the commits
+  before the cut-off that introduced them; each is checked by parsing the files of that commit that
+  contain the line and comparing normalised method bodies, so a renamed class is found under its old name
+  while a line that merely looks alike elsewhere is not taken for it.
+
+The first appearance is the oldest of these. History queries are the miner's costliest step, so only
+classes that passed every cheap filter get here, and the body queries look only at commits before the
+cut-off (`--until`), which in a young repository is nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from pipeline.mining.gitrepo import GitError, GitRepo
+
+DISTINCT_LINES = 2
+MIN_LINE_LENGTH = 24
+SAME_CLASS_SHARE = 0.5
+"""Share of the class's normalised methods an older class must contain to be taken as the same class."""
+MAX_CHECKS_PER_LINE = 4
+
+
+@dataclass(frozen=True)
+class Appearance:
+    """The oldest commit found for a class, how it was found, and its time (seconds since the epoch)."""
+
+    commit: str
+    timestamp: int
+    how: str  # "name" | "body"
+
+    @property
+    def date(self) -> str:
+        return datetime.fromtimestamp(self.timestamp, tz=timezone.utc).date().isoformat()
+
+
+def method_fingerprints(class_node: ast.ClassDef) -> set[str]:
+    """Digests of each method's body with docstrings dropped and the class's own name neutralised, so a
+    renamed class or a re-documented one has the same fingerprints."""
+    out: set[str] = set()
+    for item in class_node.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = item.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                body = body[1:]
+            module = ast.Module(body=list(body), type_ignores=[])
+            for node in ast.walk(module):
+                if isinstance(node, ast.Name) and node.id == class_node.name:
+                    node.id = "__cls__"
+            text = item.name + ":" + ast.dump(module, annotate_fields=False)
+            out.add(hashlib.sha1(text.encode()).hexdigest())
+    return out
+
+
+def _class_nodes(source: str) -> list[ast.ClassDef]:
+    try:
+        tree = ast.parse(source)  # parsing only: mined code is never run here
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    return [node for node in tree.body if isinstance(node, ast.ClassDef)]
+
+
+def distinctive_lines(class_code: str, count: int = DISTINCT_LINES) -> list[str]:
+    """The longest lines of the class that occur once in it (stripped), skipping docstring-like lines and
+    comments: the ones most likely to travel with the class and least likely to appear elsewhere."""
+    lines = [line.strip() for line in class_code.splitlines()[1:]]
+    singles = [line for line in dict.fromkeys(lines) if lines.count(line) == 1 and len(line) >= MIN_LINE_LENGTH
+               and not line.startswith(("#", '"', "'")) and line.isascii()]
+    return sorted(singles, key=lambda line: (-len(line), line))[:count]
+
+
+def _header_regex(class_name: str) -> str:
+    return rf"class[[:space:]]+{class_name}[[:space:]]*[(:]"
+
+
+def first_by_name(repo: GitRepo, class_name: str) -> Appearance | None:
+    rows = repo.log_pickaxe(_header_regex(class_name), regex=True)
+    return Appearance(rows[0][0], rows[0][1], "name") if rows else None
+
+
+def _same_class_in(repo: GitRepo, commit: str, line: str, fingerprints: set[str]) -> bool:
+    for path in repo.files_containing(commit, line):
+        data = repo.read_file(commit, path)
+        if data is None:
+            continue
+        for node in _class_nodes(data.decode("utf-8", "replace")):
+            older = method_fingerprints(node)
+            if fingerprints and len(older & fingerprints) >= SAME_CLASS_SHARE * len(fingerprints):
+                return True
+    return False
+
+
+def first_by_body(repo: GitRepo, class_code: str, before: int) -> Appearance | None:
+    """The oldest commit before `before` holding a class with (mostly) the same methods, if any."""
+    nodes = _class_nodes(class_code)
+    if not nodes:
+        return None
+    fingerprints = method_fingerprints(nodes[0])
+    best: Appearance | None = None
+    for line in distinctive_lines(class_code):
+        rows = [row for row in repo.log_pickaxe(line, until=before) if row[1] < before]
+        for commit, when in rows[:MAX_CHECKS_PER_LINE]:
+            if best is not None and when >= best.timestamp:
+                break
+            if _same_class_in(repo, commit, line, fingerprints):
+                best = Appearance(commit, when, "body")
+                break
+    return best
+
+
+def first_appearance(repo: GitRepo, class_name: str, class_code: str, cutoff: int) -> Appearance:
+    """The oldest appearance of the class by name or by body. Raises GitError when history cannot be read
+    (e.g. a partial clone lacking a Python blob the query needs): the caller drops that one class."""
+    by_name = first_by_name(repo, class_name)
+    if by_name is not None and by_name.timestamp < cutoff:
+        return by_name  # already too old: an even older body match would not change the verdict
+    by_body = first_by_body(repo, class_code, cutoff)
+    found = [a for a in (by_name, by_body) if a is not None]
+    if not found:
+        raise GitError(f"no commit adds class {class_name} (is it on a branch?)")
+    return min(found, key=lambda a: a.timestamp)

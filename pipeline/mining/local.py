@@ -1,0 +1,133 @@
+"""The local source: every git repository under a folder (clones, bare mirrors, partial clones).
+
+Per repository, cheapest first: the licence (one blob), then every Python file of HEAD read in one
+`cat-file --batch`, parsed and put through the shared filters (`examine`), and only for the survivors the
+history queries that date them (`freshness`). An absent blob costs its file; a history query that fails
+costs its class; neither ends the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pipeline.domains import DomainRegistry
+from pipeline.mining.domain import match_domain
+from pipeline.mining.examine import Passed, description_of, examine_module, is_test_path, rejection, tests_using
+from pipeline.mining.extract import parse_module
+from pipeline.mining.filters import Drop
+from pipeline.mining.freshness import first_appearance
+from pipeline.mining.gitrepo import GitError, GitRepo, TreeEntry, find_repositories
+from pipeline.mining.licence import NONE, is_allowed, licence_files, spdx_of_text
+from pipeline.mining.records import MineConfig, MinedClass
+from pipeline.mining.tally import Tally
+from pipeline.records import Rejection, RejectReason
+
+README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
+BLOB_BATCH = 500
+
+
+def cutoff_timestamp(config: MineConfig) -> int:
+    return int(datetime(config.since.year, config.since.month, config.since.day, tzinfo=timezone.utc).timestamp())
+
+
+def _root_text(repo: GitRepo, entries: list[TreeEntry], names: list[str]) -> str:
+    chosen = next((e for name in names for e in entries if e.path == name), None)
+    if chosen is None:
+        return ""
+    data = repo.read_blobs([chosen.blob]).get(chosen.blob)
+    return data.decode("utf-8", "replace") if data else ""
+
+
+def repository_licence(repo: GitRepo, entries: list[TreeEntry]) -> str:
+    """SPDX id of the repository's licence file at HEAD; 'none' without one, 'unknown' when unreadable."""
+    files = licence_files([e.path for e in entries])
+    if not files:
+        return NONE
+    return spdx_of_text(_root_text(repo, entries, files[:1]))
+
+
+def _read_python(repo: GitRepo, entries: list[TreeEntry]) -> dict[str, str | None]:
+    """path -> source text (None for an absent blob), read in batches."""
+    out: dict[str, str | None] = {}
+    for start in range(0, len(entries), BLOB_BATCH):
+        batch = entries[start:start + BLOB_BATCH]
+        blobs = repo.read_blobs([e.blob for e in batch])
+        for entry in batch:
+            data = blobs.get(entry.blob)
+            out[entry.path] = data.decode("utf-8", "replace") if data is not None else None
+    return out
+
+
+def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, tally: Tally,
+                    name: str | None = None) -> Iterator[MinedClass | Rejection]:
+    """Kept classes and rejections of one local repository."""
+    repo = GitRepo(path)
+    repository = name or path.name.removesuffix(".git")
+    try:
+        head = repo.head()
+        entries = repo.tree(head)
+    except GitError as exc:
+        tally.repository(repository)
+        yield rejection(repository, "", "", Drop(RejectReason.SOURCE_UNREADABLE, str(exc)))
+        return
+    tally.repository(repository)
+    licence = repository_licence(repo, entries)
+    if not is_allowed(licence, config.licences):
+        yield rejection(repository, "", "", Drop(RejectReason.LICENCE_NOT_ALLOWED,
+                                                 f"licence {licence} is not on the allow-list", {"licence": licence}))
+        return
+    readme = _root_text(repo, entries, [e.path for e in entries if e.path.lower() in README_NAMES][:1])
+    python = [e for e in entries if e.path.endswith(".py")]
+    sources = _read_python(repo, python)
+    test_sources = {p: s for p, s in sources.items() if s is not None and is_test_path(p)}
+    repo.unreadable = {p for p, s in sources.items() if s is None}
+    cutoff = cutoff_timestamp(config)
+    url = repo.origin_url() or str(path)
+    for file_path, source in sorted(sources.items()):
+        if source is None:
+            yield rejection(repository, file_path, "", Drop(RejectReason.SOURCE_UNREADABLE,
+                                                            "the file's blob is absent (partial clone)"))
+            continue
+        module = parse_module(source, file_path)
+        if module is None:
+            continue  # not Python 3 to libcst: no class of it can be a task
+        for outcome in examine_module(module, config):
+            tally.class_seen()
+            if not isinstance(outcome, Passed):
+                unit, drop = outcome
+                yield rejection(repository, file_path, unit.name, drop)
+                continue
+            unit = outcome.unit
+            domain, scores = match_domain(registry, class_names=[unit.name, file_path, *unit.method_names],
+                                          context=[repository, readme[:20000]], allowed=config.domains)
+            if domain is None:
+                yield rejection(repository, file_path, unit.name, Drop(
+                    RejectReason.NO_DOMAIN, "no selected domain's keywords match", {"scores": scores}))
+                continue
+            try:
+                first = first_appearance(repo, unit.name, unit.code, cutoff)
+            except GitError as exc:
+                yield rejection(repository, file_path, unit.name, Drop(RejectReason.SOURCE_UNREADABLE, str(exc)))
+                continue
+            if first.timestamp < cutoff:
+                yield rejection(repository, file_path, unit.name, Drop(
+                    RejectReason.NOT_FRESH, f"first appeared {first.date} in {first.commit[:12]} (by {first.how})",
+                    {"first_commit": first.commit, "first_commit_date": first.date, "found_by": first.how}))
+                continue
+            yield MinedClass(repository=repository, url=url, path=file_path, class_name=unit.name, commit=head,
+                             licence=licence, first_commit=first.commit, first_commit_date=first.date,
+                             found_by=first.how, domain=domain, slice_code=outcome.piece.code,
+                             repo_tests=tests_using(unit.name, test_sources), description=description_of(unit))
+
+
+def mine_local(root: Path, config: MineConfig, registry: DomainRegistry, tally: Tally) -> Iterator[MinedClass | Rejection]:
+    """Every repository under `root`, in path order."""
+    if not root.is_dir():
+        from pipeline.errors import InputError
+
+        raise InputError(f"--local {root}: not a folder")
+    for path in find_repositories(root):
+        name = str(path.relative_to(root)) if path != root else path.name
+        yield from mine_repository(path, config, registry, tally, name=name.removesuffix(".git"))
