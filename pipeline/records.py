@@ -97,6 +97,13 @@ class RejectReason(str, Enum):
     NOT_FRESH = "not_fresh"  # first appeared in the repository before the cut-off
     SOURCE_UNREADABLE = "source_unreadable"  # an object or response of the source could not be read
     NO_DOMAIN = "no_domain"  # no (selected) domain's keywords match the repository or the class
+    # Bad model answers (pipeline/models): each kept with the raw answer as evidence.
+    WRONG_CLASS_NAME = "wrong_class_name"  # the answer's code does not define the expected class
+    SEVERAL_CLASSES = "several_classes"  # more than one class, or more than one block defining it
+    AMBIGUOUS_ANSWER = "ambiguous_answer"  # several code blocks could be the answer (e.g. two test modules)
+    FOREIGN_IMPORT = "foreign_import"  # tests that import something other than the class under test
+    SKELETON_MISMATCH = "skeleton_mismatch"  # a reference whose public methods differ from its skeleton
+    MODEL_FAILED = "model_failed"  # the model could not be reached or kept failing after every retry
 
 
 class Provenance(Record):

@@ -37,6 +37,8 @@ from urllib.parse import unquote, urlsplit
 
 import yaml
 
+from tests.emulators.json_http import send_json
+
 INVALID_TOKEN = "Invalid credentials in Authorization header"
 _REPO = r"/api/(?P<type>model|dataset|space)s/(?P<repo>[\w.-]+/[\w.-]+)"
 
@@ -131,14 +133,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- plumbing -------------------------------------------------------------------------------------
     def _send(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for key, value in (headers or {}).items():
-            self.send_header(key, value)
-        self.end_headers()
-        self.wfile.write(data)
+        send_json(self, status, body, headers)
 
     def _error(self, status: int, message: str, code: str | None = None) -> None:
         headers = {"X-Error-Message": message}
