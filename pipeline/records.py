@@ -75,6 +75,7 @@ class RejectReason(str, Enum):
     TIMEOUT = "timeout"
     RESOURCE_LIMIT = "resource_limit"  # killed for memory, processes, output size or file size
     SANDBOX_VIOLATION = "sandbox_violation"  # tried to escape: network, writes outside, killing the parent
+    TAMPERING = "tampering"  # disarmed the grading: rebound assertions or pytest internals, edited the tests
     FLAKY = "flaky"  # outcome changed between identical or reordered runs
     ENV_DEPENDENT = "env_dependent"  # outcome depends on clock, hash seed, user, host or a missing package
     LOW_COVERAGE = "low_coverage"

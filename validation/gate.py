@@ -39,6 +39,7 @@ REASON_ORDER = (
     RejectReason.SYNTAX_ERROR,
     RejectReason.MALFORMED,
     RejectReason.SANDBOX_VIOLATION,
+    RejectReason.TAMPERING,
     RejectReason.RESOURCE_LIMIT,
     RejectReason.TIMEOUT,
     RejectReason.ENV_DEPENDENT,
@@ -466,6 +467,9 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
     if base.status == "error":
         report.reject(RejectReason.MALFORMED, "sandbox_error", base.notes)
         return report.build()
+    if base.tampering:
+        # The run's outcomes cannot be trusted: it fails whatever its tests reported, and no later check runs.
+        report.reject(RejectReason.TAMPERING, "tampering", {"findings": base.tampering, "notes": base.notes})
     if not base.collected and not base.collection_errors and base.status == "completed":
         report.reject(RejectReason.NO_TESTS, "no_tests", "pytest collected zero tests")
         return report.build()
@@ -492,11 +496,11 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
         # The run ended before pytest reported anything (e.g. the solution broke the harness at import).
         reason = classify_failure("killed", " ".join(base.notes), own)
         report.reject(reason, f"base_{reason.value}", {"notes": base.notes, "output_tail": base.output[-1000:]})
-    all_pass = not bad and base.status == "completed" and bool(base.collected)
+    all_pass = not bad and base.status == "completed" and bool(base.collected) and not base.tampering
     report.check("all_tests_pass", all_pass, True, all_pass,
                  detail=f"{len(base.collected) - len(bad)} of {len(base.collected)} collected tests pass"
                         + (f"; {len(base.collection_errors)} collection error(s)" if base.collection_errors else ""))
-    if base.status not in ("completed",) or not base.collected:
+    if base.status not in ("completed",) or not base.collected or base.tampering:
         return report.build()
     contexts = _coverage_checks(report, base, policy)
     _interaction_checks(report, candidate, base, policy)

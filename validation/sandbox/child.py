@@ -15,10 +15,13 @@ import resource
 import signal
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import coverage
 import pytest
+
+from validation.sandbox.integrity import Guard, warm_snapshot
 
 MAX_REASON = 300
 
@@ -27,17 +30,28 @@ class SandboxTestTimeout(BaseException):
     """Raised by the per-test timer. A BaseException so that a test's `except Exception` cannot swallow it."""
 
 
-def _send(fd: int, message: dict[str, Any]) -> None:
-    data = (json.dumps(message, default=str) + "\n").encode("utf-8")
-    view = memoryview(data)
-    while view:
-        try:
-            written = os.write(fd, view)
-        except InterruptedError:
-            continue
-        except OSError:
-            return  # the worker is gone or the test closed our channel: nothing to report to
-        view = view[written:]
+Send = Callable[[dict[str, Any]], None]
+
+
+def make_sender(fd: int, nonce: str) -> Send:
+    """The run's end of the result channel: one JSON line per message, each carrying the run's nonce (the
+    worker drops and reports lines without it). `os.write` and `json.dumps` are bound now, before the code
+    under test exists, so rebinding them later cannot reroute or silence the harness's messages."""
+    write, dumps = os.write, json.dumps
+
+    def send(message: dict[str, Any]) -> None:
+        data = (dumps({**message, "n": nonce}, default=str) + "\n").encode("utf-8")
+        view = memoryview(data)
+        while view:
+            try:
+                written = write(fd, view)
+            except InterruptedError:
+                continue
+            except OSError:
+                return  # the worker is gone or the test closed our channel: nothing to report to
+            view = view[written:]
+
+    return send
 
 
 def _short_reason(report: Any) -> str:
@@ -59,9 +73,11 @@ class RunPlugin:
     """Reports each test's outcome to the worker as it happens, shuffles/selects tests, times tests out,
     and switches coverage contexts so that each line knows which tests ran it."""
 
-    def __init__(self, fd: int, request: dict[str, Any], cov: coverage.Coverage | None) -> None:
-        self.fd = fd
+    def __init__(self, send: Send, request: dict[str, Any], cov: coverage.Coverage | None,
+                 guard: Guard | None = None) -> None:
+        self.send = send
         self.request = request
+        self.guard = guard
         self.cov = cov
         self.outcomes: dict[str, tuple[str, str]] = {}
         self.captured: dict[str, int] = {}  # characters of output pytest captured per test
@@ -86,20 +102,28 @@ class RunPlugin:
             return None
         if session.testsfailed and not session.config.option.continue_on_collection_errors:
             return None  # collection failed: pytest reports it the usual way
-        run_mutants(self.fd, self.request, session)
+        run_mutants(self.send, self.request, session)
         return True
 
     def pytest_collection_finish(self, session: Any) -> None:
-        _send(self.fd, {"t": "collected", "ids": [item.nodeid for item in session.items]})
+        if self.guard is not None:  # the code under test has been imported by now
+            self.guard.watch_classes({getattr(item, "cls", None) for item in session.items} - {None})
+            self.guard.check("after collection")
+        self.send({"t": "collected", "ids": [item.nodeid for item in session.items]})
+
+    def pytest_internalerror(self, excrepr: Any, excinfo: Any) -> None:
+        if self.guard is not None and excinfo is not None and excinfo.type is SystemExit:
+            # pytest aborts the whole session on a SystemExit outside a test: the code under test ended it.
+            self.guard.flag("the session was ended by SystemExit raised while the tests were imported")
 
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed:
-            _send(self.fd, {"t": "collect_error", "test_id": report.nodeid or self.request["test_file"],
+            self.send({"t": "collect_error", "test_id": report.nodeid or self.request["test_file"],
                             "outcome": "error", "reason": _short_reason(report)})
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item: Any, nextitem: Any) -> Any:
-        _send(self.fd, {"t": "start", "id": item.nodeid})
+        self.send({"t": "start", "id": item.nodeid})
         limit = float(self.request["limits"]["per_test_seconds"])
 
         def on_alarm(signum: int, frame: Any) -> None:
@@ -115,8 +139,10 @@ class RunPlugin:
             signal.setitimer(signal.ITIMER_REAL, 0)
             if self.cov is not None and self.request.get("per_test_contexts"):
                 self.cov.switch_context("")
+            if self.guard is not None:
+                self.guard.check(f"after {item.nodeid}")
             outcome, reason = self.outcomes.get(item.nodeid, ("error", "no report"))
-            _send(self.fd, {"t": "test", "test_id": item.nodeid, "outcome": outcome, "reason": reason,
+            self.send({"t": "test", "test_id": item.nodeid, "outcome": outcome, "reason": reason,
                             "captured": self.captured.get(item.nodeid, 0)})
 
     def pytest_runtest_logreport(self, report: Any) -> None:
@@ -143,7 +169,7 @@ class RunPlugin:
             self.outcomes[report.nodeid] = ("error", "teardown: " + reason)
 
 
-def run_mutants(fd: int, request: dict[str, Any], session: Any) -> None:
+def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
     """Run each mutant against its tests without starting pytest again: the suite is collected once, then a
     forked process per mutant executes the mutant's source into the solution module, rebinds the names the
     test modules imported from it, and runs only the selected test items, stopping at the first failure.
@@ -211,7 +237,7 @@ def run_mutants(fd: int, request: dict[str, Any], session: Any) -> None:
             verdict = (False, "solution module was not imported by the tests")
         else:
             verdict = (True, "a test failed" if os.WIFEXITED(status) else f"killed by signal {os.WTERMSIG(status)}")
-        _send(fd, {"t": "mutant", "id": mutant["id"], "killed": verdict[0], "why": verdict[1]})
+        send({"t": "mutant", "id": mutant["id"], "killed": verdict[0], "why": verdict[1]})
 
 
 def _alarm(limit: float) -> Any:
@@ -252,6 +278,7 @@ def _make_tracer(module: str, class_name: str) -> Any:
 def run_child(request: dict[str, Any], fd: int) -> None:
     """Body of the forked run process. Never returns: ends with os._exit."""
     code = 70
+    send = make_sender(fd, str(request.pop("nonce", "")))
     try:
         os.setsid()  # own session and process group: the worker kills the whole group on timeout
         run_dir = request["run_dir"]
@@ -292,7 +319,13 @@ def run_child(request: dict[str, Any], fd: int) -> None:
             target = os.path.join(run_dir, request["coverage_file"])
             cov = coverage.Coverage(data_file=None, branch=True, include=[target], config_file=False)
         tracer = _make_tracer(*request["trace_class"]) if request.get("trace_class") else None
-        plugin = RunPlugin(fd, request, cov)
+        # Last step before pytest imports the tests (and through them the code under test): from here on,
+        # tampering with the grading machinery is refused or noticed (validation.sandbox.integrity).
+        guard = Guard(warm_snapshot(), lambda what: send({"t": "tamper", "what": what}),
+                      [os.path.join(run_dir, name) for name in request.get("protected_files") or ()]
+                      + [os.path.join(run_dir, ".output")])
+        guard.install_audit_hook()
+        plugin = RunPlugin(send, request, cov, guard)
         # Built-in plugins a run never needs cost start-up time on every fork: off.
         args = [request["test_file"], "-q", "--tb=short", "-p", "no:cacheprovider", "-p", "no:stepwise",
                 "-p", "no:doctest", "-p", "no:junitxml", "-p", "no:pastebin", "-p", "no:setupplan",
@@ -307,6 +340,7 @@ def run_child(request: dict[str, Any], fd: int) -> None:
         finally:
             if cov is not None:
                 cov.stop()
+        guard.check("end of session")
         message: dict[str, Any] = {"t": "done", "exit_code": exit_code}
         if cov is not None:
             report_path = os.path.join(tmp, ".coverage.json")
@@ -323,10 +357,10 @@ def run_child(request: dict[str, Any], fd: int) -> None:
                 message["trace"] = tracer.result()
             except Exception as exc:  # noqa: BLE001 - a broken trace must not hide the test outcomes
                 message["trace"] = {"error": f"{type(exc).__name__}: {exc}"[:MAX_REASON]}
-        _send(fd, message)
+        send(message)
         code = 0
     except BaseException as exc:  # noqa: BLE001 - report anything, then leave without running atexit hooks
-        _send(fd, {"t": "crash", "reason": f"{type(exc).__name__}: {exc}"[:MAX_REASON]})
+        send({"t": "crash", "reason": f"{type(exc).__name__}: {exc}"[:MAX_REASON]})
     finally:
         for stream in (sys.stdout, sys.stderr):
             try:

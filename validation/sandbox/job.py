@@ -54,6 +54,9 @@ class SandboxJob:
     # `mutant_module` in a forked process and runs its selected tests (see child.run_mutants).
     mutants: tuple[dict[str, Any], ...] | None = None
     mutant_module: str | None = None
+    # Files the run must not change (their hashes are checked by the worker, writes to them are refused);
+    # None: every file of the job (the harness's pytest.ini included).
+    protected_files: tuple[str, ...] | None = None
 
     def to_request(self, run_dir: str) -> dict[str, Any]:
         """The message sent to the worker: everything as JSON values, paths as the worker sees them."""
@@ -69,6 +72,8 @@ class SandboxJob:
             "limits": self.limits.to_dict(),
             "mutants": [dict(m) for m in self.mutants] if self.mutants is not None else None,
             "mutant_module": self.mutant_module,
+            "protected_files": list(self.protected_files) if self.protected_files is not None
+            else sorted({*self.files, "pytest.ini"}),
         }
 
 
@@ -105,6 +110,9 @@ class RunResult:
     profile: str = "base"
     notes: list[str] = field(default_factory=list)
     mutants: list[dict[str, Any]] = field(default_factory=list)  # {"id", "killed", "why"} in mutant mode
+    # What the run did to the grading machinery (validation.sandbox.integrity); non-empty: no outcome of this
+    # run can be trusted.
+    tampering: list[str] = field(default_factory=list)
 
     def outcomes(self) -> dict[str, str]:
         return {t.test_id: t.outcome for t in self.tests}
@@ -141,4 +149,5 @@ class RunResult:
             notes=[str(n) for n in reply.get("notes") or []],
             mutants=[{"id": str(m.get("id")), "killed": bool(m.get("killed")), "why": str(m.get("why", ""))[:200]}
                      for m in reply.get("mutants") or [] if isinstance(m, dict)],
+            tampering=[str(t)[:300] for t in reply.get("tampering") or []],
         )

@@ -15,10 +15,12 @@ dependencies, so an undeclared third-party import fails in the run, as it would 
 from __future__ import annotations
 
 import errno
+import hashlib
 import importlib
 import json
 import os
 import pkgutil
+import secrets
 import select
 import signal
 import struct
@@ -52,6 +54,9 @@ def _warm_up() -> None:
     import validation.sandbox.child  # noqa: F401
     import validation.sandbox.clock  # noqa: F401
     import validation.interaction  # noqa: F401
+    from validation.sandbox.integrity import prepare
+
+    prepare()  # last: the snapshot of the grading machinery includes everything imported above
 
 
 def _read_exact(fd: int, n: int) -> bytes | None:
@@ -116,8 +121,10 @@ def _read_output(path: str, limit: int) -> tuple[str, int]:
 def run_job(request: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
     from validation.sandbox.child import run_child
 
+    nonce = secrets.token_hex(16)
     request = {**request, "env": config["env"], "setuid": config.get("setuid"),
-               "clock_offset_seconds": config.get("clock_offset_seconds")}
+               "clock_offset_seconds": config.get("clock_offset_seconds"), "nonce": nonce}
+    hashes = _hashes(request["run_dir"], request.get("protected_files") or ())
     limits = request["limits"]
     started = time.monotonic()
     read_end, write_end = os.pipe()
@@ -178,11 +185,28 @@ def run_job(request: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
     except OSError:
         pass
     swept = _sweep_namespace() if config.get("pid_namespace") else 0
-    return _assemble(bytes(buffer), status, timed_out, flooded, swept, request, time.monotonic() - started)
+    reply = _assemble(bytes(buffer), status, timed_out, flooded, swept, request, time.monotonic() - started, nonce)
+    after = _hashes(request["run_dir"], request.get("protected_files") or ())
+    reply["tampering"] += [f"the harness's file {name} was changed during the run"
+                           for name in sorted(hashes) if after.get(name) != hashes[name]]
+    return reply
+
+
+def _hashes(run_dir: str, names: Any) -> dict[str, str | None]:
+    """sha256 of each protected file of the run (None: absent). Taken by the worker, outside the tested
+    process, before and after the run: an edited test file is noticed even if every message looked right."""
+    out: dict[str, str | None] = {}
+    for name in names:
+        try:
+            with open(os.path.join(run_dir, str(name)), "rb") as handle:
+                out[str(name)] = hashlib.sha256(handle.read()).hexdigest()
+        except OSError:
+            out[str(name)] = None
+    return out
 
 
 def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept: int,
-              request: dict[str, Any], duration: float) -> dict[str, Any]:
+              request: dict[str, Any], duration: float, nonce: str = "") -> dict[str, Any]:
     collected: list[str] = []
     tests: dict[str, dict[str, str]] = {}
     collection_errors: list[dict[str, str]] = []
@@ -191,6 +215,8 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
     crash = ""
     mutants: list[dict[str, Any]] = []
     floods: list[str] = []
+    tampering: list[str] = []
+    forged = 0
     for line in buffer.split(b"\n"):
         if not line.strip():
             continue
@@ -200,7 +226,19 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
             continue  # a test wrote garbage into the channel; its outcome is judged by what is missing
         if not isinstance(msg, dict):
             continue
+        # Only the harness knows the run's nonce: a message without it was written by the code under test.
+        if msg.get("n") != nonce:
+            forged += 1
+            continue
         kind = msg.get("t")
+        if done is not None:
+            tampering.append(f"a {kind!s:.20} message arrived after the session-complete record")
+            continue
+        if kind == "tamper":
+            tampering.append(str(msg.get("what", ""))[:300])
+            continue
+        if kind == "test" and str(msg.get("test_id")) in tests:
+            tampering.append(f"two reports for one test: {str(msg.get('test_id'))[:200]}")
         if kind == "collected" and isinstance(msg.get("ids"), list):
             collected = [str(i) for i in msg["ids"]]
         elif kind == "start":
@@ -221,6 +259,13 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
             done = msg
         elif kind == "crash":
             crash = str(msg.get("reason", ""))
+    if forged:
+        tampering.append(f"{forged} message(s) on the result channel did not come from the harness")
+    if done is None and not crash and not timed_out and not flooded and os.WIFEXITED(status):
+        # The harness ends a run only after its session-complete record (or a crash report): a process that
+        # exited without either was ended by the code under test (os._exit, an exec'd program).
+        tampering.append(f"the run process exited with status {os.WEXITSTATUS(status)} before the session "
+                         "completed")
     limits = request["limits"]
     notes: list[str] = []
     signal_number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
@@ -267,6 +312,7 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
         "duration_seconds": duration,
         "notes": notes,
         "mutants": mutants,
+        "tampering": tampering,
     }
 
 
