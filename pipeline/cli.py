@@ -161,8 +161,10 @@ def build(
 
 # Release commands live with the release stage; registered here so that they share the one app.
 from pipeline.release.cli import publish_command, release_app  # noqa: E402 - after the app is defined
+from pipeline.mining.cli import mine_command  # noqa: E402 - likewise
 
 app.command("publish")(publish_command)
+app.command("mine")(mine_command)
 app.add_typer(release_app, name="release")
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pipeline.mining.records import MineConfig
 from pipeline.records import content_hash
 from pipeline.release.assemble import ReleaseConfig
 from pipeline.synthesis.config import ComposeConfig, EnhanceConfig
@@ -34,6 +35,7 @@ class BuildConfig(BaseModel):
     benchmarks: tuple[Path, ...] = Field(
         default=(), description="ClassEval-format files of public benchmarks to decontaminate against (local files)."
     )
+    mine: MineConfig = Field(default_factory=MineConfig, description="Stage 3: mining (off without a source).")
     repair: bool = Field(default=True, description="Give a candidate that fails on coverage or interaction one "
                          "round of oracle tests aimed at what its report found missing.")
 

@@ -25,7 +25,8 @@ COMPOSE_STAGE = "compose"
 VALIDATE_STAGE = "validate"
 REPAIR_STAGE = "repair"
 REJECTIONS = "rejections"
-CANDIDATE_STAGES = (ENHANCE_STAGE, COMPOSE_STAGE)
+MINE_STAGE = "mine"  # written by pipeline.mining.stage
+CANDIDATE_STAGES = (ENHANCE_STAGE, COMPOSE_STAGE, MINE_STAGE)
 # Failures that more tests can fix; any other reason (a failing or flaky test, a sandbox violation) cannot.
 REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION})
 

@@ -26,7 +26,7 @@ class ShapeLimits(BaseModel):
     max_lines: int = Field(default=800, ge=1, description="Most lines of the class itself.")
 
 
-_TEST_NAME = re.compile(r"^Test|Tests?$")
+_TEST_NAME = re.compile(r"^Test([A-Z_]|$)|Tests?$")
 _TEST_BASES = {"TestCase", "IsolatedAsyncioTestCase", "unittest.TestCase", "unittest.IsolatedAsyncioTestCase"}
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"}
 _EXCEPTION_BASE = re.compile(r"(Exception|Error|Warning)$")

@@ -16,6 +16,8 @@ from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally
 from pipeline.records import Rejection, RejectReason
 
+pytestmark = pytest.mark.slow  # each test mines four repositories with git
+
 OLD, NEW = "2023-05-01", "2025-03-01"
 
 

@@ -1,0 +1,131 @@
+"""A mined class becomes a candidate: skeleton from the slice, the original code as the reference, and
+tests: the repository's own when they use the class standalone, otherwise the offline oracle synthesis.
+
+The repository's tests are taken when one of its test modules imports the class and every other import it
+makes is the standard library, pytest, or a name the slice defines; its import of the class is rewritten
+to the task's module. Otherwise tests are synthesised the way enhance does it, with argument pools read
+from the class's source (`pools`): scenarios run on the reference in the sandbox, and the outcomes become
+the expectations. Everything executed runs in the sandbox; this process only parses.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from typing import Any
+
+from pipeline.analysis.skeleton import make_skeleton
+from pipeline.mining.examine import STAGE
+from pipeline.mining.records import MinedClass
+from pipeline.mining.slicing import STDLIB
+from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
+
+TEST_MODULES_ALLOWED = frozenset({"pytest", "unittest"}) | STDLIB
+
+
+def module_name_for(class_name: str) -> str:
+    from pipeline.synthesis.testgen import snake
+
+    return snake(class_name)
+
+
+def adapt_repo_tests(test_source: str, module: str, defined: set[str]) -> str | None:
+    """The test module with its imports of the repository's code pointed at `module`, or None when it
+    needs anything else (another module of the repository, a third-party package, a relative import)."""
+    try:
+        tree = ast.parse(test_source)
+    except SyntaxError:
+        return None
+    lines = test_source.splitlines()
+    replaced: dict[int, tuple[int, str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            if any(alias.name.split(".")[0] not in TEST_MODULES_ALLOWED for alias in node.names):
+                return None
+        elif isinstance(node, ast.ImportFrom):
+            root = (node.module or "").split(".")[0]
+            if node.level == 0 and root in TEST_MODULES_ALLOWED:
+                continue
+            names = [alias.name for alias in node.names]
+            if node not in tree.body or not set(names) <= defined:
+                return None
+            imported = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in node.names)
+            replaced[node.lineno - 1] = (node.end_lineno or node.lineno, f"from {module} import {imported}")
+    if not replaced:
+        return None
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        if index in replaced:
+            end, text = replaced[index]
+            out.append(text)
+            index = end
+        else:
+            out.append(lines[index])
+            index += 1
+    return "\n".join(out) + "\n"
+
+
+def _defined_names(source: str) -> set[str]:
+    names: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def _oracle_tests(mined: MinedClass, module: str, pool: Any, rng_seed: int) -> tuple[str, int]:
+    from pipeline.mining.pools import static_pools
+    from pipeline.synthesis.class_model import analyse
+    from pipeline.synthesis.testgen import synthesize_tests
+
+    model = analyse(mined.slice_code, mined.class_name)
+    pools = static_pools(mined.slice_code, mined.class_name)
+    rng = random.Random(f"{rng_seed}:{mined.mined_id}")
+    result = synthesize_tests(pool, source=mined.slice_code, module=module, model=model, pools=pools, extra=(),
+                              rng=rng)
+    return result.test_code, result.tests
+
+
+def _rejection(mined: MinedClass, reason: RejectReason, detail: str) -> Rejection:
+    return Rejection(candidate_id=mined.mined_id, stage=STAGE, reason=reason,
+                     detail=f"{mined.repository}:{mined.path}:{mined.class_name}: {detail}",
+                     evidence={"repository": mined.repository, "path": mined.path, "class_name": mined.class_name})
+
+
+def build_candidate(mined: MinedClass, *, pool: Any, rng_seed: int, source: str = "git") -> Candidate | Rejection:
+    """The candidate made of `mined` (or why none could be made)."""
+    from pipeline.synthesis.jobs import JobFailed
+
+    module = module_name_for(mined.class_name)
+    skeleton = make_skeleton(mined.slice_code, mined.class_name)
+    defined = _defined_names(mined.slice_code)
+    tests, kind = None, "repository"
+    for text in mined.repo_tests:
+        tests = adapt_repo_tests(text, module, defined)
+        if tests is not None:
+            break
+    if tests is None:
+        kind = "oracle"
+        try:
+            tests, count = _oracle_tests(mined, module, pool, rng_seed)
+        except (JobFailed, SyntaxError, LookupError) as exc:
+            return _rejection(mined, RejectReason.GENERATION_FAILED, f"test synthesis failed: {exc}")
+        if count == 0:
+            return _rejection(mined, RejectReason.NO_TESTS, "no scenario gave a usable test")
+    provenance = Provenance(repository=mined.repository if "/" in mined.repository else mined.url, commit=mined.commit,
+                            path=mined.path, licence=mined.licence, first_commit_date=mined.first_commit_date,
+                            first_commit=mined.first_commit, source=f"mined from {mined.url}")
+    return Candidate(
+        candidate_id=Candidate.make_id(mined.class_name, mined.slice_code, tests),
+        class_name=mined.class_name, module_name=module, domains=(mined.domain,),
+        description=mined.description or f"{mined.class_name}, from {mined.repository}.",
+        skeleton=skeleton, solution_code=mined.slice_code, test_code=tests, origin=Origin.MINED,
+        provenance=provenance,
+        generator=GeneratorSpec(backend=source, parameters={"stage": STAGE, "tests": kind, "found_by": mined.found_by,
+                                                            "rng_seed": rng_seed}),
+    )

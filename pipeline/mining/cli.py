@@ -1,0 +1,79 @@
+"""`classeval-pro mine`: mine fresh classes into a run and print what was kept and why the rest was not."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from pipeline import settings
+from pipeline.errors import InputError
+
+console = Console()
+
+
+def candidate_summary(mined, candidate) -> dict[str, str]:  # noqa: ANN001 - MinedClass, Candidate
+    """The `--json` object of one kept class."""
+    return {"candidate_id": candidate.candidate_id, "repository": mined.repository, "path": mined.path,
+            "class_name": mined.class_name, "licence": mined.licence, "first_commit": mined.first_commit,
+            "first_commit_date": mined.first_commit_date, "domain": mined.domain}
+
+
+def mine_command(
+    local: Annotated[Optional[Path], typer.Option("--local", help="Folder holding git repositories to mine.")] = None,
+    github: Annotated[bool, typer.Option("--github", help="Mine GitHub too (GITHUB_TOKEN from the environment).")] = False,
+    since: Annotated[Optional[str], typer.Option(help="Cut-off date (YYYY-MM-DD); default 2025-01-01.")] = None,
+    domains: Annotated[Optional[list[str]], typer.Option("--domains", help="Keep only these domains (repeatable).")] = None,
+    limit: Annotated[Optional[int], typer.Option(min=1, help="Stop after this many kept classes.")] = None,
+    json_file: Annotated[Optional[Path], typer.Option("--json", help="Write the kept classes to this JSON file.")] = None,
+    config: Annotated[Optional[Path], typer.Option(help="TOML build configuration; its [mine] section is the base.")] = None,
+    run_id: Annotated[Optional[str], typer.Option(help="Run to write into; default derives from the settings.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Sandbox workers for test synthesis.")] = 2,
+) -> None:
+    """Mine classes first committed after the cut-off into a run's `mine/` folder, with every rejection."""
+    from pipeline.config import load_config
+    from pipeline.domains import load_domains
+    from pipeline.mining.stage import mining_configured, stage_mine
+    from pipeline.records import content_hash
+    from pipeline.store import ArtifactStore, atomic_write_text
+    from validation.sandbox import SandboxPool
+
+    build = load_config(config)
+    updates: dict[str, object] = {}
+    if local is not None:
+        updates["local"] = local.resolve()
+    if github:
+        updates["github"] = True
+    if since is not None:
+        try:
+            updates["since"] = date.fromisoformat(since)
+        except ValueError:
+            raise InputError(f"--since {since!r}: not a date (YYYY-MM-DD)") from None
+    if domains:
+        updates["domains"] = tuple(domains)
+    if limit is not None:
+        updates["limit"] = limit
+    mine = build.mine.model_copy(update=updates)
+    if not mining_configured(mine):
+        raise InputError("nothing to mine: give --local DIR, or --github with GITHUB_TOKEN set")
+    registry = load_domains(settings.domain_registry_path())
+    unknown = set(mine.domains) - set(registry.names)
+    if unknown:
+        raise InputError(f"--domains: unknown domain(s) {sorted(unknown)}")
+    run_id = run_id or "mine-" + content_hash(mine.model_dump(mode="json"), length=10)
+    store = ArtifactStore(settings.artifacts_dir())
+    with SandboxPool(jobs=jobs, limits=build.gate.limits()) as pool:
+        result = stage_mine(store, run_id, mine, registry, pool=pool)
+    summary = result.tally.summary()
+    console.print(f"run {run_id}: {store.runs / run_id}")
+    console.print(f"repositories {summary['repositories']}  classes seen {summary['classes_seen']}  kept {summary['kept']}")
+    for reason, count in summary["rejected"].items():
+        console.print(f"  rejected {reason:<22} {count:>6}")
+    if json_file is not None:
+        rows = [candidate_summary(m, c) for m, c in result.kept]
+        atomic_write_text(json_file, json.dumps(rows, indent=2) + "\n")
+        console.print(f"wrote {len(rows)} kept class(es) to {json_file}")

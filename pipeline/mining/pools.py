@@ -1,0 +1,135 @@
+"""Argument pools for a mined class without usable tests of its own, read from its source alone.
+
+The oracle synthesis (pipeline/synthesis) needs values to call methods with. For seeds they are harvested
+by running the seed's tests; a mined class may have none, so the values come from what its source says:
+docstring examples (`>>> obj.add("x", 3)`), default values, type hints (`int` -> 0, 1, 3, ...), and the
+literals of the module (a class that compares against "open"/"closed" wants those strings). Every value is
+a literal's source text; nothing is evaluated except by `ast.literal_eval`, which runs no code.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+
+from pipeline.synthesis.tracing import ArgumentPools, ObservedCall
+
+CALLS_PER_METHOD = 4
+_BY_TYPE: dict[str, tuple[str, ...]] = {
+    "int": ("1", "3", "0", "10"),
+    "float": ("1.5", "0.0", "2.0", "10.0"),
+    "str": ("'alpha'", "'beta'", "''", "'gamma delta'"),
+    "bool": ("True", "False"),
+    "bytes": ("b'ab'", "b''"),
+    "list": ("[1, 2, 3]", "[]"),
+    "tuple": ("(1, 2)", "()"),
+    "dict": ("{'a': 1}", "{}"),
+    "set": ("{1, 2}", "set()"),
+}
+_FALLBACK = ("1", "'alpha'", "2", "'beta'")
+_EXAMPLE = re.compile(r"^\s*>>>\s*(?:\w+\s*=\s*)?\w+\.(\w+)\((.*)\)\s*$")
+
+
+def _literal(text: str) -> bool:
+    try:
+        ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _type_values(annotation: ast.expr | None, literals: dict[str, list[str]]) -> tuple[str, ...]:
+    if annotation is None:
+        return ()
+    text = ast.unparse(annotation).replace("typing.", "")
+    head = re.split(r"[\[|]", text)[0].strip().lower()
+    head = {"sequence": "list", "iterable": "list", "mapping": "dict", "optional": ""}.get(head, head)
+    if not head and "[" in text:  # Optional[int] -> int
+        head = text.split("[", 1)[1].split("]")[0].split(",")[0].strip().lower()
+    values = _BY_TYPE.get(head, ())
+    if head == "str" and literals.get("str"):
+        values = tuple(literals["str"][:3]) + values
+    if head in ("int", "float") and literals.get(head):
+        values = tuple(literals[head][:2]) + values
+    return values
+
+
+def module_literals(tree: ast.Module) -> dict[str, list[str]]:
+    """String and number literals of the module (short ones, first-seen order), by type name."""
+    found: dict[str, list[str]] = {"str": [], "int": [], "float": []}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and type(node.value).__name__ in found and not isinstance(node.value, bool):
+            if isinstance(node.value, str) and not (0 < len(node.value) <= 20 and node.value.isprintable()):
+                continue
+            text = repr(node.value)
+            bucket = found[type(node.value).__name__]
+            if text not in bucket:
+                bucket.append(text)
+    return found
+
+
+def _docstring_examples(function: ast.FunctionDef, name: str) -> list[tuple[str, ...]]:
+    out = []
+    for line in (ast.get_docstring(function) or "").splitlines():
+        match = _EXAMPLE.match(line)
+        if match and match.group(1) == name:
+            try:
+                call = ast.parse(f"f({match.group(2)})", mode="eval").body
+            except SyntaxError:
+                continue
+            if isinstance(call, ast.Call) and not call.keywords:
+                args = tuple(ast.unparse(a) for a in call.args)
+                if all(_literal(a) for a in args):
+                    out.append(args)
+    return out
+
+
+def _calls_for(function: ast.FunctionDef, literals: dict[str, list[str]], drop_first: bool) -> list[ObservedCall]:
+    args = function.args
+    positional = list(args.posonlyargs) + list(args.args)
+    if drop_first:
+        positional = positional[1:]
+    if args.vararg or args.kwonlyargs and any(d is None for d in args.kw_defaults):
+        return []
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)[-len(positional):] if positional else []
+    calls = [ObservedCall(function.name, example) for example in _docstring_examples(function, function.name)]
+    choices: list[tuple[str, ...]] = []
+    for arg, default in zip(positional, defaults):
+        values = list(_type_values(arg.annotation, literals))
+        if default is not None and _literal(ast.unparse(default)):
+            values.insert(0, ast.unparse(default))
+        if not values and default is not None:
+            break  # an optional argument we know nothing about: leave it and the rest to their defaults
+        choices.append(tuple(dict.fromkeys(values or _FALLBACK)))
+    for index in range(CALLS_PER_METHOD):
+        picked = tuple(values[(index + position) % len(values)] for position, values in enumerate(choices))
+        calls.append(ObservedCall(function.name, picked))
+    return list(dict.fromkeys(calls))[:CALLS_PER_METHOD + 2]
+
+
+def static_pools(source: str, class_name: str) -> ArgumentPools:
+    """Pools for `class_name` in `source` from docstring examples, defaults, hints and module literals."""
+    tree = ast.parse(source)
+    literals = module_literals(tree)
+    node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name)
+    pools = ArgumentPools()
+    for item in node.body:
+        if not isinstance(item, ast.FunctionDef):
+            continue
+        static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in item.decorator_list)
+        calls = _calls_for(item, literals, drop_first=not static)
+        if item.name == "__init__":
+            pools.ctors.extend(calls[:2])
+        elif not item.name.startswith("_") and calls:
+            pools.calls[item.name] = calls
+    if not pools.ctors:
+        pools.ctors.append(ObservedCall("__init__", ()))
+    pools.replays.extend((pools.ctors[0], list(seq)) for seq in itertools.islice(_walks(pools), 3))
+    return pools
+
+
+def _walks(pools: ArgumentPools):  # noqa: ANN202 - a generator of call lists
+    """A few replay sequences: every method once, in source order, with its n-th observed call."""
+    for index in range(3):
+        yield [calls[index % len(calls)] for calls in pools.calls.values()]

@@ -1,0 +1,77 @@
+"""`classeval-pro mine --local`: candidates and rejections written into a run, summary and --json."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from git_fixtures import commit, make_repo
+from mining_fixtures import ledger_module
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.mining.candidates import adapt_repo_tests
+from pipeline.mining.pools import static_pools
+from pipeline.records import Candidate, Origin, Rejection
+from pipeline.store import ArtifactStore
+
+REPO_TESTS = '''import pytest
+
+from books.tested import TestedLedger
+
+
+def test_total():
+    ledger = TestedLedger()
+    ledger.add("a", 2)
+    assert ledger.total() == 2
+'''
+
+
+def test_repository_tests_are_pointed_at_the_task_module():
+    adapted = adapt_repo_tests(REPO_TESTS, "tested_ledger", {"TestedLedger", "_clean"})
+    assert "from tested_ledger import TestedLedger" in adapted and "books.tested" not in adapted
+    assert adapt_repo_tests(REPO_TESTS.replace("import pytest", "import numpy"), "m", {"TestedLedger"}) is None
+    assert adapt_repo_tests(REPO_TESTS, "m", {"Other"}) is None
+
+
+def test_static_pools_use_hints_defaults_and_docstring_examples():
+    source = ledger_module().replace('"""Sum of the amounts recorded under `label`."""',
+                                     '"""Sum under `label`.\n\n        >>> book.by_label("rent")\n        """')
+    pools = static_pools(source, "Ledger")
+    assert pools.ctors[0].args == ("100",)
+    assert pools.calls["by_label"][0].args == ("'rent'",)
+    assert all(len(call.args) == 2 for call in pools.calls["add"])
+    assert "labels" in pools.calls and pools.replays
+
+
+@pytest.mark.slow
+def test_mine_command_writes_a_run_and_json(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
+    repo = make_repo(tmp_path / "repos" / "books")
+    commit(repo, "2023-01-10", {"books/old.py": ledger_module("OldLedger")})
+    commit(repo, "2025-02-01", {"books/fresh.py": ledger_module("FreshLedger"), "README.md": "a ledger cache",
+                                "books/tested.py": ledger_module("TestedLedger"), "tests/test_tested.py": REPO_TESTS})
+    out = tmp_path / "kept.json"
+    result = CliRunner().invoke(app, ["mine", "--local", str(tmp_path / "repos"), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "repositories 1  classes seen 3  kept 2" in result.output and "not_fresh" in result.output
+    rows = {row["class_name"]: row for row in json.loads(out.read_text())}
+    assert set(rows) == {"FreshLedger", "TestedLedger"}
+    assert rows["FreshLedger"]["first_commit_date"] == "2025-02-01" and rows["FreshLedger"]["licence"] == "MIT"
+    store = ArtifactStore(tmp_path / "artifacts")
+    run_id = result.output.split()[1].rstrip(":")
+    candidates = {c.class_name: c for _, c in store.iter_records(run_id, "mine", Candidate)}
+    assert candidates["TestedLedger"].generator.parameters["tests"] == "repository"
+    assert candidates["FreshLedger"].generator.parameters["tests"] == "oracle"
+    assert candidates["FreshLedger"].origin is Origin.MINED
+    assert candidates["FreshLedger"].provenance.first_commit == rows["FreshLedger"]["first_commit"]
+    assert [r.reason.value for _, r in store.iter_records(run_id, "rejections", Rejection)] == ["not_fresh"]
+    # a rerun resumes: same run, same candidates, nothing built twice
+    again = CliRunner().invoke(app, ["mine", "--local", str(tmp_path / "repos")])
+    assert again.exit_code == 0 and run_id in again.output
+
+
+def test_mine_without_a_source_is_an_input_error(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    result = CliRunner().invoke(app, ["mine"])
+    assert result.exit_code != 0 and "nothing to mine" in str(result.exception)
