@@ -146,7 +146,7 @@ def find_repositories(root: Path) -> list[Path]:
     """Every git repository under `root` (work trees and bare ones), sorted; nested repositories inside a
     found one are not searched (its history is what counts)."""
     found: list[Path] = []
-    for current, dirs, files in os.walk(root):
+    for current, dirs, files in os.walk(root, followlinks=True):
         here = Path(current)
         if ".git" in dirs or ".git" in files:
             found.append(here)

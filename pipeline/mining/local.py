@@ -93,7 +93,7 @@ def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, ta
         module = parse_module(source, file_path)
         if module is None:
             continue  # not Python 3 to libcst: no class of it can be a task
-        for outcome in examine_module(module, config):
+        for outcome in examine_module(module, config, require_docstrings=config.require_docstrings):
             tally.class_seen()
             if not isinstance(outcome, Passed):
                 unit, drop = outcome

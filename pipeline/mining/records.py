@@ -68,5 +68,7 @@ class MineConfig(BaseModel):
     shape: ShapeLimits = Field(default_factory=ShapeLimits, description="Size limits of a mined class.")
     domains: tuple[str, ...] = Field(default=(), description="Keep only classes of these domains; empty = any.")
     limit: int | None = Field(default=None, ge=1, description="Stop after this many kept classes.")
+    require_docstrings: bool = Field(default=True, description="Reject a class with an undocumented method "
+                                     "(set false only where docstrings are written for it, or to survey a source).")
     github_settings: GithubSettings = Field(default_factory=GithubSettings, description="GitHub search and API.")
     test_rng_seed: int = Field(default=20250101, description="Seed of the oracle test synthesis for mined classes.")

@@ -1,0 +1,142 @@
+"""The GitHub source: repositories found per domain keyword, read and dated through the REST API.
+
+Search asks for Python repositories pushed on or after the cut-off, one query per registry keyword; the
+licence comes from GitHub's own detection (its SPDX id) and must be on the allow-list before any file is
+read. Files are read as blobs of the default branch's tree; classes go through the same filters as the
+local source (`examine`). A class is dated by the commits that touched its file: the oldest of them,
+following the file back through renames (GitHub's list does not follow them, so the oldest commit's file
+list is asked whether it renamed the file). That date is an upper bound on the class's age only for code
+that never moved between files without a rename: the local source, with the full history, also matches by
+name and body.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import datetime, timezone
+
+from pipeline import settings
+from pipeline.domains import DomainRegistry
+from pipeline.mining.domain import match_domain
+from pipeline.mining.examine import Passed, description_of, examine_module, is_test_path, rejection, tests_using
+from pipeline.mining.extract import parse_module
+from pipeline.mining.filters import Drop
+from pipeline.mining.github_api import GithubApi, GithubUnavailable
+from pipeline.mining.licence import NONE, UNKNOWN, is_allowed
+from pipeline.mining.local import cutoff_timestamp
+from pipeline.mining.records import MineConfig, MinedClass
+from pipeline.mining.tally import Tally
+from pipeline.records import Rejection, RejectReason
+
+MAX_RENAMES = 5
+
+
+def make_api(config: MineConfig) -> GithubApi:
+    token = os.environ.get("GITHUB_TOKEN", "")
+    gh = config.github_settings
+    return GithubApi(token, settings.artifacts_dir() / "github-cache", base_url=gh.base_url, per_page=gh.per_page,
+                     max_wait_s=gh.max_wait_s)
+
+
+def search_queries(config: MineConfig, registry: DomainRegistry) -> list[str]:
+    """One search per keyword of each selected domain, in registry order."""
+    domains = [d for d in registry.domain if not config.domains or d.name in config.domains]
+    return [f'"{keyword}" language:python pushed:>={config.since.isoformat()}' if " " in keyword
+            else f"{keyword} language:python pushed:>={config.since.isoformat()}"
+            for domain in domains for keyword in domain.keywords]
+
+
+def first_file_time(api: GithubApi, full_name: str, path: str, head: str) -> tuple[str, int] | None:
+    """(sha, time) of the oldest commit touching `path`, through up to MAX_RENAMES renames."""
+    oldest: tuple[str, int] | None = None
+    current, ref = path, head
+    for _ in range(MAX_RENAMES + 1):
+        commits = api.file_commits(full_name, current, ref)
+        if not commits:
+            break
+        first = commits[0]
+        if oldest is None or first["time"] < oldest[1]:
+            oldest = (first["sha"], int(first["time"]))
+        previous = api.previous_path(full_name, first["sha"], current)
+        if previous is None:
+            break
+        current, ref = previous, first["sha"]
+    return oldest
+
+
+def mine_repository(api: GithubApi, full_name: str, config: MineConfig, registry: DomainRegistry,
+                    tally: Tally) -> Iterator[MinedClass | Rejection]:
+    tally.repository(full_name)
+    info = api.repository(full_name)
+    licence = info["licence"] or NONE
+    if licence == "NOASSERTION":
+        licence = UNKNOWN
+    if not is_allowed(licence, config.licences):
+        yield rejection(full_name, "", "", Drop(RejectReason.LICENCE_NOT_ALLOWED,
+                                                f"licence {licence} is not on the allow-list", {"licence": licence}))
+        return
+    files = [e for e in api.tree(full_name, info["head"]) if e["path"].endswith(".py")]
+    files = files[:config.github_settings.max_files_per_repo]
+    sources: dict[str, str | None] = {}
+    for entry in files:
+        try:
+            sources[entry["path"]] = api.blob(full_name, entry["sha"])
+        except GithubUnavailable:
+            sources[entry["path"]] = None
+    tests = {p: s for p, s in sources.items() if s is not None and is_test_path(p)}
+    context = [full_name, info["description"], " ".join(info["topics"]), api.readme(full_name)[:20000]]
+    cutoff = cutoff_timestamp(config)
+    for path, source in sorted(sources.items()):
+        if source is None:
+            yield rejection(full_name, path, "", Drop(RejectReason.SOURCE_UNREADABLE, "the file could not be read"))
+            continue
+        module = parse_module(source, path)
+        if module is None:
+            continue
+        for outcome in examine_module(module, config, require_docstrings=config.require_docstrings):
+            tally.class_seen()
+            if not isinstance(outcome, Passed):
+                yield rejection(full_name, path, outcome[0].name, outcome[1])
+                continue
+            unit = outcome.unit
+            domain, scores = match_domain(registry, class_names=[unit.name, path, *unit.method_names],
+                                          context=context, allowed=config.domains)
+            if domain is None:
+                yield rejection(full_name, path, unit.name, Drop(RejectReason.NO_DOMAIN,
+                                                                 "no selected domain's keywords match", {"scores": scores}))
+                continue
+            try:
+                first = first_file_time(api, full_name, path, info["head"])
+            except GithubUnavailable as exc:
+                yield rejection(full_name, path, unit.name, Drop(RejectReason.SOURCE_UNREADABLE, str(exc)))
+                continue
+            if first is None:
+                yield rejection(full_name, path, unit.name, Drop(RejectReason.SOURCE_UNREADABLE, "no commit touches the file"))
+                continue
+            date = datetime.fromtimestamp(first[1], tz=timezone.utc).date().isoformat()
+            if first[1] < cutoff:
+                yield rejection(full_name, path, unit.name, Drop(
+                    RejectReason.NOT_FRESH, f"its file first appeared {date} in {first[0][:12]}",
+                    {"first_commit": first[0], "first_commit_date": date, "found_by": "file history"}))
+                continue
+            yield MinedClass(repository=full_name, url=info["url"], path=path, class_name=unit.name,
+                             commit=info["head"], licence=licence, first_commit=first[0], first_commit_date=date,
+                             found_by="file history", domain=domain, slice_code=outcome.piece.code,
+                             repo_tests=tests_using(unit.name, tests), description=description_of(unit))
+
+
+def mine_github(config: MineConfig, registry: DomainRegistry, tally: Tally, *,
+                client: GithubApi | None = None) -> Iterator[MinedClass | Rejection]:
+    """Every repository the keyword searches find (each once), in the order found."""
+    api = client or make_api(config)
+    seen: set[str] = set()
+    for query in search_queries(config, registry):
+        for full_name in api.search_repositories(query, config.github_settings.repos_per_keyword):
+            if full_name in seen:
+                continue
+            seen.add(full_name)
+            try:
+                yield from mine_repository(api, full_name, config, registry, tally)
+            except GithubUnavailable as exc:
+                yield rejection(full_name, "", "", Drop(RejectReason.SOURCE_UNREADABLE, str(exc)))
