@@ -5,7 +5,7 @@ or a callback for cache keys would only produce warnings.
 
 Tasks receive and return paths, ids and small counts, never large records, so the artifact tree stays the
 source of truth and a rerun of the same run id resumes from it (each stage skips what is already written).
-Stages that are not built yet (model-driven generation, mining, judges) are absent, not faked.
+Stages that are not built yet (model-driven generation, mining) are absent, not faked.
 """
 
 from __future__ import annotations
@@ -55,6 +55,11 @@ def validate_task(artifacts: Path, run_id: str, config: BuildConfig,
     return stages.stage_validate(ArtifactStore(artifacts), run_id, config, progress)
 
 
+@task(name="judge", cache_policy=NO_CACHE)
+def judge_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
+    return stages.stage_judge(ArtifactStore(artifacts), run_id, config)
+
+
 @task(name="release", cache_policy=NO_CACHE)
 def release_task(artifacts: Path, run_id: str, config: BuildConfig, funnel: Funnel):
     return stages.stage_release(ArtifactStore(artifacts), run_id, stages.load_seed_records(config), funnel, config)
@@ -87,6 +92,8 @@ def build_flow(config: BuildConfig, run_id: str | None = None,
     gate, repair = validate_task(artifacts, run_id, config, gate_progress)
     record(stages.VALIDATE_STAGE, gate)
     record(stages.REPAIR_STAGE, repair)
+    if config.judges.enabled:  # after the gate, on its survivors only; before release
+        record(stages.JUDGE_STAGE, judge_task(artifacts, run_id, config))
     result = release_task(artifacts, run_id, config, funnel)
     funnel = result.funnel
     store.write_run_file(run_id, "funnel.json", funnel.to_json() + "\n")

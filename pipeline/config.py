@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judges.config import JudgesConfig
 from pipeline.mining.records import MineConfig
 from pipeline.records import content_hash
 from pipeline.release.assemble import ReleaseConfig
@@ -31,6 +32,7 @@ class BuildConfig(BaseModel):
     enhance: EnhanceConfig = Field(default_factory=EnhanceConfig, description="Stage 1: feature transforms per seed.")
     compose: ComposeConfig = Field(default_factory=ComposeConfig, description="Stage 2: cross-domain pairs.")
     gate: GatePolicy = Field(default_factory=GatePolicy, description="Thresholds of the validation gate.")
+    judges: JudgesConfig = Field(default_factory=JudgesConfig, description="The judge panel on the gate's survivors.")
     release: ReleaseConfig = Field(default_factory=ReleaseConfig, description="Deduplication, decontamination, card.")
     benchmarks: tuple[Path, ...] = Field(
         default=(), description="ClassEval-format files of public benchmarks to decontaminate against (local files)."

@@ -83,6 +83,7 @@ class RejectReason(str, Enum):
     VACUOUS_TESTS = "vacuous_tests"  # too many tests pass against the bodiless skeleton
     LOW_MUTATION_SCORE = "low_mutation_score"
     JUDGE_REJECTED = "judge_rejected"
+    JUDGE_ABSTAINED = "judge_abstained"  # fewer than two judges gave a decision: held, not accepted
     DUPLICATE = "duplicate"  # same normalised syntax tree as another task
     NEAR_DUPLICATE = "near_duplicate"  # MinHash Jaccard above the threshold
     CONTAMINATED = "contaminated"  # overlaps a public benchmark above the threshold
@@ -234,6 +235,14 @@ class JudgeSpec(Record):
     model: str | None = Field(default=None, description="Model name; None for offline judges.")
     prompt_version: str | None = Field(default=None, description="Version of the judging prompt.")
     parameters: dict[str, JsonValue] = Field(default_factory=dict, description="Sampling parameters and the like.")
+    name: str = Field(default="", description="The judge's name on a panel: an offline judge's kind "
+                      "('specification', ...) or the model name; unique within a panel.")
+    prompt: str | None = Field(default=None, description="Name of the judging prompt template (model judges).")
+
+    @property
+    def label(self) -> str:
+        """How tables and cards name this judge."""
+        return self.name or "/".join(x for x in (self.backend, self.model, self.prompt_version) if x)
 
 
 class Finding(Record):

@@ -24,6 +24,7 @@ ENHANCE_STAGE = "enhance"
 COMPOSE_STAGE = "compose"
 VALIDATE_STAGE = "validate"
 REPAIR_STAGE = "repair"
+JUDGE_STAGE = "judge"
 REJECTIONS = "rejections"
 MINE_STAGE = "mine"  # written by pipeline.mining.stage
 CANDIDATE_STAGES = (ENHANCE_STAGE, COMPOSE_STAGE, MINE_STAGE)
@@ -235,18 +236,49 @@ def accepted_pairs(store: ArtifactStore, run_id: str) -> Iterator[tuple[Candidat
                 yield candidate, report
 
 
+def stage_judge(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
+    """The judge panel on the gate's survivors (judges/stage.py); the offline panel unless models are set."""
+    if (done := _finished_count(store, run_id, JUDGE_STAGE)) is not None:
+        return done
+    from judges.stage import judge_survivors, panel_factory
+
+    count, _ = judge_survivors(store, run_id, list(accepted_pairs(store, run_id)),
+                               panel_factory(config.judges, jobs=config.jobs, limits=config.gate.limits()),
+                               jobs=config.judges.jobs if config.judges.models else config.jobs)
+    return _finish(store, run_id, JUDGE_STAGE, count)
+
+
+def judged_tasks(store: ArtifactStore, run_id: str, config: BuildConfig) -> Iterator[Task]:
+    """Tasks of the gate survivors the judges accepted (every survivor when the judge stage is off), with
+    every judge's verdict on the task."""
+    from judges.rules import Outcome
+    from judges.stage import read_decisions
+    from pipeline.release.task_builder import build_task
+
+    decisions = read_decisions(store, run_id) if config.judges.enabled else {}
+    for candidate, report in accepted_pairs(store, run_id):
+        verdicts = ()
+        if config.judges.enabled:
+            decision = decisions.get(candidate.candidate_id)
+            if decision is None or decision.outcome is not Outcome.ACCEPT:
+                continue
+            verdicts = decision.verdicts
+        yield build_task(candidate, report, verdicts)
+
+
 def stage_release(store: ArtifactStore, run_id: str, seeds: Sequence[SeedClass], funnel: Funnel,
                   config: BuildConfig):
     """Build tasks from the accepted candidates and write the next release (or none when nothing is new)."""
+    from judges.stage import read_agreement
     from pipeline.release.assemble import release
-    from pipeline.release.task_builder import build_task
 
-    tasks: list[Task] = [build_task(candidate, report) for candidate, report in accepted_pairs(store, run_id)]
+    tasks: list[Task] = list(judged_tasks(store, run_id, config))
     release_config = config.release.model_copy(update={
         "seed_corpus_hash": corpus_hash(tuple(seeds)),
         "build_configuration": config.model_dump(mode="json"),
     })
-    result = release(store, run_id, tasks, funnel, release_config, benchmarks=config.benchmarks)
+    judging = read_agreement(store, run_id) if config.judges.enabled else None
+    result = release(store, run_id, tasks, funnel, release_config, benchmarks=config.benchmarks, judging=judging)
     for rejection in result.rejections:
         store.write(run_id, REJECTIONS, record_file_id(rejection.candidate_id), rejection)
     return result

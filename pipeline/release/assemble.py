@@ -94,8 +94,11 @@ def _rejection(task: Task, reason: RejectReason, detail: str, evidence: dict[str
 
 
 def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Funnel, config: ReleaseConfig, *,
-            benchmarks: Sequence[Path] = ()) -> ReleaseResult:
-    """Drop contaminated and duplicate tasks, then write the next release (or none if nothing is new)."""
+            benchmarks: Sequence[Path] = (), judging: Any = None) -> ReleaseResult:
+    """Drop contaminated and duplicate tasks, then write the next release (or none if nothing is new).
+
+    `judging` is the judge stage's `judges.agreement.Agreement` over the run's gate survivors, when it ran:
+    the card renders it and the manifest records it."""
     existing = sorted_versions(store.existing_releases())
     earlier = _earlier_tasks(store, existing)
 
@@ -168,7 +171,7 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
         atomic_write_text(folder / "README.md", render_card(
             version=version, splits=splits, funnel=funnel, diff=diff, licence=config.licence,
             pretty_name=config.pretty_name, repo_hint=config.repo_hint, contamination=contamination,
-            dedup={"threshold": config.near_duplicate_threshold}))
+            dedup={"threshold": config.near_duplicate_threshold}, judging=judging))
         counts = {"received": len(tasks), "released": len(new_tasks),
                   "rejected": {r.value: n for r, n in sorted(per_reason.items(), key=lambda kv: kv[0].value)},
                   "domains": dict(sorted(Counter(d for t in all_tasks for d in t.domains).items())),
@@ -177,7 +180,8 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
             folder, version=version, splits=splits,
             configuration={"release": config.model_dump(mode="json", exclude={"build_configuration", "seed_corpus_hash"}),
                            "build": config.build_configuration, "benchmarks": [Path(p).name for p in benchmarks]},
-            seed_corpus_hash=config.seed_corpus_hash, counts=counts, export_notes=notes, previous_version=previous)
+            seed_corpus_hash=config.seed_corpus_hash, counts=counts, export_notes=notes, previous_version=previous,
+            judging=judging)
         atomic_write_text(folder / MANIFEST, manifest_text(manifest))
         # Self-check before the rename makes it visible: the data must reload through `datasets` to tasks
         # whose hashes (taken from the records written) all match, no more and no fewer. A failure leaves

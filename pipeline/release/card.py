@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipeline.funnel import Funnel
-from pipeline.records import Decision, Task
+from pipeline.records import Task
 from pipeline.release.dataset_io import split_file
 
 SOURCE_STAGES = ("enhance", "compose", "mine")
@@ -79,67 +79,56 @@ def distribution_section(tasks: Sequence[Task]) -> str:
     return "\n\n".join(parts)
 
 
-def fleiss_kappa(ratings: Sequence[Sequence[str]], categories: Sequence[str]) -> float | None:
-    """Fleiss' kappa for items each rated by the same number of raters (None when undefined).
-
-    Written out because it is a dozen lines of arithmetic and the stack has no statistics package that
-    provides it; the formula is Fleiss (1971).
-    """
-    sizes = Counter(len(r) for r in ratings)
-    n = max(sizes, key=lambda k: (sizes[k], k)) if sizes else 0  # the most common panel size
-    items = [r for r in ratings if len(r) == n]
-    if len(items) < 1 or n < 2:
-        return None
-    p_items = []
-    totals = Counter()
-    for r in items:
-        c = Counter(r)
-        totals.update(c)
-        p_items.append((sum(k * k for k in c.values()) - n) / (n * (n - 1)))
-    p_bar = statistics.fmean(p_items)
-    p_e = sum((totals[c] / (len(items) * n)) ** 2 for c in categories)
-    if p_e == 1.0:
-        return None  # every rating identical: agreement is total but kappa is undefined
-    return (p_bar - p_e) / (1 - p_e)
+def _kappa(value: float | None) -> str:
+    return "undefined" if value is None else f"{value:.3f}"
 
 
-def agreement_section(tasks: Sequence[Task]) -> str:
-    judged = [t for t in tasks if t.verdicts]
-    if not judged:
-        return ("No judges ran for the tasks in this release: there are no verdicts, so no agreement can be "
-                "reported. The tasks passed the validation gate only.")
-
-    def name(v) -> str:
-        j = v.judge
-        return "/".join(x for x in (j.backend, j.model, j.prompt_version) if x)
-
-    per_judge: dict[str, Counter] = {}
-    for t in judged:
-        for v in t.verdicts:
-            per_judge.setdefault(name(v), Counter())[v.decision.value] += 1
-    rows = [(j, c.get("accept", 0), c.get("reject", 0), c.get("abstain", 0)) for j, c in sorted(per_judge.items())]
-    judges = sorted(per_judge)
-    pair_rows = []
-    for i, a in enumerate(judges):
-        for b in judges[i + 1:]:
-            both = [(da, db) for t in judged
-                    for da in [next((v.decision for v in t.verdicts if name(v) == a), None)]
-                    for db in [next((v.decision for v in t.verdicts if name(v) == b), None)]
-                    if da is not None and db is not None]
-            if both:
-                pair_rows.append((a, b, len(both), f"{sum(x == y for x, y in both) / len(both):.2f}"))
-    kappa = fleiss_kappa([[v.decision.value for v in t.verdicts] for t in judged], [d.value for d in Decision])
-    text = (f"{len(judged)} of {len(tasks)} tasks carry judge verdicts "
-            f"({sum(len(t.verdicts) for t in judged)} verdicts from {len(judges)} judges).\n\n"
-            + _table(("judge", "accept", "reject", "abstain"), rows))
-    if pair_rows:
-        text += "\n\nPairwise agreement (share of tasks both judged where they decided the same):\n\n"
-        text += _table(("judge", "judge", "tasks", "agreement"), pair_rows)
-    text += "\n\nFleiss' kappa over tasks with the same number of verdicts: " + (
-        f"{kappa:.3f}." if kappa is not None else "undefined (too few raters or every decision identical).")
-    text += ("\n\nThese are the released tasks only: candidates the judges rejected are not here, so agreement "
-             "on survivors is higher than agreement on all candidates (see the run's rejections).")
+def agreement_table(figures) -> str:
+    """Per-judge decisions and rejection shares, Cohen's kappa per pair, Fleiss' kappa, failed criteria."""
+    rows = [(j, *(figures.decisions[j].get(d, 0) for d in ("accept", "reject", "abstain")),
+             f"{figures.rejected_share.get(j, 0):.0%}") for j in figures.judges]
+    text = _table(("judge", "accept", "reject", "abstain", "rejected share"), rows)
+    if figures.pairwise:
+        text += "\n\nPairwise agreement (Cohen's kappa over the candidates both judged; observed = share decided alike):\n\n"
+        text += _table(("judge", "judge", "candidates", "observed", "Cohen's kappa"),
+                       [(p.judge_a, p.judge_b, p.items, "-" if p.observed is None else f"{p.observed:.2f}",
+                         _kappa(p.kappa)) for p in figures.pairwise])
+    text += (f"\n\nFleiss' kappa over the {figures.rated_items} candidates every judge rated: "
+             f"{_kappa(figures.fleiss_kappa)} (undefined when every rating is the same decision).")
+    if figures.failed_criteria:
+        text += "\n\nMost frequent failed criteria:\n\n" + _table(
+            ("criterion", "failed", "by judge"),
+            [(c.criterion, c.failed, ", ".join(f"{j} {n}" for j, n in c.judges.items())) for c in figures.failed_criteria])
     return text
+
+
+def agreement_section(tasks: Sequence[Task], judging=None) -> str:
+    """The judge panel's figures: over every gate survivor of this build (`judging`, the run's `Agreement`,
+    rejected candidates included) and over the released tasks; then what no model judge has seen."""
+    from judges.agreement import agreement
+
+    judged = [t for t in tasks if t.verdicts]
+    parts = []
+    if judging is not None and judging.judged:
+        parts.append(f"The judges reviewed the {judging.judged} candidates of this build that passed the validation "
+                     "gate (the judge stage of the funnel above):\n\n" + agreement_table(judging))
+    if judged:
+        figures = agreement([t.verdicts for t in judged])
+        parts.append(f"{len(judged)} of {len(tasks)} tasks carry judge verdicts "
+                     f"({sum(len(t.verdicts) for t in judged)} verdicts from {len(figures.judges)} judges). "
+                     "Among the released tasks only (the judges' rejections are not here, so agreement on "
+                     "survivors is higher than on all candidates):\n\n" + agreement_table(figures))
+    else:
+        parts.append("No judges ran for the tasks in this release: there are no verdicts, so no agreement can be "
+                     "reported. The tasks passed the validation gate only.")
+    unseen = Counter(t.origin.value for t in tasks if not any(v.judge.backend != "offline" for v in t.verdicts))
+    if unseen:
+        parts.append("No model judge has seen " + ", ".join(f"{n} {o}" for o, n in sorted(unseen.items()))
+                     + " task(s). The offline judges check the specification, the tests' consistency with it and "
+                     "their strength; they cannot judge whether a class is one coherent component (a composed "
+                     "class may be two unrelated classes joined by bridge methods): that takes a model panel "
+                     "(`[judges] models`).")
+    return "\n\n".join(parts)
 
 
 def counts_section(tasks: Sequence[Task]) -> str:
@@ -154,7 +143,7 @@ def counts_section(tasks: Sequence[Task]) -> str:
 
 def render_card(*, version: str, splits: Mapping[str, Sequence[Task]], funnel: Funnel, diff: Mapping[str, Any],
                 licence: str, pretty_name: str, repo_hint: str, contamination: Mapping[str, Any],
-                dedup: Mapping[str, Any]) -> str:
+                dedup: Mapping[str, Any], judging=None) -> str:
     """The whole README.md of a release."""
     tasks = [t for v in splits.values() for t in v]
     split_rows = [(name, len(ts), "this release" if name == version else "earlier release") for name, ts in splits.items()]
@@ -203,7 +192,7 @@ Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, remo
 
 ## Judge agreement
 
-{agreement_section(tasks)}
+{agreement_section(tasks, judging)}
 
 ## Domains and origins
 

@@ -64,8 +64,13 @@ def file_hashes(folder: Path) -> dict[str, dict[str, Any]]:
 
 def build_manifest(folder: Path, *, version: str, splits: Mapping[str, Sequence[Task]], configuration: dict[str, Any],
                    seed_corpus_hash: str | None, counts: dict[str, Any], export_notes: Sequence[str],
-                   previous_version: str | None) -> dict[str, Any]:
-    """The manifest of a filled release folder (call it last: it hashes the files already there)."""
+                   previous_version: str | None, judging: Any = None) -> dict[str, Any]:
+    """The manifest of a filled release folder (call it last: it hashes the files already there).
+
+    `judges` holds the agreement figures over this build's gate survivors (`judging`, when the judge stage
+    ran) and over every released task carrying verdicts."""
+    from judges.agreement import agreement
+
     all_tasks = [t for tasks in splits.values() for t in tasks]
     return {
         "version": version,
@@ -74,6 +79,8 @@ def build_manifest(folder: Path, *, version: str, splits: Mapping[str, Sequence[
         "configuration": configuration,
         "seed_corpus_hash": seed_corpus_hash,
         "models": models_used(all_tasks),
+        "judges": {"build": judging.model_dump(mode="json") if judging is not None else None,
+                   "released_tasks": agreement([t.verdicts for t in all_tasks if t.verdicts]).model_dump(mode="json")},
         "counts": {**counts, "tasks": len(all_tasks), "splits": {name: len(ts) for name, ts in splits.items()}},
         "export_notes": {"test_imports_module": list(export_notes)},
         "files": file_hashes(folder),

@@ -54,7 +54,7 @@ def test_build_runs_every_stage_releases_and_a_rerun_resumes(workspace, tmp_path
     assert first.returncode == 0, first.stderr[-3000:]
     [run] = list((tmp_path / "artifacts" / "runs").iterdir())
     funnel = json.loads((run / "funnel.json").read_text())
-    assert list(funnel["stages"]) == ["seeds", "enhance", "compose", "validate", "repair", "release"]
+    assert list(funnel["stages"]) == ["seeds", "enhance", "compose", "validate", "repair", "judge", "release"]
     assert funnel["stages"]["enhance"]["accepted"] + funnel["stages"]["compose"]["accepted"] == funnel["stages"]["validate"]["received"]
     candidates = sorted(p.name for stage in ("enhance", "compose") for p in (run / stage).glob("*.json"))
     reports = sorted(p.name for p in (run / "validate").glob("*.json"))
@@ -64,6 +64,7 @@ def test_build_runs_every_stage_releases_and_a_rerun_resumes(workspace, tmp_path
     exported = json.loads((release / "classeval.json").read_text())
     assert len(exported) == funnel["stages"]["release"]["accepted"] > 0
     assert (tmp_path / "artifacts" / ".prefect" / "prefect.db").is_file()  # Prefect kept to the artifact tree
+    _check_judging(run, release, funnel)
     stamps = {p: p.stat().st_mtime_ns for p in run.rglob("*.json") if p.parent != run}
 
     second = _build(env, "--config", str(config))
@@ -71,6 +72,25 @@ def test_build_runs_every_stage_releases_and_a_rerun_resumes(workspace, tmp_path
     assert "no new release" in second.stdout
     assert [p.name for p in (tmp_path / "artifacts" / "releases").iterdir()] == [release.name]
     assert {p: p.stat().st_mtime_ns for p in stamps} == stamps  # resumed: no finished record was rewritten
+
+
+def _check_judging(run: Path, release: Path, funnel: dict) -> None:
+    """The offline panel judged every gate survivor; its verdicts ride with each task, its figures in the
+    manifest and the card."""
+    from pipeline.release.dataset_io import load_release
+
+    judge = funnel["stages"]["judge"]
+    survivors = funnel["stages"]["validate"]["accepted"] + funnel["stages"]["repair"]["accepted"]
+    assert judge["received"] == survivors == len(list((run / "judge").glob("*.json")))
+    assert judge["accepted"] == funnel["stages"]["release"]["received"]
+    tasks = load_release(release)
+    assert tasks and all([v.judge.name for v in t.verdicts] == ["specification", "consistency", "adequacy"]
+                         for t in tasks)
+    assert all(v.judge.backend == "offline" and v.findings for t in tasks for v in t.verdicts)
+    manifest = json.loads((release / "manifest.json").read_text())
+    assert manifest["judges"]["build"]["judged"] == survivors
+    card = (release / "README.md").read_text()
+    assert "| judge |" in card and "Fleiss' kappa over the" in card and "No model judge has seen" in card
 
 
 def test_a_broken_seed_stops_the_build_before_prefect_starts(workspace, tmp_path: Path):

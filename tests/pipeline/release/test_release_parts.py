@@ -8,7 +8,7 @@ import pytest
 from release_fixtures import build_task
 
 from pipeline.errors import InputError
-from pipeline.release.card import fleiss_kappa, size_category
+from pipeline.release.card import size_category
 from pipeline.release.diff import release_diff
 from pipeline.release.export import strip_module_import
 from pipeline.release.versioning import next_version, parse_version, sorted_versions
@@ -39,13 +39,6 @@ def test_export_strips_the_module_import_only():
     stripped, plain = strip_module_import(test, "counter")
     assert stripped == "import math\nfrom counters import X\n\ndef test_x():\n    pass\n" and plain is False
     assert strip_module_import("import counter\n", "counter") == ("import counter\n", True)
-
-
-def test_fleiss_kappa_matches_a_hand_computed_value():
-    ratings = [["accept"] * 3, ["accept", "accept", "reject"], ["reject"] * 3]
-    assert fleiss_kappa(ratings, ["accept", "reject", "abstain"]) == pytest.approx(0.55)
-    assert fleiss_kappa([["accept"] * 3] * 2, ["accept", "reject"]) is None  # all identical: undefined
-    assert fleiss_kappa([["accept"]], ["accept"]) is None  # one rater
 
 
 def test_size_categories():

@@ -1,0 +1,65 @@
+"""Verdicts cached by candidate content and judge spec.
+
+The key covers what changes a verdict and nothing else: the candidate's class name, module name,
+description, skeleton, reference and tests; the gate figures a judge may read (checks and their values,
+not timings or logs); and the judge's full spec (backend, model, prompt name and version, parameters,
+thresholds). A candidate id alone is not enough: two runs may judge the same id with different panels.
+
+Abstentions are not cached: they come from failed calls, timeouts or answers that broke the contract, and
+asking again later is the point. A cache file that cannot be read is logged and treated as a miss, never
+raised: the cache is an optimisation, not a source of truth.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from pipeline.records import Candidate, Decision, GateReport, JudgeSpec, Verdict, content_hash
+from pipeline.store import atomic_write_text
+
+log = logging.getLogger(__name__)
+
+
+def report_figures(report: GateReport | None) -> list:
+    """The parts of a gate report that a judge's answer may depend on."""
+    if report is None:
+        return []
+    return [[c.name, c.value, c.threshold, c.passed] for c in report.checks] + [
+        report.line_coverage, report.interaction_edge_coverage, report.mutation_score,
+        report.evidence.get("vacuous", {}).get("passing") if isinstance(report.evidence.get("vacuous"), dict) else None,
+    ]
+
+
+def verdict_key(candidate: Candidate, report: GateReport | None, spec: JudgeSpec) -> str:
+    """The cache key of one judge's verdict on one candidate."""
+    return content_hash(candidate.class_name, candidate.module_name, candidate.description, candidate.skeleton,
+                        candidate.solution_code, candidate.test_code, report_figures(report),
+                        spec.model_dump(mode="json"), length=24)
+
+
+class VerdictCache:
+    """One JSON file per verdict under `directory`; the stored verdict carries the candidate id it was made
+    for, so a hit for a candidate with the same content but another id is re-labelled."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+
+    def _path(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, candidate: Candidate, report: GateReport | None, spec: JudgeSpec) -> Verdict | None:
+        path = self._path(verdict_key(candidate, report, spec))
+        if not path.is_file():
+            return None
+        try:
+            verdict = Verdict.from_json(path.read_bytes())
+        except (OSError, ValueError) as exc:  # damaged or from an older schema: a miss, not an error
+            log.warning("verdict cache entry %s unreadable (%s); judging again", path, exc)
+            return None
+        return verdict.model_copy(update={"candidate_id": candidate.candidate_id})
+
+    def put(self, candidate: Candidate, report: GateReport | None, verdict: Verdict) -> None:
+        if verdict.decision is Decision.ABSTAIN:
+            return
+        atomic_write_text(self._path(verdict_key(candidate, report, verdict.judge)), verdict.to_json() + "\n")

@@ -1,0 +1,234 @@
+"""The consistency judge: do the tests check only what the skeleton states? (static: `ast`, nothing runs)
+
+The gate proves the reference passes the tests; it cannot see a test that a correct implementation of the
+skeleton would fail, which is the commonest complaint against class-level benchmarks. This judge reads the
+test module next to the skeleton's interface and reports, under `tests_match_spec`:
+
+- an attribute of the class used by a test that the skeleton never states (not a method, not a class
+  attribute, not named in any docstring), and any private attribute (`obj._x`);
+- an exception a test expects from a method whose docstring (or the class docstring) does not document it
+  or a subclass of it;
+- an exact exception message (`match=`, `str(excinfo.value) == ...`) or `repr`/`str` text that does not
+  appear in the skeleton;
+- an ordered comparison (`obj.m() == [a, b]`) with a method whose docstring says nothing about order.
+
+Which expressions are instances of the class is found the way a reader would: names assigned from
+`ClassName(...)`, fixtures and helpers that return one, `self.x = ClassName(...)` in unittest set-ups, and
+names assigned from those. A test that reaches the class by a way not listed here is not checked (a
+missed finding, never a false one).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from pipeline.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
+from judges.offline.interface import Interface, read_interface
+from judges.protocol import abstention, decision_from_findings
+
+VERSION = "1"
+MAX_NOTES = 6
+ORDER_WORDS = re.compile(
+    r"\b(order(ed)?|sort(ed)?|first|last|oldest|newest|earliest|latest|ascending|descending|position(s)?|"
+    r"index|sequence|insertion|chronological|reverse(d)?|rank(ed)?|left|right|top|bottom|front|back|"
+    r"before|after|then|row|column|turn)\b", re.IGNORECASE)
+_REGEX_META = re.compile(r"[.*+?^$()\[\]{}|]+")
+_RAISES = {"raises", "assertRaises", "assertRaisesRegex"}
+
+
+@dataclass
+class _Instances:
+    """Source texts of the expressions that hold an instance of the class under test."""
+
+    class_name: str
+    exprs: set[str] = field(default_factory=set)
+    factories: set[str] = field(default_factory=set)  # functions (and fixtures) returning an instance
+
+    def holds(self, node: ast.AST) -> bool:
+        if isinstance(node, ast.Call):
+            func = node.func
+            return (isinstance(func, ast.Name) and func.id in {self.class_name} | self.factories)
+        return ast.unparse(node) in self.exprs
+
+
+def _find_instances(tree: ast.Module, class_name: str) -> _Instances:
+    found = _Instances(class_name, exprs={class_name})  # `ClassName.X` reads the class's interface too
+    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for _ in range(4):  # names assigned from names assigned from ...: a few rounds reach a fixpoint
+        before = (len(found.exprs), len(found.factories))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and found.holds(node.value):
+                found.exprs |= {ast.unparse(t) for t in node.targets if isinstance(t, (ast.Name, ast.Attribute))}
+            elif isinstance(node, ast.AnnAssign) and node.value is not None and found.holds(node.value):
+                found.exprs.add(ast.unparse(node.target))
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None and found.holds(node.context_expr):
+                found.exprs.add(ast.unparse(node.optional_vars))
+        for fn in functions:
+            returned = [s.value for s in ast.walk(fn) if isinstance(s, (ast.Return, ast.Yield)) and s.value is not None]
+            if any(found.holds(v) for v in returned):
+                found.factories.add(fn.name)
+                found.exprs.add(fn.name)  # as a fixture parameter of a test
+        if (len(found.exprs), len(found.factories)) == before:
+            break
+    return found
+
+
+def _exception_names(node: ast.AST) -> list[str]:
+    items = node.elts if isinstance(node, ast.Tuple) else [node]
+    return [i.id if isinstance(i, ast.Name) else i.attr for i in items if isinstance(i, (ast.Name, ast.Attribute))]
+
+
+def _called_methods(nodes: list[ast.AST], found: _Instances) -> set[str]:
+    """Methods of the class called (or referenced as callables) in these statements/expressions."""
+    out = set()
+    for node in nodes:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Attribute) and found.holds(sub.value):
+                out.add(sub.attr)
+            elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == found.class_name:
+                out.add("__init__")
+            elif isinstance(sub, ast.Name) and sub.id == found.class_name:
+                out.add("__init__")
+    return out
+
+
+def _stated(text: str, interface: Interface) -> bool:
+    """Whether every literal chunk of a message (regex metacharacters split it) appears in the skeleton."""
+    plain = re.sub(r"\\(.)", r"\1", text)
+    chunks = [c.strip() for c in _REGEX_META.split(plain) if len(c.strip()) >= 3]
+    skeleton = interface.text.lower()
+    return all(c.lower() in skeleton for c in chunks)
+
+
+class _TestReader:
+    """Walks one test module and collects the problems, each as "<test>:<line>: <what>"."""
+
+    def __init__(self, tree: ast.Module, interface: Interface) -> None:
+        self.tree = tree
+        self.interface = interface
+        self.found = _find_instances(tree, interface.class_name)
+        self.declared = interface.declared_names()
+        self.problems: list[str] = []
+        self.lines: dict[str, int] = {}
+        self.raises_names: set[str] = set()  # `as` names of pytest.raises / assertRaises contexts
+
+    def _where(self, node: ast.AST) -> str:
+        owner = next((f.name for f in ast.walk(self.tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      and f.lineno <= getattr(node, "lineno", 0) <= (f.end_lineno or 0)
+                      and f.name.startswith("test")), "module")
+        return f"{owner}:{getattr(node, 'lineno', '?')}"
+
+    def add(self, node: ast.AST, what: str) -> None:
+        line = f"{self._where(node)}: {what}"
+        if line not in self.problems:
+            self.problems.append(line)
+            self.lines[line] = getattr(node, "lineno", 0)
+
+    def read(self) -> list[str]:
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Attribute) and self.found.holds(node.value):
+                self._attribute(node)
+            elif isinstance(node, ast.With):
+                self._with(node)
+            elif isinstance(node, ast.Call) and self._raises_kind(node) and len(node.args) >= 2:
+                self._expected(node, _exception_names(node.args[0]), _called_methods([node.args[1]], self.found))
+            elif isinstance(node, ast.Assert):
+                self._assert(node)
+        return sorted(self.problems, key=lambda p: self.lines[p])
+
+    def _attribute(self, node: ast.Attribute) -> None:
+        name = node.attr
+        if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
+            self.add(node, f"uses the private attribute {name}")
+        elif name not in self.declared and not (name.startswith("__") and name.endswith("__")):
+            self.add(node, f"uses {name}, which the skeleton does not declare")
+
+    @staticmethod
+    def _raises_kind(call: ast.Call) -> str | None:
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+        return name if name in _RAISES else None
+
+    def _with(self, node: ast.With) -> None:
+        for item in node.items:
+            call = item.context_expr
+            if not isinstance(call, ast.Call) or not (kind := self._raises_kind(call)) or not call.args:
+                continue
+            if item.optional_vars is not None:
+                self.raises_names.add(ast.unparse(item.optional_vars))
+            self._expected(node, _exception_names(call.args[0]), _called_methods(node.body, self.found))
+            pattern = next((k.value for k in call.keywords if k.arg in ("match", "expected_regex")), None)
+            if pattern is None and kind == "assertRaisesRegex" and len(call.args) > 1:
+                pattern = call.args[1]
+            if isinstance(pattern, ast.Constant) and isinstance(pattern.value, str) and not _stated(pattern.value, self.interface):
+                self.add(node, f"expects the exact message {pattern.value!r}, which the skeleton does not state")
+
+    def _expected(self, node: ast.AST, expected: list[str], methods: set[str]) -> None:
+        methods = {m for m in methods if m in self.interface.methods or m == "__init__"}
+        if not expected or not methods:
+            return  # the raising call is not on the class: nothing to hold it against
+        for exc in expected:
+            documented = set()
+            for method in methods:
+                documented |= self.interface.exceptions_named(self.interface.words(method))
+            if not any(self.interface.is_subclass(d, exc) for d in documented):
+                self.add(node, f"expects {exc} from {', '.join(sorted(methods))}, which do(es) not document it")
+
+    def _assert(self, node: ast.Assert) -> None:
+        test = node.test
+        strings = [c.value for c in ast.walk(test) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        text = ast.unparse(test)
+        if any(re.search(rf"\b{re.escape(n)}\.(value|exception)\b", text) for n in self.raises_names):
+            unstated = [s for s in strings if len(s.strip()) >= 3 and not _stated(re.escape(s), self.interface)]
+            if unstated:
+                self.add(node, f"asserts the exception message {unstated[0]!r}, which the skeleton does not state")
+        for call in ast.walk(test):
+            if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in ("repr", "str")
+                    and call.args and self.found.holds(call.args[0]) and strings):
+                dunder = f"__{call.func.id}__"
+                if not (dunder in self.interface.methods and self.interface.methods[dunder].docstring):
+                    self.add(node, f"asserts the exact {call.func.id}() text of the object, which the skeleton does not state")
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+            self._ordering(node, test.left, test.comparators[0])
+
+    def _ordering(self, node: ast.AST, left: ast.AST, right: ast.AST) -> None:
+        for call, literal in ((left, right), (right, left)):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in ("list", "tuple") and call.args:
+                call = call.args[0]
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and self.found.holds(call.func.value)):
+                continue
+            if not isinstance(literal, (ast.List, ast.Tuple)) or len(literal.elts) < 2:
+                continue
+            if len({ast.unparse(e) for e in literal.elts}) < 2:
+                continue  # all elements equal: order cannot matter
+            method = self.interface.methods.get(call.func.attr)
+            if method is None:
+                continue  # reported as undeclared already
+            if (method.returns or "").startswith(("tuple[", "Tuple[")) and "..." not in (method.returns or ""):
+                continue  # a fixed-size tuple: its positions are its meaning
+            if not ORDER_WORDS.search(method.docstring):
+                self.add(node, f"compares {method.name}() with an ordered sequence, but its docstring states no order")
+
+
+class ConsistencyJudge:
+    """Offline judge of whether the tests stay within what the skeleton states."""
+
+    @property
+    def spec(self) -> JudgeSpec:
+        return JudgeSpec(backend="offline", name="consistency", prompt_version=VERSION)
+
+    def review(self, candidate: Candidate, report: GateReport | None) -> Verdict:
+        try:
+            interface = read_interface(candidate.skeleton or candidate.solution_code, candidate.class_name)
+            tree = ast.parse(candidate.test_code)
+        except (SyntaxError, LookupError, ValueError) as exc:
+            return abstention(candidate.candidate_id, self.spec, f"the skeleton or the tests could not be read: {exc}")
+        problems = _TestReader(tree, interface).read()
+        more = f" (and {len(problems) - MAX_NOTES} more)" if len(problems) > MAX_NOTES else ""
+        finding = Finding(criterion="tests_match_spec", ok=not problems,
+                          note="; ".join(problems[:MAX_NOTES]) + more if problems
+                          else "the tests use the declared interface and only stated messages, exceptions and orders")
+        return Verdict(candidate_id=candidate.candidate_id, judge=self.spec,
+                       decision=decision_from_findings([finding]), findings=(finding,))

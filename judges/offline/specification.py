@@ -1,0 +1,156 @@
+"""The specification judge: is the skeleton a complete statement, and does the reference keep its examples?
+
+Two criteria, both decidable without a model:
+
+- `spec_clear`: every public method (and `__init__`) has a docstring that mentions each of its parameters,
+  says what it returns (when the reference returns a value), and names every exception the reference
+  raises in that method (or a base class of it). "Mentions" is deliberately lenient (a `:param x:` field or
+  the word `x` in prose both count): the judge looks for omissions, not for a docstring style.
+- `reference_correct`: the docstring examples (``>>>`` lines) of the skeleton run against the reference in
+  the sandbox, one sandbox job per candidate (the reference is untrusted and never runs in this process);
+  an example whose output differs is a finding. With no examples the criterion is undecided, not passed.
+"""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import json
+import re
+
+from pipeline.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
+from judges.offline.interface import Interface, read_interface
+from judges.offline.sandbox_files import text as sandbox_file
+from judges.protocol import abstention, decision_from_findings
+
+VERSION = "1"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
+EXAMPLES_TEST = "test_docstring_examples.py"
+MAX_NOTES = 6  # problems listed in one finding's note
+_RETURN_WORDS = re.compile(r"\b(returns?|returned|whether)\b", re.IGNORECASE)
+
+
+def _raised_names(solution: str, class_name: str) -> dict[str, set[str]]:
+    """Method name -> exception class names raised by `raise Name(...)` / `raise Name` in its body."""
+    tree = ast.parse(solution)
+    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
+    out: dict[str, set[str]] = {}
+    for item in node.body if node else []:
+        if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        names = set()
+        for sub in ast.walk(item):
+            if isinstance(sub, ast.Raise) and sub.exc is not None:
+                target = sub.exc.func if isinstance(sub.exc, ast.Call) else sub.exc
+                name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
+                if name and name[0].isupper():  # `raise error` re-raises a variable: not a new exception
+                    names.add(name)
+        out[item.name] = names
+    return out
+
+
+def _returns_value(solution: str, class_name: str) -> set[str]:
+    """Methods of the reference with a `return <value>` (other than `return None`) in their own body."""
+    tree = ast.parse(solution)
+    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
+    out = set()
+    for item in node.body if node else []:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            returns = [s for s in ast.walk(item) if isinstance(s, ast.Return) and s.value is not None
+                       and not (isinstance(s.value, ast.Constant) and s.value.value is None)]
+            yields = any(isinstance(s, (ast.Yield, ast.YieldFrom)) for s in ast.walk(item))
+            if returns or yields:
+                out.add(item.name)
+    return out
+
+
+def documentation_problems(interface: Interface, solution: str) -> list[str]:
+    """What the skeleton leaves unstated, one line per omission."""
+    raised = _raised_names(solution, interface.class_name)
+    returning = _returns_value(solution, interface.class_name)
+    problems = []
+    for method in interface.methods.values():
+        if not method.public or (method.name.startswith("__") and method.name != "__init__"):
+            continue
+        if not method.docstring.strip():
+            problems.append(f"{method.name}: no docstring")
+            continue
+        words = interface.words(method.name)
+        missing = [p for p in method.params if p not in words]
+        if missing:
+            problems.append(f"{method.name}: parameter(s) {', '.join(missing)} not described")
+        if (method.name in returning and method.name != "__init__" and not method.is_property
+                and method.returns != "None" and not _RETURN_WORDS.search(method.docstring)):
+            problems.append(f"{method.name}: return value not described")
+        documented = interface.exceptions_named(words)
+        undocumented = sorted(e for e in raised.get(method.name, ())
+                              if not any(interface.is_subclass(e, d) for d in documented))
+        if undocumented:
+            problems.append(f"{method.name}: raises {', '.join(undocumented)} without documenting it")
+    return problems
+
+
+def docstring_examples(interface: Interface) -> dict[str, str]:
+    """Docstrings holding `>>>` examples, by "Class" or "Class.method" (parsed only, never run here)."""
+    parser = doctest.DocTestParser()
+    docs = {interface.class_name: interface.class_doc}
+    docs.update({f"{interface.class_name}.{m.name}": m.docstring for m in interface.methods.values()})
+    return {name: doc for name, doc in docs.items() if doc and parser.get_examples(doc)}
+
+
+def _summary(problems: list[str]) -> str:
+    more = f" (and {len(problems) - MAX_NOTES} more)" if len(problems) > MAX_NOTES else ""
+    return "; ".join(problems[:MAX_NOTES]) + more
+
+
+class SpecificationJudge:
+    """Offline judge of the skeleton's completeness and of the reference against the docstring examples."""
+
+    def __init__(self, pool=None, limits=None) -> None:
+        """`pool` is a `validation.sandbox.SandboxPool`; without one the examples are not run (undecided)."""
+        self.pool = pool
+        self.limits = limits
+
+    @property
+    def spec(self) -> JudgeSpec:
+        return JudgeSpec(backend="offline", name="specification", prompt_version=VERSION)
+
+    def _run_examples(self, candidate: Candidate, examples: dict[str, str]) -> Finding:
+        from validation.sandbox import SandboxJob
+
+        config = json.dumps({"module": candidate.module_name, "docstrings": examples})
+        job = SandboxJob(files={f"{candidate.module_name}.py": candidate.solution_code, "docstrings.json": config,
+                                EXAMPLES_TEST: sandbox_file(EXAMPLES_TEST)},
+                         test_file=EXAMPLES_TEST, profile="base",
+                         **({"limits": self.limits} if self.limits is not None else {}))
+        result = self.pool.run(job)
+        if result.status != "completed" or not result.tests:
+            why = result.status if result.status != "completed" else "no example test ran"
+            return Finding(criterion="reference_correct", ok=None,
+                           note=f"docstring examples could not be run: {why} {' '.join(result.notes)[:200]}".strip())
+        failed = [t for t in result.tests if t.outcome != "passed"]
+        if failed:
+            lines = [f"{t.test_id.split('[', 1)[-1].rstrip(']')}: {t.reason.removeprefix('AssertionError: ')}"
+                     for t in failed]
+            return Finding(criterion="reference_correct", ok=False,
+                           note="docstring examples disagree with the reference: " + _summary(lines))
+        return Finding(criterion="reference_correct", ok=True,
+                       note=f"the examples of {len(result.tests)} docstring(s) agree with the reference")
+
+    def review(self, candidate: Candidate, report: GateReport | None) -> Verdict:
+        try:
+            interface = read_interface(candidate.skeleton or candidate.solution_code, candidate.class_name)
+            problems = documentation_problems(interface, candidate.solution_code)
+        except (SyntaxError, LookupError, ValueError) as exc:
+            return abstention(candidate.candidate_id, self.spec, f"the skeleton could not be read: {exc}")
+        findings = [Finding(criterion="spec_clear", ok=not problems,
+                            note=_summary(problems) if problems else "every public method states its parameters, "
+                                 "return value and raised exceptions")]
+        examples = docstring_examples(interface)
+        if not examples:
+            findings.append(Finding(criterion="reference_correct", ok=None, note="the skeleton has no docstring examples"))
+        elif self.pool is None:
+            findings.append(Finding(criterion="reference_correct", ok=None, note="no sandbox: examples not run"))
+        else:
+            findings.append(self._run_examples(candidate, examples))
+        return Verdict(candidate_id=candidate.candidate_id, judge=self.spec,
+                       decision=decision_from_findings(findings), findings=tuple(findings))

@@ -1,0 +1,120 @@
+"""The judge stage: the panel on the gate's survivors, after the gate and before release.
+
+Order matters: the gate is cheap and deterministic, model judges are neither, so only candidates that
+passed the gate reach a judge. Each candidate's `PanelDecision` is written under `runs/<run>/judge/` as it
+is made (a rerun reads it back instead of judging again); a rejected or held candidate also gets its
+`Rejection` under `rejections/`; the agreement figures of the run go to `judge_agreement.json`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any
+
+from pipeline.funnel import StageCount
+from pipeline.records import Candidate, GateReport, RejectReason
+from pipeline.store import ArtifactStore
+from judges.agreement import Agreement, agreement
+from judges.cache import VerdictCache
+from judges.config import JudgesConfig
+from judges.panel import STAGE, Panel, PanelDecision
+from judges.rules import Outcome
+
+REJECTIONS = "rejections"
+AGREEMENT_FILE = "judge_agreement.json"
+
+
+def offline_panel(config: JudgesConfig, pool: Any = None, limits: Any = None,
+                  cache: VerdictCache | None = None) -> Panel:
+    """The embedded default: specification, consistency and adequacy judges."""
+    from judges.offline.adequacy import AdequacyJudge
+    from judges.offline.consistency import ConsistencyJudge
+    from judges.offline.specification import SpecificationJudge
+
+    judges = [SpecificationJudge(pool, limits), ConsistencyJudge(),
+              AdequacyJudge(config.min_mutation_score, config.max_vacuous_share)]
+    return Panel(judges, config.decision_rule(), cache)
+
+
+def model_panel(config: JudgesConfig, client: Any, cache: VerdictCache | None = None) -> Panel:
+    """One model judge per configured model, through the shared model client."""
+    from judges.model_judge import ModelJudge
+
+    judges = [ModelJudge(client, model, prompt=config.prompt, temperature=config.temperature,
+                         max_tokens=config.max_tokens, api_base=config.api_base) for model in config.models]
+    return Panel(judges, config.decision_rule(), cache)
+
+
+def verdict_cache_dir() -> Path:
+    from pipeline import settings
+
+    return settings.artifacts_dir() / "cache" / "verdicts"
+
+
+def model_client() -> Any:
+    """The shared model client, caching answers under the artifacts folder."""
+    from pipeline import settings
+    from pipeline.models.client import ModelClient
+
+    return ModelClient(settings.artifacts_dir() / "cache" / "models")
+
+
+def panel_factory(config: JudgesConfig, *, jobs: int = 1, limits: Any = None, client: Any = None,
+                  cache: VerdictCache | None = None) -> Callable[[], AbstractContextManager[Panel]]:
+    """Opens the configured panel with what its judges need: a model client for model judges, a sandbox
+    pool for the offline specification judge (closed when the panel is done)."""
+    @contextmanager
+    def open_panel() -> Iterator[Panel]:
+        verdicts = cache or VerdictCache(verdict_cache_dir())
+        if config.models:
+            yield model_panel(config, client or model_client(), verdicts)
+            return
+        from validation.sandbox import SandboxPool
+
+        with SandboxPool(jobs=jobs, **({"limits": limits} if limits is not None else {})) as pool:
+            yield offline_panel(config, pool, limits, verdicts)
+
+    return open_panel
+
+
+def read_decisions(store: ArtifactStore, run_id: str) -> dict[str, PanelDecision]:
+    """Candidate id -> the panel decision written for it in this run."""
+    return {d.candidate_id: d for _, d in store.iter_records(run_id, STAGE, PanelDecision)}
+
+
+def judge_survivors(store: ArtifactStore, run_id: str, survivors: Sequence[tuple[Candidate, GateReport]],
+                    open_panel: Callable[[], AbstractContextManager[Panel]], *,
+                    jobs: int = 1) -> tuple[StageCount, Agreement]:
+    """Judge every survivor not judged yet in this run, write decisions and rejections, count them.
+
+    `open_panel` yields the `Panel` (see `panel_factory`); it is opened only when something is left to
+    judge, so a resumed run starts no sandbox and no client.
+    """
+    done = read_decisions(store, run_id)
+    todo = [(c, r) for c, r in survivors if c.candidate_id not in done]
+
+    def keep(decision: PanelDecision) -> None:
+        store.write(run_id, STAGE, decision.candidate_id, decision)
+        rejection = decision.rejection()
+        if rejection is not None:
+            store.write(run_id, REJECTIONS, decision.candidate_id, rejection)
+
+    if todo:
+        with open_panel() as panel:
+            for decision in panel.review_many(todo, jobs=jobs, on_decision=keep):
+                done[decision.candidate_id] = decision
+    decisions = [done[c.candidate_id] for c, _ in survivors]
+    outcomes = Counter(d.outcome for d in decisions)
+    rejected = {reason: n for reason, n in ((RejectReason.JUDGE_REJECTED, outcomes[Outcome.REJECT]),
+                                            (RejectReason.JUDGE_ABSTAINED, outcomes[Outcome.HELD])) if n}
+    figures = agreement([d.verdicts for d in decisions])
+    store.write_run_file(run_id, AGREEMENT_FILE, figures.to_json() + "\n")
+    return StageCount(received=len(survivors), accepted=outcomes[Outcome.ACCEPT], rejected=rejected), figures
+
+
+def read_agreement(store: ArtifactStore, run_id: str) -> Agreement | None:
+    path = Path(store.runs) / run_id / AGREEMENT_FILE
+    return Agreement.from_json(path.read_bytes()) if path.is_file() else None

@@ -1,0 +1,158 @@
+"""The offline judges on hand-made candidates: each finds the flaw it exists for, and passes a sound one."""
+
+from __future__ import annotations
+
+import pytest
+
+from judges.offline.adequacy import AdequacyJudge
+from judges.offline.consistency import ConsistencyJudge
+from judges.offline.specification import SpecificationJudge
+from pipeline.records import Decision
+from tests.judges.conftest import SKELETON, SOLUTION, TESTS, make_candidate
+
+
+def _finding(verdict, criterion):
+    return next(f for f in verdict.findings if f.criterion == criterion)
+
+
+def test_consistency_accepts_tests_within_the_skeleton(candidate):
+    verdict = ConsistencyJudge().review(candidate, None)
+    assert verdict.decision is Decision.ACCEPT, verdict.findings
+
+
+def test_consistency_flags_an_undocumented_expected_exception():
+    tests = TESTS + '''
+
+def test_total_of_unknown(counter):
+    with pytest.raises(KeyError):
+        counter.total()
+'''
+    verdict = ConsistencyJudge().review(make_candidate(tests=tests), None)
+    assert verdict.decision is Decision.REJECT
+    note = _finding(verdict, "tests_match_spec").note
+    assert "test_total_of_unknown:" in note and "expects KeyError from total" in note
+
+
+def test_consistency_accepts_a_base_class_of_the_documented_exception():
+    tests = TESTS + '''
+
+def test_base_class(counter):
+    with pytest.raises(Exception):
+        counter.add("a", -1)
+'''
+    assert ConsistencyJudge().review(make_candidate(tests=tests), None).decision is Decision.ACCEPT
+
+
+def test_consistency_flags_a_private_attribute_messages_and_orders():
+    tests = TESTS + '''
+
+def test_private(counter):
+    counter.add("a")
+    assert counter._cache is None
+    assert counter.tally == {"a": 1}
+
+
+def test_message(counter):
+    with pytest.raises(ValueError, match="times must be strictly positive"):
+        counter.add("a", 0)
+
+
+def test_stated_message(counter):
+    with pytest.raises(ValueError, match="positive"):
+        counter.add("a", 0)
+
+
+def test_repr():
+    assert repr(Counter()) == "Counter({})"
+'''
+    note = _finding(ConsistencyJudge().review(make_candidate(tests=tests), None), "tests_match_spec").note
+    assert "test_private:" in note and "uses the private attribute _cache" in note
+    assert "uses tally, which the skeleton does not declare" in note
+    assert "expects the exact message 'times must be strictly positive'" in note
+    assert "test_stated_message" not in note  # "positive" is in the skeleton
+    assert "test_repr:" in note and "repr() text" in note
+
+
+def test_consistency_flags_an_order_the_skeleton_does_not_state():
+    skeleton = SKELETON.replace('''    def total(self):''', '''    def names(self):
+        """The names counted so far."""
+        pass
+
+    def total(self):''')
+    solution = SOLUTION.replace('''    def total(self):''', '''    def names(self):
+        """The names counted so far."""
+        return list(self.counts)
+
+    def total(self):''')
+    tests = TESTS + '''
+
+def test_names(counter):
+    counter.add("b")
+    counter.add("a")
+    assert counter.names() == ["b", "a"]
+    assert sorted(counter.names()) == ["a", "b"]
+'''
+    note = _finding(ConsistencyJudge().review(make_candidate(solution, skeleton, tests), None), "tests_match_spec").note
+    assert note.count("compares names() with an ordered sequence") == 1
+
+
+@pytest.fixture(scope="module")
+def pool():
+    from validation.sandbox import SandboxPool
+
+    with SandboxPool(jobs=1) as pool:
+        yield pool
+
+
+def test_specification_accepts_a_complete_skeleton_whose_examples_hold(candidate, pool):
+    verdict = SpecificationJudge(pool).review(candidate, None)
+    assert verdict.decision is Decision.ACCEPT, verdict.findings
+    assert "2 docstring(s)" in _finding(verdict, "reference_correct").note
+
+
+def test_specification_flags_an_example_the_reference_disagrees_with(pool):
+    solution = SOLUTION.replace("return sum(self.counts.values())", "return sum(self.counts.values()) + 1")
+    verdict = SpecificationJudge(pool).review(make_candidate(solution=solution), None)
+    assert verdict.decision is Decision.REJECT
+    note = _finding(verdict, "reference_correct").note
+    assert note.startswith("docstring examples disagree with the reference: Counter.total:")
+    assert "the docstring says '1', the reference gives '2'" in note
+    assert _finding(verdict, "spec_clear").ok is True
+
+
+def test_specification_flags_undocumented_parameters_returns_and_raises():
+    skeleton = SKELETON.replace('''        :param times: how many; must be positive.
+        :return: the new count of ``name``.
+        :raises ValueError: if ``times`` is not positive.
+''', "").replace("Count ``name`` ``times`` more times.", "Count ``name`` again.")
+    verdict = SpecificationJudge(None).review(make_candidate(skeleton=skeleton), None)
+    note = _finding(verdict, "spec_clear").note
+    assert "add: parameter(s) times not described" in note
+    assert "add: return value not described" in note
+    assert "add: raises ValueError without documenting it" in note
+    assert _finding(verdict, "reference_correct").ok is None  # no sandbox given: undecided, not passed
+    assert verdict.decision is Decision.REJECT
+
+
+def test_adequacy_reads_the_gate_report_and_flags_tests_passing_on_the_skeleton(pool):
+    from validation.gate import validate_candidate
+    from validation.policy import GatePolicy
+
+    tests = TESTS + '''
+
+def test_nothing_much(counter):
+    assert counter is not None
+'''
+    candidate = make_candidate(tests=tests)
+    report = validate_candidate(candidate, GatePolicy(robustness=False, max_mutants=8, max_vacuous_share=0.5), pool)
+    assert report.check("vacuous_share").value == pytest.approx(1 / 3)
+    verdict = AdequacyJudge(min_mutation_score=0.5, max_vacuous_share=0.0).review(candidate, report)
+    assert verdict.decision is Decision.REJECT
+    vacuous = _finding(verdict, "tests_not_vacuous")
+    assert vacuous.ok is False and "test_nothing_much" in vacuous.note
+    assert _finding(verdict, "tests_detect_faults").ok is (report.mutation_score >= 0.5)
+    lenient = AdequacyJudge(min_mutation_score=0.0, max_vacuous_share=0.5).review(candidate, report)
+    assert lenient.decision is Decision.ACCEPT
+    unmeasured = report.model_copy(update={"mutation_score": None})
+    assert _finding(AdequacyJudge().review(candidate, unmeasured), "tests_detect_faults").ok is None
+    assert AdequacyJudge().review(candidate, None).decision is Decision.ABSTAIN

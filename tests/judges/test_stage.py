@@ -1,0 +1,95 @@
+"""The judge stage's bookkeeping: decisions and rejections written per candidate, resume, release filter.
+
+The panel is made of small scripted judges here (the real ones have their own tests); what is checked is
+what the stage writes, counts and hands to the release.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from judges.panel import Panel
+from judges.rules import DecisionRule, Outcome
+from judges.stage import AGREEMENT_FILE, judge_survivors, read_agreement, read_decisions
+from pipeline import stages
+from pipeline.config import BuildConfig
+from pipeline.records import Decision, Finding, GateReport, JudgeSpec, Rejection, RejectReason, Verdict
+from pipeline.store import ArtifactStore
+from tests.judges.conftest import TESTS, make_candidate
+
+
+class Scripted:
+    """Accepts unless the candidate's tests contain one of its trigger words (then rejects or abstains)."""
+
+    def __init__(self, name: str, reject_on: str = "\0", abstain_on: str = "\0") -> None:
+        self.spec = JudgeSpec(backend="offline", name=name)
+        self.reject_on, self.abstain_on = reject_on, abstain_on
+        self.seen: list[str] = []
+
+    def review(self, candidate, report):
+        self.seen.append(candidate.candidate_id)
+        if self.abstain_on in candidate.test_code:
+            decision, findings = Decision.ABSTAIN, ()
+        elif self.reject_on in candidate.test_code:
+            decision, findings = Decision.REJECT, (Finding(criterion="tests_match_spec", ok=False, note="hidden"),)
+        else:
+            decision, findings = Decision.ACCEPT, (Finding(criterion="tests_match_spec", ok=True),)
+        return Verdict(candidate_id=candidate.candidate_id, judge=self.spec, decision=decision, findings=findings)
+
+
+def _survivors():
+    out = []
+    for marker in ("good", "hidden", "unsure"):
+        candidate = make_candidate(tests=TESTS + f"\n# {marker}\n")
+        out.append((candidate, GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0)))
+    return out
+
+
+def test_stage_writes_decisions_rejections_and_agreement_and_resumes(tmp_path):
+    store = ArtifactStore(tmp_path)
+    judges = [Scripted("a"), Scripted("b", reject_on="hidden", abstain_on="unsure"),
+              Scripted("c", reject_on="hidden", abstain_on="unsure")]
+    opened = []
+
+    @contextmanager
+    def open_panel():
+        opened.append(1)
+        yield Panel(judges, DecisionRule.parse("majority"))
+
+    survivors = _survivors()
+    count, figures = judge_survivors(store, "run-1", survivors, open_panel)
+    assert (count.received, count.accepted) == (3, 1)
+    assert count.rejected == {RejectReason.JUDGE_REJECTED: 1, RejectReason.JUDGE_ABSTAINED: 1}
+    decisions = read_decisions(store, "run-1")
+    good, hidden, unsure = (c.candidate_id for c, _ in survivors)
+    assert decisions[good].outcome is Outcome.ACCEPT and decisions[unsure].outcome is Outcome.HELD
+    rejection = store.read("run-1", "rejections", hidden, Rejection)
+    assert rejection.stage == "judge" and rejection.evidence["rejected_by"] == ["b", "c"]
+    assert store.read("run-1", "rejections", unsure, Rejection).reason is RejectReason.JUDGE_ABSTAINED
+    assert read_agreement(store, "run-1") == figures and (store.runs / "run-1" / AGREEMENT_FILE).is_file()
+    assert figures.rejected_share == {"a": 0.0, "b": 0.333333, "c": 0.333333}
+
+    again, _ = judge_survivors(store, "run-1", survivors, open_panel)
+    assert again == count and len(opened) == 1 and len(judges[0].seen) == 3  # nothing judged twice
+
+
+def test_release_takes_only_accepted_candidates_with_their_verdicts(tmp_path, monkeypatch):
+    store = ArtifactStore(tmp_path)
+    survivors = _survivors()
+    for candidate, report in survivors:
+        store.write("run-1", stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
+        store.write("run-1", stages.VALIDATE_STAGE, candidate.candidate_id, report)
+
+    @contextmanager
+    def open_panel():
+        yield Panel([Scripted("a"), Scripted("b", reject_on="hidden", abstain_on="unsure")], DecisionRule.parse("unanimous"))
+
+    judge_survivors(store, "run-1", survivors, open_panel)
+    monkeypatch.setattr("pipeline.release.task_builder.build_task",
+                        lambda candidate, report, verdicts=(): (candidate.candidate_id, verdicts))
+    released = dict(stages.judged_tasks(store, "run-1", BuildConfig()))
+    good = survivors[0][0].candidate_id
+    assert list(released) == [good] and [v.judge.name for v in released[good]] == ["a", "b"]
+    unjudged = BuildConfig.model_validate({"judges": {"enabled": False}})
+    assert len(dict(stages.judged_tasks(store, "run-1", unjudged))) == 3 and not any(
+        v for v in dict(stages.judged_tasks(store, "run-1", unjudged)).values())
