@@ -14,7 +14,7 @@ from pipeline.mining.effects import effects_filter
 from pipeline.mining.extract import ClassUnit, ParsedModule
 from pipeline.mining.filters import Drop, first_drop
 from pipeline.mining.records import MineConfig, mined_id
-from pipeline.mining.shape import shape_chain
+from pipeline.mining.shape import interaction_filter, kind_filter, size_filter
 from pipeline.mining.slicing import Slice, self_contained, slice_class
 from pipeline.records import Rejection, RejectReason
 
@@ -28,9 +28,16 @@ def is_test_path(path: str) -> bool:
 
 def undocumented_methods(unit: ClassUnit) -> list[str]:
     """Methods a solver would have to implement without a docstring (dunders other than __init__ are
-    exempt: their meaning is the language's)."""
-    return [m.name for m in unit.facts.methods
-            if m.docstring is None and not (m.name.startswith("__") and m.name.endswith("__") and m.name != "__init__")]
+    exempt: their meaning is the language's). Read from the syntax tree directly: this filter runs before
+    the costlier analyses."""
+    missing = []
+    for function in unit.functions:
+        name = function.name.value
+        if name.startswith("__") and name.endswith("__") and name != "__init__":
+            continue
+        if function.get_docstring() is None and name not in missing:
+            missing.append(name)
+    return missing
 
 
 def documented_filter(unit: ClassUnit) -> Drop | None:
@@ -51,11 +58,14 @@ class Passed:
 
 def examine_module(module: ParsedModule, config: MineConfig, *, require_docstrings: bool = True
                    ) -> Iterator[Passed | tuple[ClassUnit, Drop]]:
-    """For each top-level class: `Passed`, or the class and the first filter's drop."""
+    """For each top-level class: `Passed`, or the class and the first filter's drop.
+
+    Order, by cost: kind and size (the syntax tree as parsed), documentation (likewise), the slice and its
+    imports and effects (one scope analysis per module), and last the interaction edges (a per-method
+    analysis, the costliest)."""
+    cheap = [kind_filter(module.path), size_filter(config.shape)] + ([documented_filter] if require_docstrings else [])
     for unit in module.classes:
-        drop = first_drop(unit, shape_chain(module.path, config.shape))
-        if drop is None and require_docstrings:
-            drop = documented_filter(unit)
+        drop = first_drop(unit, cheap)
         if drop is not None:
             yield unit, drop
             continue
@@ -64,7 +74,7 @@ def examine_module(module: ParsedModule, config: MineConfig, *, require_docstrin
         except Exception as exc:  # noqa: BLE001 - a resolver failure on odd code costs this class only
             yield unit, Drop(RejectReason.MALFORMED, f"could not slice {unit.name}: {type(exc).__name__}: {exc}")
             continue
-        drop = self_contained(piece) or effects_filter(piece)
+        drop = self_contained(piece) or effects_filter(piece) or interaction_filter(unit)
         yield (unit, drop) if drop is not None else Passed(unit, piece)
 
 

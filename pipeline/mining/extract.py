@@ -75,8 +75,11 @@ class ClassUnit:
 
     @cached_property
     def facts(self) -> ClassFacts:
-        """Reads, writes and calls per method (pipeline.analysis): the interaction filter's input."""
-        return class_facts(self.module.source, self.name)
+        """Reads, writes and calls per method (pipeline.analysis): the interaction filter's input.
+
+        Read from the class's own code, not the module's: parsing a large module again per class was most
+        of the miner's time, and edges, fields and docstrings do not depend on the rest of the module."""
+        return class_facts(self.code, self.name)
 
     @cached_property
     def edges(self) -> tuple[Edge, ...]:
@@ -90,6 +93,16 @@ class ParsedModule:
         self.source = source
         self.path = path
         self.tree = cst.parse_module(source)  # raises libcst.ParserSyntaxError
+
+    @cached_property
+    def metadata(self) -> tuple[dict, dict]:
+        """libcst's scopes and positions for the whole module, resolved once and shared by every class's
+        slice (resolving them per class made slicing quadratic in the module's size)."""
+        from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
+
+        wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)  # the same nodes as `tree`
+        resolved = wrapper.resolve_many([ScopeProvider, PositionProvider])
+        return resolved[ScopeProvider], resolved[PositionProvider]
 
     @cached_property
     def classes(self) -> tuple[ClassUnit, ...]:

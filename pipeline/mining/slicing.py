@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import GlobalScope, MetadataWrapper, PositionProvider, ScopeProvider
+from libcst.metadata import GlobalScope
 
 from pipeline.mining.extract import ClassUnit, dotted_name
 from pipeline.mining.filters import Drop
@@ -69,9 +69,8 @@ class _Statements:
 def slice_class(unit: ClassUnit) -> Slice:
     """The slice of `unit` (see the module docstring). Statements keep their source order."""
     tree = unit.module.tree
-    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)  # the same nodes as `unit.node`
-    scopes = wrapper.resolve(ScopeProvider)
-    statements = _Statements(tuple(tree.body), wrapper.resolve(PositionProvider))
+    scopes, positions = unit.module.metadata
+    statements = _Statements(tuple(tree.body), positions)
     scope = scopes.get(tree)
     if not isinstance(scope, GlobalScope):
         raise ValueError(f"{unit.module.path}: no global scope")

@@ -60,8 +60,14 @@ def repos(tmp_path_factory) -> Path:
     return root
 
 
-def test_fresh_classes_are_kept_with_their_provenance(repos):
-    kept, _, _ = _mine(repos)
+@pytest.fixture(scope="module")
+def mined(repos):
+    """The default mining of the fixture repositories, shared by the tests that only read it."""
+    return _mine(repos)
+
+
+def test_fresh_classes_are_kept_with_their_provenance(repos, mined):
+    kept, _, _ = mined
     fresh = kept["FreshLedger"]
     assert fresh.first_commit_date == NEW and fresh.licence == "MIT" and fresh.path == "books/fresh.py"
     assert fresh.first_commit == git(repos / "books", "rev-parse", "HEAD").strip() == fresh.commit
@@ -70,8 +76,8 @@ def test_fresh_classes_are_kept_with_their_provenance(repos):
     assert set(kept) == {"FreshLedger", "MixedLedger"}
 
 
-def test_old_moved_and_renamed_classes_are_not_fresh(repos):
-    _, rejected, _ = _mine(repos)
+def test_old_moved_and_renamed_classes_are_not_fresh(mined):
+    _, rejected, _ = mined
     for name, found_by in (("OldLedger", "name"), ("MovedLedger", "name"), ("SecondName", "body")):
         assert rejected[name].reason is RejectReason.NOT_FRESH, name
         assert rejected[name].evidence["found_by"] == found_by
@@ -79,15 +85,15 @@ def test_old_moved_and_renamed_classes_are_not_fresh(repos):
     assert rejected["SecondName"].evidence["first_commit_date"] == "2023-07-01"
 
 
-def test_third_party_use_is_rejected_but_an_unused_import_is_sliced_away(repos):
-    kept, rejected, _ = _mine(repos)
+def test_third_party_use_is_rejected_but_an_unused_import_is_sliced_away(mined):
+    kept, rejected, _ = mined
     assert rejected["NumpyLedger"].reason is RejectReason.NOT_SELF_CONTAINED
     assert "requests" not in kept["MixedLedger"].slice_code
     assert rejected["BareLedger"].reason is RejectReason.UNDOCUMENTED
 
 
-def test_licences_outside_the_allow_list_are_rejected(repos):
-    _, rejected, tally = _mine(repos)
+def test_licences_outside_the_allow_list_are_rejected(repos, mined):
+    _, rejected, tally = mined
     assert rejected["copyleft"].reason is RejectReason.LICENCE_NOT_ALLOWED
     assert rejected["copyleft"].evidence["licence"] == "GPL-3.0"
     assert rejected["nolicence"].evidence["licence"] == "none"
