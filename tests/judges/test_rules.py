@@ -93,3 +93,16 @@ def test_a_crashing_judge_abstains_and_the_cache_skips_repeat_work(candidate, tm
     second = panel.review(candidate.model_copy(update={"candidate_id": "cand-same-content"}), None)
     assert [j.calls for j in judges] == [1, 1, 2]  # accepts came from the cache; the abstention was not cached
     assert second.verdicts[0].candidate_id == "cand-same-content"
+
+
+def test_the_judges_section_of_the_configuration(tmp_path):
+    from pipeline.config import load_config
+
+    path = tmp_path / "build.toml"
+    path.write_text('[judges]\nmodels = ["openai/a", "openai/b", "openai/c"]\n')
+    config = load_config(path)
+    assert config.judges.backend == "litellm" and config.judges.decision_rule().label == "majority"
+    assert load_config(None).judges.decision_rule().label == "unanimous"
+    path.write_text('[judges]\nrule = "most"\n')
+    with pytest.raises(InputError, match=r"field judges.rule: .*expected 'majority'"):
+        load_config(path)

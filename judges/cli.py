@@ -1,0 +1,135 @@
+"""`classeval-pro judge PATH`: a judge panel on candidates, a run's gate survivors, or a release.
+
+Registered on the app in pipeline/cli.py. PATH may be a run folder (`artifacts/runs/<run>`: its gate
+survivors, with their gate reports), a release folder (its tasks; no gate report travels with a release,
+so the adequacy judge abstains there), or anything `classeval-pro validate` reads (a folder of Candidate
+records, a Candidate file, seeds, a ClassEval JSON file).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pipeline.errors import InputError
+from pipeline.records import Candidate, Decision, GateReport, Task
+from judges.agreement import Agreement, agreement
+from judges.panel import PanelDecision
+
+console = Console()
+if not console.is_terminal:  # piped output: rich would assume 80 columns and cut ids
+    console = Console(width=200)
+err_console = Console(stderr=True)
+Pair = tuple[Candidate, GateReport | None]
+
+
+def task_candidate(task: Task) -> Candidate:
+    """A released task as the candidate it was (the solution gets its import lines back)."""
+    solution = "\n".join(task.import_statement) + ("\n\n" if task.import_statement else "") + task.solution_code
+    return Candidate(candidate_id=task.candidate_id or task.task_id, class_name=task.class_name,
+                     module_name=task.module_name, domains=task.domains, description=task.class_description,
+                     skeleton=task.skeleton, solution_code=solution, test_code=task.test, origin=task.origin,
+                     provenance=task.provenance, generator=task.generator)
+
+
+def load_pairs(path: Path) -> list[Pair]:
+    """The candidates (with gate reports where the input has them) found at `path`."""
+    path = Path(path)
+    if (path / "funnel.json").is_file() or (path / "validate").is_dir():
+        from pipeline import stages
+        from pipeline.store import ArtifactStore
+
+        pairs: list[Pair] = list(stages.accepted_pairs(ArtifactStore(path.parent.parent), path.name))
+        if not pairs:
+            raise InputError(f"{path}: the run has no candidate that passed the validation gate")
+        return pairs
+    if (path / "manifest.json").is_file():
+        from pipeline.release.dataset_io import load_release
+
+        return [(task_candidate(t), None) for t in load_release(path)]
+    from pipeline.validate.inputs import load_candidates
+
+    named, problems = load_candidates(path)
+    for problem in problems:
+        err_console.print(f"[red]error[/red] {problem}", highlight=False, soft_wrap=True)
+    return [(n.candidate, None) for n in named]
+
+
+def agreement_lines(figures: Agreement) -> list[str]:
+    """The run summary's judge lines: kappas, rejected share per judge, most frequent failed criteria."""
+    def kappa(value: float | None) -> str:
+        return "undefined" if value is None else f"{value:.3f}"
+
+    lines = [f"judges: {figures.judged} judged; Fleiss' kappa {kappa(figures.fleiss_kappa)}; Cohen's kappa "
+             + (", ".join(f"{p.judge_a}/{p.judge_b} {kappa(p.kappa)}" for p in figures.pairwise) or "none")]
+    lines.append("  rejected share: " + ", ".join(f"{j} {s:.0%}" for j, s in figures.rejected_share.items()))
+    if figures.failed_criteria:
+        lines.append("  most failed criteria: " + ", ".join(f"{c.criterion} {c.failed}" for c in figures.failed_criteria[:5]))
+    return lines
+
+
+def _mark(decision: Decision) -> str:
+    return {"accept": "[green]accept[/green]", "reject": "[red]reject[/red]"}.get(decision.value, "[yellow]abstain[/yellow]")
+
+
+def print_decisions(decisions: list[PanelDecision], title: str) -> None:
+    labels = [v.judge.label for v in decisions[0].verdicts] if decisions else []
+    table = Table(title=title)
+    table.add_column("task", no_wrap=True)
+    for label in labels:
+        table.add_column(label)
+    table.add_column("decision")
+    table.add_column("failed criteria")
+    for decision in decisions:
+        failed = sorted({f.criterion for v in decision.verdicts for f in v.findings if f.ok is False})
+        table.add_row(decision.candidate_id, *(_mark(v.decision) for v in decision.verdicts),
+                      decision.outcome.value, ", ".join(failed))
+    console.print(table)
+
+
+def judge_command(
+    path: Annotated[Path, typer.Argument(help="A run folder, a release folder, or candidates (as `validate` reads).")],
+    models: Annotated[Optional[str], typer.Option("--models", help="Comma-separated litellm model names, one judge "
+                                                  "each; default: the offline panel.")] = None,
+    rule: Annotated[Optional[str], typer.Option("--rule", help="majority, unanimous or quorum:K (default: majority "
+                                                "for models, unanimous offline).")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write every decision and the agreement here.")] = None,
+    api_base: Annotated[Optional[str], typer.Option("--api-base", help="OpenAI-compatible server for the models.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Candidates judged at the same time.")] = 2,
+) -> None:
+    """Run a judge panel and print a table (task, each judge's verdict, decision, failed criteria) and the
+    agreement figures. Exits 1 when any task is rejected or held."""
+    from judges.config import JudgesConfig
+    from judges.stage import panel_factory
+    from pipeline.store import atomic_write_text
+
+    from judges.rules import DecisionRule
+
+    names = tuple(m.strip() for m in (models or "").split(",") if m.strip())
+    if rule is not None:
+        DecisionRule.parse(rule)  # an InputError naming the rule, before any judge starts
+    config = JudgesConfig(models=names, rule=rule, api_base=api_base, jobs=jobs)
+    config.decision_rule().check_panel_size(len(names) if names else 3)
+    pairs = load_pairs(path)
+    with panel_factory(config, jobs=jobs)() as panel:
+        for warning in panel.warnings:
+            err_console.print(f"[yellow]warning[/yellow] {warning}")
+        decisions = panel.review_many(pairs, jobs=jobs)
+    figures = agreement([d.verdicts for d in decisions])
+    print_decisions(decisions, f"judge panel ({config.decision_rule().label}) on {len(decisions)} task(s) from {path}")
+    for line in agreement_lines(figures):
+        console.print(line, highlight=False)
+    if json_out is not None:
+        atomic_write_text(json_out, json.dumps({"decisions": [d.model_dump(mode="json") for d in decisions],
+                                                "agreement": figures.model_dump(mode="json")},
+                                               indent=2, ensure_ascii=False) + "\n")
+        console.print(f"wrote {json_out}")
+    accepted = sum(d.outcome.value == "accept" for d in decisions)
+    console.print(f"{accepted} accepted, {len(decisions) - accepted} rejected or held")
+    if accepted < len(decisions):
+        raise typer.Exit(1)

@@ -1,0 +1,58 @@
+"""`classeval-pro judge PATH`: the table, the JSON file and the exit code, offline and with model judges."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from tests.emulators.chat import ChatEmulator
+from tests.judges.conftest import SOLUTION, make_candidate
+from tests.judges.test_model_judges import _respond
+
+
+@pytest.fixture
+def candidates(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
+    folder = tmp_path / "candidates"
+    folder.mkdir()
+    good = make_candidate()
+    wrong = make_candidate(solution=SOLUTION.replace("return sum(self.counts.values())", "return 0"))
+    for candidate in (good, wrong):
+        (folder / f"{candidate.candidate_id}.json").write_text(candidate.to_json())
+    return folder, good, wrong
+
+
+def test_offline_panel_prints_each_judge_and_rejects_the_wrong_example(candidates, tmp_path):
+    folder, good, wrong = candidates
+    out = tmp_path / "verdicts.json"
+    result = CliRunner().invoke(app, ["judge", str(folder), "--json", str(out), "--jobs", "1"])
+    assert result.exit_code == 1, result.output
+    assert "specification" in result.output and "consistency" in result.output and "adequacy" in result.output
+    assert "judge panel (unanimous)" in result.output and "1 accepted, 1 rejected or held" in result.output
+    data = json.loads(out.read_text())
+    outcomes = {d["candidate_id"]: d["outcome"] for d in data["decisions"]}
+    assert outcomes == {good.candidate_id: "accept", wrong.candidate_id: "reject"}
+    assert data["agreement"]["rejected_share"]["specification"] == 0.5
+
+
+@pytest.mark.slow
+def test_model_panel_through_the_emulator(candidates, tmp_path, monkeypatch):
+    folder, good, wrong = candidates
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    with ChatEmulator(_respond) as emulator:
+        result = CliRunner().invoke(app, ["judge", str(folder), "--models", "openai/accept-a,openai/accept-b,openai/reject-c",
+                                          "--api-base", emulator.base_url])
+    assert result.exit_code == 0, result.output
+    assert "judge panel (majority) on 2 task(s)" in result.output and "openai/reject-c" in result.output
+    assert "2 accepted, 0 rejected or held" in result.output and "tests_match_spec" in result.output
+    assert len(emulator.calls) == 6
+
+
+def test_a_bad_rule_is_one_error_line(candidates):
+    folder, _, _ = candidates
+    result = CliRunner().invoke(app, ["judge", str(folder), "--rule", "most"])
+    assert result.exit_code != 0 and "expected 'majority', 'unanimous' or 'quorum:K'" in str(result.exception)
