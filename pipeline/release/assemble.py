@@ -6,7 +6,7 @@ the run (stage `release`) with its evidence, and the full per-task reports are w
 (`release_decontamination.json`, `release_dedup.json`): rejection is data, not a log line.
 
 A release folder holds every split so far (earlier splits copied byte for byte from the previous release,
-the new split with the tasks that survived), `classeval.json`, `diff.json`, `README.md` and `manifest.json`
+the new split with the tasks that survived), `classeval.json`, `diff.json`, `README.md`, `report.html` (figures) and `manifest.json`
 (written last, because it hashes the others). It is filled in a temporary folder and renamed into place by
 `ArtifactStore.new_release`, so no reader ever sees half a release, and an existing version is never
 overwritten. When nothing new survives, no release is made.
@@ -35,6 +35,7 @@ from pipeline.release.dedup import DedupSettings, deduplicate
 from pipeline.release.diff import release_diff
 from pipeline.release.export import classeval_json
 from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
+from pipeline.report import collect_release, write_release_report
 from pipeline.release.versioning import next_version, sorted_versions
 from pipeline.store import ArtifactStore, atomic_write_text
 
@@ -172,6 +173,7 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
             version=version, splits=splits, funnel=funnel, diff=diff, licence=config.licence,
             pretty_name=config.pretty_name, repo_hint=config.repo_hint, contamination=contamination,
             dedup={"threshold": config.near_duplicate_threshold}, judging=judging))
+        write_release_report(folder, collect_release(store, run_id, version, splits, funnel))
         counts = {"received": len(tasks), "released": len(new_tasks),
                   "rejected": {r.value: n for r, n in sorted(per_reason.items(), key=lambda kv: kv[0].value)},
                   "domains": dict(sorted(Counter(d for t in all_tasks for d in t.domains).items())),

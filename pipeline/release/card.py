@@ -181,6 +181,10 @@ and against every earlier release, and tasks overlapping a public benchmark ({co
 
 {funnel_section(funnel)}
 
+Figures of this build (the funnel per source, histograms of the gate's figures, tasks per domain, rejections
+per reason with an example of each, judge agreement when judges ran) are in [`report.html`](report.html), a
+self-contained page that opens offline in any browser.
+
 ### Changes against the previous release ({diff.get('previous_version') or 'none'})
 
 Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, removed {len(diff.get('removed', []))}

@@ -97,7 +97,8 @@ def test_first_release_writes_everything_and_reloads_exactly(tmp_path):
     assert result.funnel.stages["release"].rejected == {RejectReason.DUPLICATE: 1}
 
     folder = result.path
-    assert sorted(p.name for p in folder.iterdir()) == ["README.md", "classeval.json", "data", "diff.json", "manifest.json"]
+    assert sorted(p.name for p in folder.iterdir()) == ["README.md", "classeval.json", "data", "diff.json", "manifest.json",
+                                                              "report.html"]
     assert load_release(folder) == sorted([first, stack], key=lambda t: t.task_id)
     assert verify_release(folder) == []
 
@@ -105,7 +106,7 @@ def test_first_release_writes_everything_and_reloads_exactly(tmp_path):
     assert manifest["seed_corpus_hash"] == "abc123" and manifest["configuration"]["build"] == {"rng_seed": 1}
     assert manifest["counts"]["rejected"] == {"duplicate": 1} and manifest["counts"]["splits"] == {"2026.11.0": 2}
     assert manifest["models"]["generators"] == [{"backend": "offline", "model": None, "prompt_version": None, "tasks": 2}]
-    assert set(manifest["files"]) == {"README.md", "classeval.json", "data/2026.11.0.parquet", "diff.json"}
+    assert set(manifest["files"]) == {"README.md", "classeval.json", "data/2026.11.0.parquet", "diff.json", "report.html"}
 
     export = json.loads((folder / "classeval.json").read_text())
     by_name = {e["class_name"]: e for e in export}
@@ -119,6 +120,9 @@ def test_first_release_writes_everything_and_reloads_exactly(tmp_path):
     assert meta["configs"][0]["data_files"] == [{"split": "2026.11.0", "path": "data/2026.11.0.parquet"}]
     assert "| enhance | 4 | 3 | none |" in card and "duplicate: 1" in card
     assert "No judges ran" in card
+    assert "[`report.html`](report.html)" in card
+    report = (folder / "report.html").read_text()
+    assert "Release 2026.11.0" in report and 'id="figure-domains"' in report and "split 2026.11.0" in report
     assert "| Algo_DataStruct | 1 |" in card and "| Business_App | 1 |" in card
 
 

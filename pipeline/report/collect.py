@@ -1,0 +1,157 @@
+"""What a report shows, read from the artifact tree (never from a build's memory).
+
+Reading the run folder rather than the flow's variables means the same page can be drawn for a finished
+run, an interrupted one (it shows how far the run got) and, later, for any run on disk.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pipeline.funnel import Funnel
+from judges.agreement import Agreement, agreement
+from pipeline.records import Candidate, GateReport, Origin, Rejection, RejectReason, Task
+from pipeline.store import ArtifactStore
+
+# Stage folders whose records are candidates, and the source each stands for.
+SOURCE_STAGES = {"enhance": Origin.ENHANCED, "compose": Origin.COMPOSED, "mine": Origin.MINED}
+GATE_STAGE = "validate"
+REPAIR_STAGE = "repair"
+RELEASE_STAGE = "release"
+REJECTION_FOLDERS = ("rejections", RELEASE_STAGE)
+METRICS = ("line_coverage", "interaction_edge_coverage", "mutation_score")
+# The per-source funnel's steps, in order.
+SOURCE_STEPS = ("attempted", "generated", "passed gate", "released")
+
+
+@dataclass(frozen=True)
+class MetricSample:
+    """One candidate's (or task's) gate figures, labelled with the group it is drawn in."""
+
+    group: str
+    values: dict[str, float | None]
+
+
+@dataclass(frozen=True)
+class ReasonRow:
+    """Rejections of one reason, with the first one (by candidate id) as its example."""
+
+    reason: RejectReason
+    count: int
+    example: Rejection
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """Everything one page draws. Empty parts are drawn as a sentence saying what is absent."""
+
+    title: str
+    subtitle: str
+    funnel: Funnel | None
+    sources: dict[str, dict[str, int]] = field(default_factory=dict)  # source -> step -> count
+    samples: tuple[MetricSample, ...] = ()
+    domains: dict[str, dict[str, int]] = field(default_factory=dict)  # group -> domain -> tasks
+    reasons: tuple[ReasonRow, ...] = ()
+    agreement: Agreement | None = None  # the judges' decisions and agreement, when judges ran
+
+
+def _read_funnel(store: ArtifactStore, run_id: str) -> Funnel | None:
+    path = store.runs / run_id / "funnel.json"
+    return Funnel.from_json(path.read_bytes()) if path.is_file() else None
+
+
+def _candidates(store: ArtifactStore, run_id: str) -> list[Candidate]:
+    return [c for stage in SOURCE_STAGES for _, c in store.iter_records(run_id, stage, Candidate)]
+
+
+def _rejections(store: ArtifactStore, run_id: str) -> list[Rejection]:
+    """Every rejection of the run, once per (candidate, stage): the release stage writes its own twice."""
+    seen: dict[tuple[str, str], Rejection] = {}
+    for folder in REJECTION_FOLDERS:
+        for _, rejection in store.iter_records(run_id, folder, Rejection):
+            seen.setdefault((rejection.candidate_id, rejection.stage), rejection)
+    return sorted(seen.values(), key=lambda r: (r.reason.value, r.candidate_id))
+
+
+def _reason_rows(rejections: Iterable[Rejection]) -> tuple[ReasonRow, ...]:
+    by_reason: dict[RejectReason, list[Rejection]] = {}
+    for rejection in rejections:
+        by_reason.setdefault(rejection.reason, []).append(rejection)
+    rows = [ReasonRow(reason, len(items), items[0]) for reason, items in by_reason.items()]
+    return tuple(sorted(rows, key=lambda row: (-row.count, row.reason.value)))
+
+
+def _gate_outcomes(store: ArtifactStore, run_id: str, candidates: Sequence[Candidate]) -> dict[str, GateReport]:
+    """Candidate id -> the report that decides it (the repaired candidate's, when repair replaced it)."""
+    outcomes: dict[str, GateReport] = {}
+    for candidate in candidates:
+        decided = candidate
+        if store.has(run_id, REPAIR_STAGE, candidate.candidate_id):
+            decided = store.read(run_id, REPAIR_STAGE, candidate.candidate_id, Candidate)
+        if store.has(run_id, GATE_STAGE, decided.candidate_id):
+            outcomes[candidate.candidate_id] = store.read(run_id, GATE_STAGE, decided.candidate_id, GateReport)
+    return outcomes
+
+
+def _source_funnel(candidates: Sequence[Candidate], outcomes: dict[str, GateReport],
+                   rejections: Sequence[Rejection]) -> dict[str, dict[str, int]]:
+    """Per source: attempts (candidates plus the generator's own rejections), candidates, gate passes, and
+    gate passes the release stage kept (a repaired candidate counts under its original's id)."""
+    released_out = {r.candidate_id for r in rejections if r.stage == RELEASE_STAGE}
+    origin_of_stage = {stage: origin.value for stage, origin in SOURCE_STAGES.items()}
+    table: dict[str, dict[str, int]] = {}
+    for candidate in candidates:
+        row = table.setdefault(candidate.origin.value, dict.fromkeys(SOURCE_STEPS, 0))
+        row["attempted"] += 1
+        row["generated"] += 1
+        report = outcomes.get(candidate.candidate_id)
+        if report is not None and report.passed:
+            row["passed gate"] += 1
+            row["released"] += candidate.candidate_id not in released_out and report.candidate_id not in released_out
+    for rejection in rejections:
+        if rejection.stage in origin_of_stage:
+            table.setdefault(origin_of_stage[rejection.stage], dict.fromkeys(SOURCE_STEPS, 0))["attempted"] += 1
+    return dict(sorted(table.items()))
+
+
+def collect_run(store: ArtifactStore, run_id: str) -> ReportData:
+    """A run's page: its funnel, every gate report (passed and failed drawn apart), the domains of the
+    candidates that passed, its rejections and (when judges ran) their agreement figures."""
+    from judges.stage import read_agreement
+
+    candidates = _candidates(store, run_id)
+    outcomes = _gate_outcomes(store, run_id, candidates)
+    rejections = _rejections(store, run_id)
+    by_id = {c.candidate_id: c for c in candidates}
+    samples = tuple(
+        MetricSample("passed the gate" if report.passed else "rejected by the gate",
+                     {m: getattr(report, m) for m in METRICS})
+        for _, report in sorted(outcomes.items()))
+    passed_domains = Counter(d for cid, r in outcomes.items() if r.passed for d in by_id[cid].domains)
+    funnel = _read_funnel(store, run_id)
+    stages = ", ".join(funnel.stages) if funnel and funnel.stages else "none yet"
+    return ReportData(
+        title=f"Run {run_id}", subtitle=f"Stages recorded: {stages}.", funnel=funnel,
+        sources=_source_funnel(candidates, outcomes, rejections), samples=samples,
+        domains={"passed the gate": dict(sorted(passed_domains.items()))} if passed_domains else {},
+        reasons=_reason_rows(rejections), agreement=read_agreement(store, run_id))
+
+
+def collect_release(store: ArtifactStore, run_id: str, version: str, splits: dict[str, Sequence[Task]],
+                    funnel: Funnel) -> ReportData:
+    """A release's page: the tasks of every split it holds (figures from their recorded metrics), and the
+    funnel and rejections of the run that made its new split; judge agreement over the released tasks'
+    verdicts (the run's own figures when the tasks carry none)."""
+    run = collect_run(store, run_id)
+    samples = tuple(MetricSample(f"split {name}", {m: t.metrics.get(m) for m in METRICS})
+                    for name, tasks in splits.items() for t in tasks)
+    domains = {f"split {name}": dict(sorted(Counter(d for t in tasks for d in t.domains).items()))
+               for name, tasks in splits.items()}
+    verdict_sets = [t.verdicts for tasks in splits.values() for t in tasks if t.verdicts]
+    total = sum(len(tasks) for tasks in splits.values())
+    return ReportData(
+        title=f"Release {version}", subtitle=f"{total} task(s) in {len(splits)} split(s), new split made by run {run_id}.",
+        funnel=funnel, sources=run.sources, samples=samples, domains=domains, reasons=run.reasons,
+        agreement=agreement(verdict_sets) if verdict_sets else run.agreement)

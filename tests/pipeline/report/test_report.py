@@ -1,0 +1,59 @@
+"""The run report's figures are computed from the artifact tree, and the page is one self-contained file."""
+
+from __future__ import annotations
+
+import re
+
+from plotly.offline import get_plotlyjs
+from report_fixtures import RUN, write_run
+
+from pipeline.records import RejectReason
+from pipeline.report import collect_run, render_report, write_run_report
+from pipeline.report.figures import agreement_matrix, all_figures
+from pipeline.store import ArtifactStore
+
+
+def test_the_run_is_counted_per_source_and_reason_from_its_records(tmp_path):
+    store = ArtifactStore(tmp_path)
+    write_run(store)
+    data = collect_run(store, RUN)
+    assert data.sources == {"composed": {"attempted": 2, "generated": 1, "passed gate": 1, "released": 1},
+                            "enhanced": {"attempted": 4, "generated": 3, "passed gate": 2, "released": 1}}
+    assert [(r.reason, r.count, r.example.candidate_id) for r in data.reasons] == [
+        (RejectReason.GENERATION_FAILED, 2, "x1"), (RejectReason.DUPLICATE, 1, "e3"), (RejectReason.LOW_COVERAGE, 1, "e2")]
+    # The repaired candidate's report decides the composed one; the failed original is not drawn.
+    by_group = {}
+    for sample in data.samples:
+        by_group.setdefault(sample.group, []).append(sample.values["line_coverage"])
+    assert sorted(by_group["passed the gate"]) == [0.93, 0.95, 0.97] and by_group["rejected by the gate"] == [0.5]
+    assert data.domains == {"passed the gate": {"Game_Sim": 1, "Math_Stats": 2, "Text_NLP": 1}}
+
+
+def test_the_agreement_matrix_is_symmetric_with_the_judges_own_figures(tmp_path):
+    store = ArtifactStore(tmp_path)
+    write_run(store)
+    judges, matrix = agreement_matrix(collect_run(store, RUN))
+    assert judges == ["litellm/judge-a", "litellm/judge-b"]
+    assert matrix == [[1.0, 0.5], [0.5, 1.0]]  # same decision on e1 and c1r, not on e3 and e2
+
+
+def test_the_page_embeds_everything_and_draws_every_figure(tmp_path):
+    store = ArtifactStore(tmp_path)
+    write_run(store)
+    path = write_run_report(store, RUN)
+    html = path.read_text()
+    assert path == tmp_path / "runs" / RUN / "report.html"
+    assert not re.search(r"<(script|link|img)[^>]+(src|href)=", html)  # nothing fetched at view time
+    assert get_plotlyjs() in html and html.count("Plotly.newPlot") == len(all_figures(collect_run(store, RUN)))
+    for anchor, _, figure in all_figures(collect_run(store, RUN)):
+        assert figure is not None, anchor
+        assert f'id="figure-{anchor}"' in html
+    assert "same tree as e1 &lt;script&gt;" in html  # details are escaped, never markup
+
+
+def test_an_empty_run_says_what_is_absent(tmp_path):
+    store = ArtifactStore(tmp_path)
+    (tmp_path / "runs" / "run-empty").mkdir(parents=True)
+    html = render_report(collect_run(store, "run-empty"))
+    assert html.count("Nothing to draw") == len(all_figures(collect_run(store, "run-empty")))
+    assert "No rejections." in html
