@@ -67,6 +67,11 @@ def classeval_entry_to_seed(entry: dict[str, Any], where: str, domain: str) -> S
 
 def read_classeval_file(path: Path, domain: str = "ClassEval") -> list[SeedClass]:
     """Read a ClassEval-format JSON file (a list of task objects)."""
+    return [classeval_entry_to_seed(entry, f"{path}[{i}]", domain) for i, entry in enumerate(read_classeval_entries(path))]
+
+
+def read_classeval_entries(path: Path) -> list[Any]:
+    """The task objects of a ClassEval-format JSON file, unchecked (each reader checks the fields it uses)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -75,7 +80,7 @@ def read_classeval_file(path: Path, domain: str = "ClassEval") -> list[SeedClass
         raise InputError(f"{path}: not valid JSON: line {exc.lineno}: {exc.msg}") from None
     if not isinstance(data, list):
         raise InputError(f"{path}: expected a JSON list of ClassEval task objects")
-    return [classeval_entry_to_seed(entry, f"{path}[{i}]", domain) for i, entry in enumerate(data)]
+    return data
 
 
 def read_classeval_hub(name: str, split: str = "test", domain: str = "ClassEval") -> list[SeedClass]:

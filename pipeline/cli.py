@@ -176,6 +176,9 @@ from judges.cli import judge_command  # noqa: E402 - the judge panel's command l
 app.command("judge")(judge_command)
 app.command("mine")(mine_command)
 app.add_typer(release_app, name="release")
+from pipeline.evaluation.cli import eval_command  # noqa: E402 - the evaluation harness's command
+
+app.command("eval")(eval_command)
 
 
 def main() -> None:

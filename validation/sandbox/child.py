@@ -81,6 +81,7 @@ class RunPlugin:
         self.cov = cov
         self.outcomes: dict[str, tuple[str, str]] = {}
         self.captured: dict[str, int] = {}  # characters of output pytest captured per test
+        self.raised: dict[str, dict[str, Any]] = {}  # per test: the exception's type and the run-folder frames
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
@@ -143,7 +144,22 @@ class RunPlugin:
                 self.guard.check(f"after {item.nodeid}")
             outcome, reason = self.outcomes.get(item.nodeid, ("error", "no report"))
             self.send({"t": "test", "test_id": item.nodeid, "outcome": outcome, "reason": reason,
-                            "captured": self.captured.get(item.nodeid, 0)})
+                       "captured": self.captured.get(item.nodeid, 0), "raised": self.raised.get(item.nodeid)})
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_makereport(self, item: Any, call: Any) -> None:
+        """Where a failing test's exception was raised: its type and the frames of the run's own files
+        (file, function), outermost first, so a grader can tell a failure inside a chain of the class's
+        methods from an assertion in the test. Returns None: pytest still makes the report."""
+        if call.excinfo is None or item.nodeid in self.raised:
+            return
+        run_dir = self.request["run_dir"]
+        frames = []
+        for entry in list(call.excinfo.traceback)[-40:]:
+            path = str(entry.path)
+            if os.path.dirname(path) == run_dir:
+                frames.append([os.path.basename(path), entry.frame.code.name])
+        self.raised[item.nodeid] = {"type": call.excinfo.typename[:80], "frames": frames}
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         try:

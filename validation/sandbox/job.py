@@ -86,6 +86,9 @@ class TestResult:
     test_id: str
     outcome: str  # one of OUTCOMES
     reason: str = ""
+    # A failing test's exception: {"type": name, "frames": [[file, function], ...]} (run-folder files only,
+    # outermost first); None when it passed or nothing was raised.
+    raised: dict[str, Any] | None = None
 
 
 @dataclass
@@ -131,7 +134,8 @@ class RunResult:
             for item in items or []:
                 if isinstance(item, dict) and isinstance(item.get("test_id"), str):
                     outcome = item.get("outcome") if item.get("outcome") in OUTCOMES else "error"
-                    out.append(TestResult(item["test_id"], outcome, str(item.get("reason", ""))[:500]))
+                    out.append(TestResult(item["test_id"], outcome, str(item.get("reason", ""))[:500],
+                                          _raised(item.get("raised"))))
             return out
 
         return cls(
@@ -151,3 +155,12 @@ class RunResult:
                      for m in reply.get("mutants") or [] if isinstance(m, dict)],
             tampering=[str(t)[:300] for t in reply.get("tampering") or []],
         )
+
+
+def _raised(value: Any) -> dict[str, Any] | None:
+    """The `raised` field of a test's report, checked (it passed through the tested process)."""
+    if not isinstance(value, dict):
+        return None
+    frames = [[str(f[0])[:200], str(f[1])[:200]] for f in value.get("frames") or []
+              if isinstance(f, (list, tuple)) and len(f) == 2][-40:]
+    return {"type": str(value.get("type", ""))[:80], "frames": frames}

@@ -245,7 +245,7 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
             running = str(msg.get("id"))
         elif kind == "test":
             tests[str(msg.get("test_id"))] = {"test_id": str(msg.get("test_id")), "outcome": str(msg.get("outcome")),
-                                             "reason": str(msg.get("reason", ""))}
+                                             "reason": str(msg.get("reason", "")), "raised": msg.get("raised")}
             if isinstance(msg.get("captured"), int) and msg["captured"] >= int(request["limits"]["file_size_bytes"]) // 2:
                 floods.append(str(msg.get("test_id")))
             if running == msg.get("test_id"):

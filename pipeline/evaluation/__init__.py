@@ -1,0 +1,11 @@
+"""Evaluation: run a model (or a baseline) on a release or a ClassEval-format file, score every completion
+in the sandbox, and report class- and method-level Pass@k and the failure taxonomy.
+
+    tasks = load_eval_tasks(Path("artifacts/releases/2026.11.0"))
+    run = evaluate(tasks, EvalSettings(model="openai/m", strategies=("holistic",), n=5, ks=(1, 5)), client, pool)
+
+Parts, one idea a file: `tasks` (what a solver sees and a grader needs), `strategies` (the five ways of
+asking a model), `assemble` (splicing methods into a class), `baselines` (reference, skeleton, mutant),
+`scoring` (one sandbox run per completion), `taxonomy` (why a completion failed), `passk` (the unbiased
+estimator), `harness` (the loop and the summary), `leaderboard` (markdown per release), `cli` (`eval`).
+"""

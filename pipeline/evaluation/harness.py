@@ -1,0 +1,169 @@
+"""The evaluation loop: every (task, strategy, sample) gets a completion (from the model through a strategy,
+or from a baseline) and a sandboxed score; the summary aggregates them into Pass@k and failure shares.
+
+Samples run in parallel threads (`jobs`): each thread waits on the model (the client bounds concurrency and
+caches answers, so a rerun costs no call) and on a sandbox worker. The records here are the run's JSON.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pipeline.evaluation.baselines import BASELINES, baseline_attempt
+from pipeline.evaluation.passk import mean_pass_at_k
+from pipeline.evaluation.scoring import Score, score_completion
+from pipeline.evaluation.strategies import STRATEGIES, Ask, Attempt, solve
+from pipeline.evaluation.taxonomy import FailureClass
+from pipeline.evaluation.tasks import EvalTask
+from pipeline.records import JsonValue, Record
+from validation.sandbox import Limits, SandboxPool
+
+BASELINE_STRATEGY = "baseline"
+
+
+class EvalSettings(BaseModel):
+    """What one `eval` invocation asks for."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str = Field(min_length=1, description="litellm model name, or a baseline: reference, skeleton, mutant.")
+    strategies: tuple[str, ...] = Field(default=("holistic",), description="Strategies to run (ignored by baselines).")
+    n: int = Field(default=5, ge=1, description="Samples per task and strategy.")
+    ks: tuple[int, ...] = Field(default=(1, 5), description="The k of each reported Pass@k (k <= n).")
+    temperature: float = Field(default=0.8, ge=0.0, description="Sampling temperature of the solver.")
+    api_base: str | None = Field(default=None, description="Server address for the model, if not the provider's.")
+    jobs: int = Field(default=2, ge=1, description="Samples evaluated in parallel.")
+    per_test_seconds: float = Field(default=5.0, gt=0, description="Sandbox time limit of one test.")
+    wall_seconds: float = Field(default=30.0, gt=0, description="Sandbox time limit of one completion's test run.")
+
+    @property
+    def is_baseline(self) -> bool:
+        return self.model in BASELINES
+
+    def limits(self) -> Limits:
+        return Limits(wall_seconds=self.wall_seconds, per_test_seconds=self.per_test_seconds,
+                      cpu_seconds=int(self.wall_seconds) + 5)
+
+
+class CompletionRecord(Record):
+    """One sample: what was asked, what came back, and its graded outcome."""
+
+    task_id: str = Field(description="The task.")
+    strategy: str = Field(description="Generation strategy, or 'baseline'.")
+    sample: int = Field(description="Sample index, 0-based.")
+    completion: str | None = Field(description="The module that was graded; None when no answer held code.")
+    prompts: tuple[str, ...] = Field(default=(), description="'<prompt>@<version>' of each model call.")
+    asked: tuple[str, ...] = Field(default=(), description="What each call asked for: the class, or a method.")
+    answers: tuple[str, ...] = Field(default=(), description="Raw model answers, in call order.")
+    bad_answers: tuple[str, ...] = Field(default=(), description="Answers (per method or class) without usable code.")
+    cached_calls: int = Field(default=0, description="Calls served from the response cache.")
+    cost_usd: float | None = Field(default=0.0, description="Cost of this sample's calls; None = unknown price.")
+    score: Score = Field(description="The graded outcome.")
+
+
+class StrategySummary(Record):
+    """One strategy's figures over all tasks."""
+
+    strategy: str = Field(description="Generation strategy, or 'baseline'.")
+    tasks: int = Field(description="Tasks evaluated.")
+    samples: int = Field(description="Samples per task.")
+    class_pass_at_k: dict[str, float | None] = Field(description="k -> mean class-level pass@k over tasks.")
+    method_pass_at_k: dict[str, float | None] = Field(description="k -> mean method-level pass@k over scored methods.")
+    methods_scored: int = Field(description="Methods with aimed tests (the method-level population).")
+    failures: dict[str, int] = Field(description="Failure class -> failed completions.")
+    failure_shares: dict[str, float] = Field(description="Failure class -> share of the failed completions.")
+    cost_usd: float | None = Field(description="Total cost of the model calls; None = some price unknown.")
+    cached_calls: int = Field(description="Calls served from the response cache.")
+
+
+class EvalRun(Record):
+    """The JSON of one `eval` invocation: settings, per-strategy summaries and every completion."""
+
+    source: str = Field(description="Release folder or ClassEval file evaluated.")
+    model: str = Field(description="Model or baseline.")
+    settings: dict[str, JsonValue] = Field(description="EvalSettings as applied.")
+    started: str = Field(description="UTC time the run started (ISO 8601).")
+    task_ids: tuple[str, ...] = Field(description="Tasks evaluated, in order.")
+    summaries: tuple[StrategySummary, ...] = Field(description="One per strategy.")
+    completions: tuple[CompletionRecord, ...] = Field(description="Every sample.")
+    protections: dict[str, bool] = Field(default_factory=dict, description="Sandbox protections in force.")
+    usage: dict[str, JsonValue] = Field(default_factory=dict, description="Model client usage (calls, cache hits, cost).")
+
+
+def summarise(strategy: str, tasks: Sequence[EvalTask], records: Sequence[CompletionRecord], n: int,
+              ks: Sequence[int]) -> StrategySummary:
+    """Pass@k (class and method level) and failure shares of one strategy's records."""
+    per_task = {t.task_id: [r for r in records if r.task_id == t.task_id] for t in tasks}
+    class_counts = [(len(rs), sum(r.score.passed for r in rs)) for rs in per_task.values()]
+    method_counts: list[tuple[int, int]] = []
+    for rs in per_task.values():
+        methods = sorted({m for r in rs for m in r.score.methods})
+        for method in methods:
+            method_counts.append((len(rs), sum(bool(r.score.methods.get(method)) for r in rs)))
+    failures = Counter(r.score.failure.value for r in records if r.score.failure is not None)
+    failed = sum(failures.values())
+    costs = [r.cost_usd for r in records]
+    return StrategySummary(
+        strategy=strategy, tasks=len(tasks), samples=n,
+        class_pass_at_k={str(k): mean_pass_at_k(class_counts, k) for k in ks},
+        method_pass_at_k={str(k): mean_pass_at_k(method_counts, k) for k in ks},
+        methods_scored=len(method_counts),
+        failures={c.value: failures[c.value] for c in FailureClass if failures[c.value]},
+        failure_shares={c.value: round(failures[c.value] / failed, 6) for c in FailureClass if failures[c.value]},
+        cost_usd=None if any(c is None for c in costs) else round(sum(c or 0.0 for c in costs), 6),
+        cached_calls=sum(r.cached_calls for r in records),
+    )
+
+
+def _record(task: EvalTask, strategy: str, sample: int, attempt: Attempt, pool: SandboxPool,
+            limits: Limits) -> CompletionRecord:
+    if attempt.completion is None:
+        score = Score(passed=False, failure=FailureClass.SYNTAX if attempt.syntax_error else FailureClass.BAD_ANSWER,
+                      failure_detail="; ".join(attempt.bad_answers)[:300] or "no answer held code")
+    else:
+        score = score_completion(task, attempt.completion, pool, limits)
+    return CompletionRecord(task_id=task.task_id, strategy=strategy, sample=sample, completion=attempt.completion,
+                            prompts=tuple(attempt.prompts), asked=tuple(attempt.asked), answers=tuple(attempt.answers),
+                            bad_answers=tuple(attempt.bad_answers), cached_calls=attempt.cached,
+                            cost_usd=attempt.cost_usd, score=score)
+
+
+def evaluate(tasks: Sequence[EvalTask], settings: EvalSettings, pool: SandboxPool, ask: Ask | None = None, *,
+             source: str = "", usage: Callable[[], dict[str, JsonValue]] | None = None,
+             on_record: Callable[[CompletionRecord], None] | None = None) -> EvalRun:
+    """Run every sample and return the run. `ask` is the model call (see `solver.model_asker`); baselines
+    need none."""
+    too_big = [k for k in settings.ks if k > settings.n]
+    if too_big:
+        raise ValueError(f"pass@{too_big[0]} needs --n of at least {too_big[0]} (got {settings.n})")
+    strategies = (BASELINE_STRATEGY,) if settings.is_baseline else settings.strategies
+    unknown = [s for s in strategies if s not in STRATEGIES and s != BASELINE_STRATEGY]
+    if unknown:
+        raise ValueError(f"unknown strategy {unknown[0]!r}; known: {', '.join(STRATEGIES)}")
+    if not settings.is_baseline and ask is None:
+        raise ValueError(f"model {settings.model!r} needs a model client")
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    items = [(t, s, i) for s in strategies for t in tasks for i in range(settings.n)]
+    limits = settings.limits()
+
+    def one(item: tuple[EvalTask, str, int]) -> CompletionRecord:
+        task, strategy, sample = item
+        attempt = (baseline_attempt(task, settings.model, sample) if strategy == BASELINE_STRATEGY
+                   else solve(task, strategy, ask, sample))  # type: ignore[arg-type]
+        record = _record(task, strategy, sample, attempt, pool, limits)
+        if on_record is not None:
+            on_record(record)
+        return record
+
+    with ThreadPoolExecutor(max_workers=settings.jobs) as executor:
+        records = list(executor.map(one, items))
+    summaries = tuple(summarise(s, tasks, [r for r in records if r.strategy == s], settings.n, settings.ks)
+                      for s in strategies)
+    return EvalRun(source=source, model=settings.model, settings=settings.model_dump(mode="json"), started=started,
+                   task_ids=tuple(t.task_id for t in tasks), summaries=summaries, completions=tuple(records),
+                   protections=dict(pool.protections), usage=usage() if usage is not None else {})

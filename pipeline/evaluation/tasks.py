@@ -1,0 +1,113 @@
+"""What the harness evaluates: `EvalTask`, read from a release (folder or version) or a ClassEval-format file.
+
+One record for both inputs so that a model is scored on ClassEval and on a fresh release by the same code.
+ClassEval's tests name the class without importing it; `pipeline.classeval` already turns them into a
+module that imports it, and that conversion is reused here.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from pydantic import Field
+
+from pipeline.errors import InputError
+from pipeline.records import Record, Task
+
+
+class EvalTask(Record):
+    """One class to implement and the tests that grade it."""
+
+    task_id: str = Field(description="Release task id, or ClassEval's task_id.")
+    class_name: str = Field(description="The class to implement.")
+    module_name: str = Field(description="Module the tests import the class from.")
+    skeleton: str = Field(description="What the solver sees: the module with signatures and docstrings only.")
+    solution: str = Field(description="Reference module (imports included): the reference baseline, mutants, "
+                                      "and the static analysis that orders methods.")
+    test: str = Field(description="The test module (imports the class from `module_name`).")
+    imports: tuple[str, ...] = Field(default=(), description="Import lines the reference needs; put before a completion.")
+    method_tests: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="Method name -> top-level test names (functions or classes) aimed at it.")
+    source_date: str | None = Field(default=None, description="ISO date of the source, for --after.")
+    source: str = Field(description="Where the task was read from (release folder or ClassEval file).")
+
+    @property
+    def test_file(self) -> str:
+        return f"test_{self.module_name}.py"
+
+
+def _top_level_tests(code: str) -> tuple[str, ...]:
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return ()
+    return tuple(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                 and n.name.lower().startswith("test"))
+
+
+def task_from_release(task: Task, source: str) -> EvalTask:
+    solution = "\n".join(task.import_statement) + ("\n\n" if task.import_statement else "") + task.solution_code
+    method_tests = {m.method_name: _top_level_tests(m.test_code) or ((m.test_class,) if m.test_class else ())
+                    for m in task.methods_info}
+    return EvalTask(task_id=task.task_id, class_name=task.class_name, module_name=task.module_name,
+                    skeleton=task.skeleton, solution=solution, test=task.test, imports=task.import_statement,
+                    method_tests={k: v for k, v in method_tests.items() if v}, source_date=task.source_date,
+                    source=source)
+
+
+def _classeval_task(entry: dict, where: str, source: str) -> EvalTask:
+    from pipeline.classeval import classeval_entry_to_seed
+
+    seed = classeval_entry_to_seed(entry, where, "ClassEval")
+    skeleton = entry.get("skeleton")
+    if not isinstance(skeleton, str) or not skeleton.strip():
+        raise InputError(f"{where} ({entry.get('task_id')}): missing or empty field skeleton")
+    imports = entry.get("import_statement") or []
+    imports = tuple(line for line in (imports.splitlines() if isinstance(imports, str) else imports) if line.strip())
+    method_tests: dict[str, tuple[str, ...]] = {}
+    for i, method in enumerate(entry.get("methods_info") or []):
+        if not isinstance(method, dict) or not isinstance(method.get("method_name"), str):
+            raise InputError(f"{where}.methods_info[{i}]: expected an object with a method_name")
+        names = _top_level_tests(method.get("test_code") or "") or (
+            (method["test_class"],) if isinstance(method.get("test_class"), str) and method["test_class"] else ())
+        if names:
+            method_tests[method["method_name"]] = names
+    return EvalTask(task_id=str(entry["task_id"]), class_name=seed.class_name, module_name=seed.module_name,
+                    skeleton=("\n".join(imports) + "\n\n" if imports else "") + skeleton.strip() + "\n",
+                    solution=seed.source, test=seed.tests, imports=imports, method_tests=method_tests,
+                    source_date=None, source=source)
+
+
+def read_classeval_tasks(path: Path) -> list[EvalTask]:
+    """A ClassEval-format JSON file (a list of task objects with skeleton, test, solution and methods_info)."""
+    from pipeline.classeval import read_classeval_entries
+
+    return [_classeval_task(entry, f"{path}[{i}]", str(path)) for i, entry in enumerate(read_classeval_entries(path))]
+
+
+def resolve_release(name: str, releases_dir: Path) -> Path:
+    """A release given as a folder path or a version under the artifacts' releases folder."""
+    path = Path(name)
+    if path.is_dir() or path.suffix == ".json":
+        return path
+    candidate = releases_dir / name
+    if candidate.is_dir():
+        return candidate
+    raise InputError(f"{name}: neither a release folder, a version under {releases_dir}, nor a ClassEval JSON file")
+
+
+def load_eval_tasks(path: Path) -> list[EvalTask]:
+    """Tasks of a release folder (every split it carries) or of a ClassEval-format JSON file."""
+    if path.suffix == ".json":
+        return read_classeval_tasks(path)
+    from pipeline.release.dataset_io import load_release
+
+    return [task_from_release(t, str(path)) for t in load_release(path)]
+
+
+def select_tasks(tasks: list[EvalTask], *, after: str | None = None, limit: int | None = None) -> list[EvalTask]:
+    """Tasks whose source date is after `after` (a model's training cut-off; undated tasks are dropped
+    then, since they cannot be shown to be fresh), at most `limit` of them, in input order."""
+    kept = [t for t in tasks if after is None or (t.source_date is not None and t.source_date > after)]
+    return kept[:limit] if limit is not None else kept

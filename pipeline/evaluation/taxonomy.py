@@ -1,0 +1,135 @@
+"""Why a completion failed, automatically, from static checks and the sandbox's per-test exceptions.
+
+The paper's hand-annotated taxonomy has logic errors and cross-method dependency errors as the two large
+classes; the rest are the ways code fails before its logic is even tried. One failing test gets one class;
+a completion's class is the most fundamental of its tests' classes (`PRIORITY`): a completion that does
+not parse has no logic error worth counting.
+
+Dependency errors, as measured here: the exception was raised inside the class's own code while two or more
+of its methods were on the stack (a call chain between methods), or a method read an instance attribute
+that the reference sets (so some other method was meant to set it first) and found it missing.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+from enum import Enum
+
+from validation.sandbox import RunResult, TestResult
+
+
+class FailureClass(str, Enum):
+    """One class of failure. `bad_answer`: the model's answer held no code to run."""
+
+    BAD_ANSWER = "bad_answer"
+    TAMPERING = "tampering"
+    SYNTAX = "syntax"
+    IMPORT = "import"
+    MISSING = "missing"  # a method or attribute of the class is missing
+    TIMEOUT = "timeout"
+    RESOURCE = "resource"
+    DEPENDENCY = "dependency"
+    RUNTIME = "runtime"  # an exception raised inside one method (not an assertion, not a chain)
+    LOGIC = "logic"  # the code ran and returned the wrong thing: an assertion failed
+
+
+PRIORITY = tuple(FailureClass)
+_NO_ATTRIBUTE = re.compile(r"has no attribute '(\w+)'")
+_IMPORT_TYPES = ("ImportError", "ModuleNotFoundError")
+_RESOURCE_MARKERS = ("MemoryError", "RecursionError", "File too large", "Too many open files",
+                     "Cannot allocate memory", "Resource temporarily unavailable")
+
+
+def static_failure(completion: str, class_name: str, methods: Iterable[str]) -> tuple[FailureClass, str] | None:
+    """A failure visible without running: the completion does not parse, or lacks the class or a method."""
+    try:
+        tree = ast.parse(completion)
+    except (SyntaxError, ValueError) as exc:
+        return FailureClass.SYNTAX, f"line {getattr(exc, 'lineno', '?')}: {getattr(exc, 'msg', exc)}"
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
+    if cls is None:
+        return FailureClass.MISSING, f"no class {class_name}"
+    defined = {n.name for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    defined |= {t.id for n in cls.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    absent = [m for m in methods if m not in defined]
+    if absent:
+        return FailureClass.MISSING, f"methods missing: {', '.join(absent)}"
+    return None
+
+
+def classify_test(test: TestResult, *, module_file: str, methods: set[str], fields: set[str]) -> FailureClass:
+    """The class of one test that did not pass. `methods`/`fields`: the class's methods and the instance
+    attributes its reference sets; `module_file`: the completion's file name in the run folder."""
+    reason = test.reason or ""
+    raised = test.raised or {}
+    kind = str(raised.get("type") or reason.split(":", 1)[0].strip())
+    if test.outcome == "timeout":
+        return FailureClass.TIMEOUT
+    if test.outcome == "killed":
+        return FailureClass.RESOURCE
+    if kind == "SystemExit" or reason.startswith("SystemExit"):
+        return FailureClass.TAMPERING  # the class ended the test process's session itself
+    if kind in _IMPORT_TYPES:
+        return FailureClass.IMPORT
+    if any(marker in reason or marker == kind for marker in _RESOURCE_MARKERS):
+        return FailureClass.RESOURCE
+    if kind == "NotImplementedError":
+        return FailureClass.MISSING
+    own = [function for file, function in raised.get("frames") or [] if file == module_file]
+    chain = [f for f in own if f in methods]
+    raised_inside = bool(raised.get("frames")) and raised["frames"][-1][0] == module_file
+    missing = _NO_ATTRIBUTE.search(reason) if kind == "AttributeError" else None
+    if missing and missing.group(1) in fields - methods and raised_inside:
+        return FailureClass.DEPENDENCY  # read state that another method was meant to set first
+    if missing and missing.group(1) in methods:
+        return FailureClass.MISSING
+    if raised_inside and len(set(chain)) >= 2:
+        return FailureClass.DEPENDENCY
+    if kind == "AssertionError" or reason.startswith(("assert", "AssertionError")):
+        return FailureClass.LOGIC
+    if missing:
+        return FailureClass.MISSING
+    return FailureClass.RUNTIME if raised_inside else FailureClass.LOGIC
+
+
+def run_failure(run: RunResult, *, module_file: str, methods: set[str], fields: set[str]
+                ) -> tuple[FailureClass, str] | None:
+    """The most fundamental failure of a run, with one line of evidence; None when every test passed."""
+    if run.tampering:
+        return FailureClass.TAMPERING, run.tampering[0]
+    if run.status == "killed" and run.signal is None and run.exit_code is not None:
+        return FailureClass.TAMPERING, "; ".join(run.notes)[:300]
+    if run.status == "timeout":
+        return FailureClass.TIMEOUT, "; ".join(run.notes)[:300]
+    if run.status in ("killed", "worker_died"):
+        return FailureClass.RESOURCE, "; ".join(run.notes)[:300]
+    if run.status == "error":
+        return FailureClass.RESOURCE, "the sandbox could not run the completion: " + "; ".join(run.notes)[:250]
+    found: list[tuple[FailureClass, str]] = []
+    for error in run.collection_errors:
+        kind = error.reason.split(":", 1)[0].strip()
+        if kind in ("SyntaxError", "IndentationError", "TabError"):
+            found.append((FailureClass.SYNTAX, error.reason))
+        elif kind in _IMPORT_TYPES or "ImportError" in error.reason:
+            found.append((FailureClass.IMPORT, error.reason))
+        else:
+            found.append((FailureClass.IMPORT, f"the tests could not import the completion: {error.reason}"))
+    for test in run.tests:
+        if test.outcome != "passed":
+            found.append((classify_test(test, module_file=module_file, methods=methods, fields=fields),
+                          f"{test.test_id}: {test.reason}"))
+    if not found and not run.collected:
+        return FailureClass.IMPORT, "no test was collected"
+    if not found and any(t not in {r.test_id for r in run.tests} for t in run.collected):
+        return FailureClass.RESOURCE, "the run ended before every test reported"
+    if not found:
+        return None
+    return min(found, key=lambda item: PRIORITY.index(item[0]))
+
+
+def test_classes(run: RunResult, *, module_file: str, methods: set[str], fields: set[str]) -> dict[str, str]:
+    """Failure class of every test that did not pass (for the per-completion record)."""
+    return {t.test_id: classify_test(t, module_file=module_file, methods=methods, fields=fields).value
+            for t in run.tests if t.outcome != "passed"}

@@ -1,0 +1,94 @@
+"""`classeval-pro eval` on a small release written by the release stage, and on its ClassEval-format export:
+the baselines need no model (reference 100%, skeleton 0%, mutant below 100%), results and leaderboard land
+under the evaluations folder, bad options end with one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from datetime import date
+
+import pytest
+from eval_fixtures import ledger_task
+from release_fixtures import build_task as counter_task
+
+from pipeline.funnel import Funnel
+from pipeline.release.assemble import ReleaseConfig, release
+from pipeline.store import ArtifactStore
+
+VERSION = "2026.11.0"
+
+
+@pytest.fixture
+def artifacts(tmp_path):
+    saved = dict(os.environ)  # the CLI's callback sets offline defaults with setdefault: undo them afterwards
+    os.environ.update({"CLASSEVAL_PRO_ARTIFACTS": str(tmp_path / "artifacts"), "HF_HOME": str(tmp_path / "hf"),
+                       "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"})
+    store = ArtifactStore(tmp_path / "artifacts")
+    released = release(store, "run-1", [ledger_task("2025-06-01"), counter_task(source_date=None)],
+                       Funnel(run_id="run-1"), ReleaseConfig(release_date=date(2026, 11, 5)))
+    assert len(released.released) == 2
+    yield tmp_path / "artifacts"
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+def _run(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
+    from pipeline.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["classeval-pro", *args])
+    with pytest.raises(SystemExit) as exit_info:
+        main()
+    out = capsys.readouterr()
+    return exit_info.value.code or 0, out.out, out.err
+
+
+@pytest.mark.slow
+def test_baselines_on_a_release_and_its_classeval_export(artifacts, monkeypatch, capsys, tmp_path):
+    summaries = {}
+    for baseline in ("reference", "skeleton", "mutant"):
+        out_json = tmp_path / f"{baseline}.json"
+        code, out, err = _run(monkeypatch, capsys, "eval", VERSION, "--model", baseline, "--n", "3", "--k", "1,3",
+                              "--after", "2025-01-01", "--json", str(out_json))
+        assert code == 0, err
+        summaries[baseline] = json.loads(out_json.read_text())
+        assert summaries[baseline]["tasks"] == 1  # the undated task is not shown to be after the cut-off
+    reference = summaries["reference"]["strategies"]["baseline"]
+    assert reference["class_pass_at_k"] == {"1": 1.0, "3": 1.0} and reference["method_pass_at_k"]["1"] == 1.0
+    assert reference["failures"] == {}
+    skeleton = summaries["skeleton"]["strategies"]["baseline"]
+    assert skeleton["class_pass_at_k"] == {"1": 0.0, "3": 0.0} and skeleton["method_pass_at_k"]["1"] == 0.0
+    assert sum(skeleton["failures"].values()) == 3
+    assert summaries["mutant"]["strategies"]["baseline"]["class_pass_at_k"]["1"] < 1.0
+
+    folder = artifacts / "evaluations" / VERSION
+    board = (folder / "leaderboard.md").read_text()
+    rows = [line.split(" | ")[0] for line in board.splitlines() if line.startswith("| ")][1:]
+    assert rows == ["| reference", "| mutant", "| skeleton"]  # best class pass@1 first
+    assert "| reference | baseline | 1 | 3 | 100.0 | 100.0 | 100.0 | 100.0 | - |" in board
+    assert "| skeleton | baseline | 1 | 3 | 0.0 | 0.0 | 0.0 | 0.0 |" in board
+    runs = sorted((folder / "runs").glob("*.json"))
+    assert len(runs) == 3
+    full = json.loads(next(p for p in runs if p.name.startswith("skeleton")).read_text())
+    assert len(full["completions"]) == 3 and all(c["score"]["failure"] for c in full["completions"])
+
+    export = artifacts / "releases" / VERSION / "classeval.json"
+    out_json = tmp_path / "classeval.json"
+    code, out, err = _run(monkeypatch, capsys, "eval", str(export), "--model", "reference", "--n", "1", "--k", "1",
+                          "--json", str(out_json))
+    assert code == 0, err
+    both = json.loads(out_json.read_text())  # no --after: the undated task too
+    assert both["tasks"] == 2 and both["strategies"]["baseline"]["class_pass_at_k"] == {"1": 1.0}
+    assert (artifacts / "evaluations" / "classeval" / "leaderboard.md").is_file()
+
+
+def test_bad_options_end_with_one_line(artifacts, monkeypatch, capsys):
+    code, _, err = _run(monkeypatch, capsys, "eval", VERSION, "--model", "reference", "--n", "2", "--k", "1,5")
+    assert code == 2 and "pass@5 needs --n of at least 5" in err and "Traceback" not in err
+    code, _, err = _run(monkeypatch, capsys, "eval", VERSION, "--model", "openai/x", "--strategy", "sideways")
+    assert code == 2 and "sideways" in err and "holistic" in err
+    code, _, err = _run(monkeypatch, capsys, "eval", "no-such-release", "--model", "reference")
+    assert code == 2 and "no-such-release" in err
+    code, _, err = _run(monkeypatch, capsys, "eval", VERSION, "--model", "reference", "--after", "2099-01-01")
+    assert code == 2 and "no task to evaluate" in err

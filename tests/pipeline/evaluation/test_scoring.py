@@ -1,0 +1,49 @@
+"""Scoring and the failure taxonomy: every scripted completion lands in its class; pass@k is unbiased."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from eval_fixtures import EXPECTED_FAILURE, FAST, SCRIPTED, ledger_eval_task
+
+from pipeline.evaluation.passk import mean_pass_at_k, pass_at_k
+from pipeline.evaluation.scoring import score_completion
+from pipeline.evaluation.strategies import holistic
+
+
+def test_pass_at_k_is_the_unbiased_estimator():
+    assert pass_at_k(5, 0, 1) == 0.0 and pass_at_k(5, 5, 5) == 1.0
+    assert pass_at_k(5, 2, 1) == pytest.approx(0.4)
+    assert pass_at_k(5, 2, 2) == pytest.approx(1 - math.comb(3, 2) / math.comb(5, 2))  # 0.7
+    assert pass_at_k(10, 7, 4) == 1.0  # fewer than k wrong samples: some draw always holds a right one
+    assert mean_pass_at_k([(5, 2), (5, 0)], 1) == pytest.approx(0.2)
+    assert mean_pass_at_k([(1, 1)], 5) is None
+    with pytest.raises(ValueError):
+        pass_at_k(3, 4, 1)
+
+
+def test_method_tests_come_from_the_release_columns():
+    task = ledger_eval_task()
+    assert task.method_tests["transfer"] == ("test_transfer", "test_transfer_refuses_overdraft")
+    assert "test_balance_starts_at_zero" in task.method_tests["balance"]
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTED))
+def test_each_scripted_completion_lands_in_its_class(pool, name):
+    task = ledger_eval_task()
+    attempt = holistic(task, lambda prompt, values: (SCRIPTED[name], "solve_class@1", False, 0.0), 0)
+    if attempt.completion is None:
+        failure = "syntax" if attempt.syntax_error else "bad_answer"
+        assert failure == EXPECTED_FAILURE[name], attempt.bad_answers
+        return
+    score = score_completion(task, attempt.completion, pool, FAST.limits())
+    assert (score.failure.value if score.failure else None) == EXPECTED_FAILURE[name], (score.failure_detail,
+                                                                                         score.test_failures)
+    assert score.passed == (name == "right")
+    if name == "right":
+        assert set(score.methods) == {"deposit", "balance", "transfer"} and all(score.methods.values())
+    if name == "dependency":  # deposit's own tests still pass: method level is finer than class level
+        assert score.methods["deposit"] and not score.methods["transfer"]
+    if name == "disarms_assertions":
+        assert score.tampering and not any(score.methods.values())
