@@ -5,7 +5,8 @@ or a callback for cache keys would only produce warnings.
 
 Tasks receive and return paths, ids and small counts, never large records, so the artifact tree stays the
 source of truth and a rerun of the same run id resumes from it (each stage skips what is already written).
-Stages that are not built yet (model-driven generation, mining) are absent, not faked.
+Stages that are not built yet (model-driven generation) are absent, not faked; mining runs when `[mine]` names
+a source (a local folder, or GitHub with a token).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pydantic import BaseModel
 from pipeline import settings, stages
 from pipeline.config import BuildConfig
 from pipeline.funnel import Funnel, StageCount
+from pipeline.mining.stage import mining_configured
 from pipeline.store import ArtifactStore
 
 
@@ -47,6 +49,11 @@ def enhance_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCoun
 @task(name="compose", cache_policy=NO_CACHE)
 def compose_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
     return stages.stage_compose(ArtifactStore(artifacts), run_id, stages.load_seed_records(config), config)
+
+
+@task(name="mine", cache_policy=NO_CACHE)
+def mine_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
+    return stages.stage_mine(ArtifactStore(artifacts), run_id, config)
 
 
 @task(name="validate", cache_policy=NO_CACHE)
@@ -88,6 +95,8 @@ def build_flow(config: BuildConfig, run_id: str | None = None,
     record(stages.SEEDS_STAGE, seeds_task(artifacts, run_id, config))
     record(stages.ENHANCE_STAGE, enhance_task(artifacts, run_id, config))
     record(stages.COMPOSE_STAGE, compose_task(artifacts, run_id, config))
+    if mining_configured(config.mine):  # a local folder or GitHub with a token
+        record(stages.MINE_STAGE, mine_task(artifacts, run_id, config))
     gate_progress = (lambda done, total: progress(stages.VALIDATE_STAGE, done, total)) if progress else None
     gate, repair = validate_task(artifacts, run_id, config, gate_progress)
     record(stages.VALIDATE_STAGE, gate)

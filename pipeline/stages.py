@@ -136,6 +136,19 @@ def stage_compose(store: ArtifactStore, run_id: str, seeds: Sequence[SeedClass],
     return _finish(store, run_id, COMPOSE_STAGE, count)
 
 
+def stage_mine(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
+    """Stage 3: classes first committed after the cut-off, from the configured local folder and/or GitHub
+    (pipeline/mining); the flow runs it only when `[mine]` has a source."""
+    if (done := _finished_count(store, run_id, MINE_STAGE)) is not None:
+        return done
+    from pipeline.mining.stage import stage_mine as mine
+    from validation.sandbox import SandboxPool
+
+    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
+        result = mine(store, run_id, config.mine, load_domains(settings.domain_registry_path()), pool=pool)
+    return _finish(store, run_id, MINE_STAGE, result.count)
+
+
 def generated_candidates(store: ArtifactStore, run_id: str) -> list[Candidate]:
     """Every candidate the generating stages wrote, in stage then id order."""
     return [c for stage in CANDIDATE_STAGES for _, c in store.iter_records(run_id, stage, Candidate)]

@@ -20,11 +20,10 @@ from pipeline.mining.candidates import build_candidate
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally
 from pipeline.records import Candidate, Rejection
+from pipeline.stages import MINE_STAGE, REJECTIONS
 from pipeline.store import ArtifactStore
 
-MINE_STAGE = "mine"
 MINED_STAGE = "mined"
-REJECTIONS = "rejections"
 
 
 def mining_configured(config: MineConfig) -> bool:
