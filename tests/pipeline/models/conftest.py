@@ -21,6 +21,13 @@ KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "AZURE
 STARTUP_KEYS = {name: os.environ[name] for name in KEY_VARIABLES if os.environ.get(name)}
 
 
+@pytest.fixture
+def startup_keys() -> dict[str, str]:
+    """Provider keys set before the tests started (a fixture, not an import: every test folder has a module
+    named `conftest`, and which one `import conftest` finds depends on the order folders were collected)."""
+    return dict(STARTUP_KEYS)
+
+
 @pytest.fixture(autouse=True)
 def _offline_litellm(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")

@@ -220,17 +220,16 @@ def test_concurrency_is_limited_per_model(tmp_path: Path) -> None:
 
 
 @pytest.mark.live
-def test_live_provider_answers_the_contract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_live_provider_answers_the_contract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            startup_keys: dict[str, str]) -> None:
     """Against a real provider: set CLASSEVAL_PRO_LIVE_MODEL (default openai/gpt-4o-mini) and its key."""
-    from conftest import STARTUP_KEYS
-
     from pipeline.models.answers import extract_python
 
     model = os.environ.get("CLASSEVAL_PRO_LIVE_MODEL", "openai/gpt-4o-mini")
     variable = f"{model.split('/', 1)[0].upper()}_API_KEY"
-    if variable not in STARTUP_KEYS:
+    if variable not in startup_keys:
         pytest.skip(f"live test: {variable} is not set")
-    monkeypatch.setenv(variable, STARTUP_KEYS[variable])
+    monkeypatch.setenv(variable, startup_keys[variable])
     model_client = ModelClient(tmp_path / "cache", max_retries=2, timeout_s=60)
     prompt = "Answer with one fenced python block defining `class Ping` with a method `ping` returning 'pong'."
     answer = model_client.complete(ModelRequest(role=Role.SOLVER, model=model, prompt="live@1",
