@@ -14,18 +14,11 @@ from pipeline.mining.effects import effects_filter
 from pipeline.mining.extract import ClassUnit, ParsedModule
 from pipeline.mining.filters import Drop, first_drop
 from pipeline.mining.records import MineConfig, mined_id
-from pipeline.mining.shape import interaction_filter, kind_filter, size_filter
+from pipeline.mining.shape import interaction_filter, is_test_path, kind_filter, size_filter
 from pipeline.mining.slicing import Slice, self_contained, slice_class
 from pipeline.records import Rejection, RejectReason
 
 STAGE = "mine"
-_TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_test\.py$|(^|/)conftest\.py$")
-
-
-def is_test_path(path: str) -> bool:
-    return bool(_TEST_PATH.search(path))
-
-
 def undocumented_methods(unit: ClassUnit) -> list[str]:
     """Methods a solver would have to implement without a docstring (dunders other than __init__ are
     exempt: their meaning is the language's). Read from the syntax tree directly: this filter runs before

@@ -26,6 +26,7 @@ class ShapeLimits(BaseModel):
     max_lines: int = Field(default=800, ge=1, description="Most lines of the class itself.")
 
 
+_TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_test\.py$|(^|/)conftest\.py$")
 _TEST_NAME = re.compile(r"^Test([A-Z_]|$)|Tests?$")
 _TEST_BASES = {"TestCase", "IsolatedAsyncioTestCase", "unittest.TestCase", "unittest.IsolatedAsyncioTestCase"}
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"}
@@ -43,14 +44,17 @@ def _short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
+def is_test_path(path: str) -> bool:
+    """A file of a test suite: under tests/ or testing/, or named test_*.py, *_test.py, conftest.py."""
+    return bool(_TEST_PATH.search(path))
+
+
 def class_kind(unit: ClassUnit, path: str = "") -> str | None:
     """Why this class is not a task class ('test', 'enum', 'exception', 'protocol', 'abstract interface',
     'data holder'), or None when it may be one."""
     bases = set(unit.bases)
     short_bases = {_short(b) for b in bases}
-    file_name = path.rsplit("/", 1)[-1]
-    if _TEST_NAME.search(unit.name) or short_bases & {_short(b) for b in _TEST_BASES} or (
-            file_name.startswith("test_") or file_name.endswith("_test.py") or file_name == "conftest.py"):
+    if _TEST_NAME.search(unit.name) or short_bases & {_short(b) for b in _TEST_BASES} or is_test_path(path):
         return "test"
     if short_bases & _ENUM_BASES:
         return "enum"
