@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from pipeline.records import Candidate, CheckResult, GateReport, RejectReason, TestOutcome
+from pipeline.timing import timed
 from validation.policy import GatePolicy
 from validation.sandbox import RunResult, SandboxJob, SandboxPool
 
@@ -336,12 +337,28 @@ def _vacuous(report: _Report, candidate: Candidate, policy: GatePolicy, pool: Sa
                                   "status": run.status, "kept_methods": sorted(set(spans) - stubbed)}
 
 
-def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[str]], policy: GatePolicy,
-              pool: SandboxPool) -> None:
-    try:
-        from validation.mutation import generate_mutants
+def _mutant_test_seconds(policy: GatePolicy, base_seconds: float) -> float:
+    """Time limit of one test against a mutant. With schemata it scales with the whole base run (pytest start,
+    coverage and tracing included, so longer than any one of its tests) instead of the policy's per-test
+    limit: a mutant that loops forever (``i += 1`` -> ``i -= 1``) then costs seconds, not ten. Same verdict:
+    such a mutant is killed either way."""
+    if not policy.mutant_schemata:
+        return policy.per_test_seconds
+    return min(policy.per_test_seconds, max(2.0, 3 * base_seconds))
 
-        mutants = generate_mutants(candidate.solution_code, candidate.class_name, max_mutants=policy.max_mutants)
+
+def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[str]], policy: GatePolicy,
+              pool: SandboxPool, base_seconds: float) -> None:
+    try:
+        from validation.mutation import generate_mutants, generate_mutants_with_schema
+
+        with timed("gate", "mutants: generate"):
+            if policy.mutant_schemata:
+                mutants, schema = generate_mutants_with_schema(candidate.solution_code, candidate.class_name,
+                                                               max_mutants=policy.max_mutants)
+            else:
+                mutants, schema = generate_mutants(candidate.solution_code, candidate.class_name,
+                                                   max_mutants=policy.max_mutants), None
     except Exception as exc:  # noqa: BLE001
         report.check("mutation_score", None, policy.min_mutation_score, policy.min_mutation_score is None,
                      gated=policy.min_mutation_score is not None,
@@ -368,24 +385,28 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
                "description": mutant.description, "tests_run": len(tests)}
         rows.append(row)
         if tests:
-            to_run.append({"id": mutant.id, "source": mutant.source, "select": tests})
+            switch = schema.switch.get(mutant.id) if schema is not None else None
+            to_run.append({"id": mutant.id, "source": mutant.source, "select": tests,
+                           **({"switch": switch} if switch is not None else {})})
         else:
             row.update(killed=False, why="no test runs this line")
     # One collection of the suite per batch; batches run in parallel in the pool's workers.
     batches = [to_run[i::pool.jobs] for i in range(pool.jobs) if to_run[i::pool.jobs]]
-    per_test = policy.per_test_seconds
+    per_test = _mutant_test_seconds(policy, base_seconds)
 
     def run_batch(batch: list[dict[str, Any]]) -> RunResult:
         budget = sum(per_test * len(m["select"]) + 5 for m in batch)
         limits = policy.limits()
         limits = type(limits)(**{**limits.to_dict(), "wall_seconds": min(policy.wall_seconds + budget, 1800.0),
-                                 "cpu_seconds": int(min(policy.wall_seconds + budget, 1800.0)) + 5})
+                                 "cpu_seconds": int(min(policy.wall_seconds + budget, 1800.0)) + 5,
+                                 "per_test_seconds": per_test})
         return pool.run(SandboxJob(files={f"{candidate.module_name}.py": candidate.solution_code,
                                           test_file: candidate.test_code},
                                    test_file=test_file, profile="base", mutants=tuple(batch),
-                                   mutant_module=candidate.module_name, limits=limits))
+                                   mutant_module=candidate.module_name,
+                                   mutant_schema=schema.source if schema is not None else None, limits=limits))
 
-    with ThreadPoolExecutor(max_workers=max(1, len(batches))) as executor:
+    with timed("gate", "mutants: run"), ThreadPoolExecutor(max_workers=max(1, len(batches))) as executor:
         results = list(executor.map(run_batch, batches))
     verdicts = {m["id"]: m for result in results for m in result.mutants}
     for row in rows:
@@ -403,7 +424,8 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
     report.fields["mutation_score"] = round(score, 6) if score is not None else None
     surviving = [r for r in rows if not r["killed"]]
     report.evidence["mutation"] = {"mutants": len(rows), "killed": killed, "surviving": surviving[:50],
-                                   "not_measured": len(unmeasured)}
+                                   "not_measured": len(unmeasured),
+                                   "run_by_schema": sum(1 for v in verdicts.values() if v.get("switched"))}
     gated = policy.min_mutation_score is not None
     ok = score is not None and score >= policy.min_mutation_score if gated else True
     report.check("mutation_score", round(score, 6) if score is not None else None, policy.min_mutation_score, ok,
@@ -453,9 +475,11 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
     own = [candidate.module_name, f"test_{candidate.module_name}"]
     test_file = test_file_name(candidate.module_name)
     files = {f"{candidate.module_name}.py": candidate.solution_code, test_file: candidate.test_code}
-    base = pool.run(SandboxJob(files=files, test_file=test_file, profile="base",
-                               coverage_file=f"{candidate.module_name}.py", per_test_contexts=True,
-                               trace_class=(candidate.module_name, candidate.class_name), limits=policy.limits()))
+    with timed("gate", "base run"):
+        base = pool.run(SandboxJob(files=files, test_file=test_file, profile="base",
+                                   coverage_file=f"{candidate.module_name}.py", per_test_contexts=True,
+                                   trace_class=(candidate.module_name, candidate.class_name),
+                                   limits=policy.limits()))
     report.add_run(base, "base")
     report.evidence["base_run"] = {"status": base.status, "counts": base.counts(), "notes": base.notes,
                                    "duration_seconds": round(base.duration_seconds, 3),
@@ -503,17 +527,20 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
     if base.status not in ("completed",) or not base.collected or base.tampering:
         return report.build()
     contexts = _coverage_checks(report, base, policy)
-    _interaction_checks(report, candidate, base, policy)
+    with timed("gate", "interaction (static edges)"):
+        _interaction_checks(report, candidate, base, policy)
     if policy.robustness:
-        _robustness(report, candidate, base, files, policy, pool, own)
+        with timed("gate", "robustness runs"):
+            _robustness(report, candidate, base, files, policy, pool, own)
     test_lines: dict[str, set[int]] = {}
     for line, contexts_of_line in ((base.coverage or {}).get("contexts") or {}).items():
         for test_id in contexts_of_line:
             if test_id:
                 test_lines.setdefault(test_id, set()).add(int(line))
-    _vacuous(report, candidate, policy, pool, test_lines)
+    with timed("gate", "vacuous run"):
+        _vacuous(report, candidate, policy, pool, test_lines)
     if policy.run_mutation and not bad:
-        _mutation(report, candidate, contexts, policy, pool)
+        _mutation(report, candidate, contexts, policy, pool, base.duration_seconds)
     return report.build()
 
 

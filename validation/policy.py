@@ -33,6 +33,10 @@ class GatePolicy(BaseModel):
     max_mutants: int | None = Field(
         40, ge=0, description="Reproducible random sample of at most this many mutants (None: all of them)."
     )
+    mutant_schemata: bool = Field(
+        True, description="Run mutants from one module that switches between them (validation.schemata); false: "
+                          "each mutant from its own source, the way kept as the baseline of benchmarks and tests.",
+    )
     robustness: bool = Field(
         True, description="Rerun with another hash seed and shuffled order, and on a moved clock / other user and host."
     )

@@ -22,6 +22,7 @@ import coverage
 import pytest
 
 from validation.sandbox.integrity import Guard, warm_snapshot
+from validation.sandbox.job import MUTANT_SWITCH
 
 MAX_REASON = 300
 
@@ -185,10 +186,33 @@ class RunPlugin:
             self.outcomes[report.nodeid] = ("error", "teardown: " + reason)
 
 
+def _load_into(module: Any, test_modules: dict[int, Any], source: str) -> None:
+    """Execute `source` in `module`'s namespace and point the test modules' imported names at the new
+    objects (a test module that did `from solution import Cls` holds the old class otherwise)."""
+    before = dict(vars(module))
+    exec(compile(source, module.__file__ or "<mutant>", "exec"), vars(module))
+    replaced = {id(obj): vars(module)[name] for name, obj in before.items()
+                if name in vars(module) and vars(module)[name] is not obj}
+    for test_module in test_modules.values():
+        for name, obj in list(vars(test_module).items()):
+            if id(obj) in replaced:
+                setattr(test_module, name, replaced[id(obj)])
+
+
+def _no_failure_text(excinfo: Any, style: Any = None) -> str:
+    """Stands in for pytest's failure formatting in a mutant's process: only "did a test fail" is reported,
+    and formatting a traceback (reading and parsing source files) cost more than the tests themselves."""
+    return "failed"
+
+
 def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
     """Run each mutant against its tests without starting pytest again: the suite is collected once, then a
-    forked process per mutant executes the mutant's source into the solution module, rebinds the names the
-    test modules imported from it, and runs only the selected test items, stopping at the first failure.
+    forked process per mutant runs only the mutant's selected test items, stopping at the first failure.
+
+    With a schema (`request["mutant_schema"]`, see `validation.schemata`) the module holding every mutant is
+    executed once here, before forking, and a mutant's process only sets the switch to the mutant's number
+    (and skips pytest's failure formatting). A mutant without a number, or every mutant when there is no
+    schema or it does not load, is executed from its own source in its process (the original way).
 
     Why: a pytest start-up (configuration, plugins, collection, assertion rewriting) costs far more than the
     few tests that cover one line; this makes a mutant cost a fork and those tests. The difference from a
@@ -200,8 +224,17 @@ def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
     module = sys.modules.get(request["mutant_module"])
     test_modules = {id(item.module): item.module for item in session.items if getattr(item, "module", None)}
     per_test = float(request["limits"]["per_test_seconds"])
+    schema_loaded = False
+    if request.get("mutant_schema") and module is not None:
+        try:
+            vars(module)[MUTANT_SWITCH] = 0
+            _load_into(module, test_modules, request["mutant_schema"])
+            schema_loaded = True
+        except BaseException:  # noqa: BLE001 - then every mutant runs from its own source
+            schema_loaded = False
     for mutant in request["mutants"]:
         selected = [items[t] for t in mutant["select"] if t in items]
+        switched = schema_loaded and isinstance(mutant.get("switch"), int)
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
@@ -210,16 +243,15 @@ def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
                 os.setpgid(0, 0)
                 if module is None:
                     os._exit(3)
-                before = dict(vars(module))
-                exec(compile(mutant["source"], module.__file__ or "<mutant>", "exec"), vars(module))
-                replaced = {id(obj): vars(module)[name] for name, obj in before.items()
-                            if name in vars(module) and vars(module)[name] is not obj}
-                for test_module in test_modules.values():
-                    for name, obj in list(vars(test_module).items()):
-                        if id(obj) in replaced:
-                            setattr(test_module, name, replaced[id(obj)])
+                if switched:
+                    vars(module)[MUTANT_SWITCH] = mutant["switch"]
+                else:
+                    _load_into(module, test_modules, mutant["source"])
                 code = 0
                 for item in selected:
+                    if schema_loaded:
+                        item.repr_failure = _no_failure_text
+                        item._repr_failure_py = _no_failure_text
                     signal.signal(signal.SIGALRM, _alarm(per_test))
                     signal.setitimer(signal.ITIMER_REAL, per_test)
                     reports = runtestprotocol(item, nextitem=None, log=False)
@@ -253,7 +285,8 @@ def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
             verdict = (False, "solution module was not imported by the tests")
         else:
             verdict = (True, "a test failed" if os.WIFEXITED(status) else f"killed by signal {os.WTERMSIG(status)}")
-        send({"t": "mutant", "id": mutant["id"], "killed": verdict[0], "why": verdict[1]})
+        send({"t": "mutant", "id": mutant["id"], "killed": verdict[0], "why": verdict[1],
+              "switched": switched})
 
 
 def _alarm(limit: float) -> Any:

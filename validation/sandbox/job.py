@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 OUTCOMES = ("passed", "failed", "error", "skipped", "timeout", "killed")
+MUTANT_SWITCH = "__classeval_mutant__"  # the global a mutant schema switches on (validation.schemata)
 
 
 @dataclass(frozen=True)
@@ -50,13 +51,15 @@ class SandboxJob:
     select: tuple[str, ...] | None = None  # run only these test ids (pytest node ids)
     stop_on_failure: bool = False  # stop at the first failing test (mutants: one kill is enough)
     limits: Limits = field(default_factory=Limits)
-    # Mutant mode: the suite is collected once, then each mutant {"id", "source", "select"} replaces the module
-    # `mutant_module` in a forked process and runs its selected tests (see child.run_mutants).
+    # Mutant mode: the suite is collected once, then each mutant {"id", "source", "select", "switch"?} runs its
+    # selected tests in a forked process, by its switch number in `mutant_schema` when it has one, else by
+    # replacing the module `mutant_module` with its source (see child.run_mutants).
     mutants: tuple[dict[str, Any], ...] | None = None
     mutant_module: str | None = None
     # Files the run must not change (their hashes are checked by the worker, writes to them are refused);
     # None: every file of the job (the harness's pytest.ini included).
     protected_files: tuple[str, ...] | None = None
+    mutant_schema: str | None = None
 
     def to_request(self, run_dir: str) -> dict[str, Any]:
         """The message sent to the worker: everything as JSON values, paths as the worker sees them."""
@@ -74,6 +77,7 @@ class SandboxJob:
             "mutant_module": self.mutant_module,
             "protected_files": list(self.protected_files) if self.protected_files is not None
             else sorted({*self.files, "pytest.ini"}),
+            "mutant_schema": self.mutant_schema,
         }
 
 
@@ -151,7 +155,8 @@ class RunResult:
             duration_seconds=float(reply.get("duration_seconds") or 0.0),
             profile=profile,
             notes=[str(n) for n in reply.get("notes") or []],
-            mutants=[{"id": str(m.get("id")), "killed": bool(m.get("killed")), "why": str(m.get("why", ""))[:200]}
+            mutants=[{"id": str(m.get("id")), "killed": bool(m.get("killed")), "why": str(m.get("why", ""))[:200],
+                      "switched": bool(m.get("switched"))}
                      for m in reply.get("mutants") or [] if isinstance(m, dict)],
             tampering=[str(t)[:300] for t in reply.get("tampering") or []],
         )

@@ -254,7 +254,8 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
             collection_errors.append({"test_id": str(msg.get("test_id")), "outcome": "error",
                                       "reason": str(msg.get("reason", ""))})
         elif kind == "mutant":
-            mutants.append({"id": str(msg.get("id")), "killed": bool(msg.get("killed")), "why": str(msg.get("why"))})
+            mutants.append({"id": str(msg.get("id")), "killed": bool(msg.get("killed")), "why": str(msg.get("why")),
+                            "switched": bool(msg.get("switched"))})
         elif kind == "done":
             done = msg
         elif kind == "crash":
