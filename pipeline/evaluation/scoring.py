@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from pydantic import Field
 
-from pipeline.evaluation.taxonomy import FailureClass, run_failure, static_failure, test_classes
+from pipeline.evaluation.taxonomy import ClassShape, FailureClass, run_failure, static_failure, test_classes
 from pipeline.evaluation.tasks import EvalTask
 from pipeline.records import Record
 from validation.sandbox import Limits, RunResult, SandboxJob, SandboxPool
@@ -66,16 +66,16 @@ def method_results(task: EvalTask, outcomes: dict[str, str], *, valid: bool) -> 
 def grade_run(task: EvalTask, run: RunResult) -> Score:
     """Turn a sandbox run of a completion into its Score."""
     methods, fields = _facts(task.solution, task.class_name)
-    module_file = f"{task.module_name}.py"
+    shape = ClassShape(task.class_name, f"{task.module_name}.py", methods, fields)
     outcomes = {t: "not run" for t in run.collected} | {t.test_id: t.outcome for t in run.tests}
     outcomes |= {e.test_id: "error" for e in run.collection_errors}
-    failure = run_failure(run, module_file=module_file, methods=set(methods), fields=set(fields))
+    failure = run_failure(run, shape)
     valid = not run.tampering and run.status == "completed"
     passed = failure is None and valid and bool(run.collected)
     return Score(passed=passed, methods=method_results(task, outcomes, valid=valid), tests=outcomes,
                  failure=None if passed else (failure[0] if failure else FailureClass.RESOURCE),
                  failure_detail="" if passed else (failure[1][:300] if failure else "the run did not complete"),
-                 test_failures=test_classes(run, module_file=module_file, methods=set(methods), fields=set(fields)),
+                 test_failures=test_classes(run, shape),
                  tampering=tuple(run.tampering), run_status=run.status)
 
 

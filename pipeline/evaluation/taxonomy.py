@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import Enum
 
 from validation.sandbox import RunResult, TestResult
@@ -36,7 +37,8 @@ class FailureClass(str, Enum):
 
 
 PRIORITY = tuple(FailureClass)
-_NO_ATTRIBUTE = re.compile(r"has no attribute '(\w+)'")
+# "'Ledger' object has no attribute 'x'" / "type object 'Ledger' has no attribute 'x'"
+_NO_ATTRIBUTE = re.compile(r"(?:'(\w+)' object|type object '(\w+)') has no attribute '(\w+)'")
 _IMPORT_TYPES = ("ImportError", "ModuleNotFoundError")
 _RESOURCE_MARKERS = ("MemoryError", "RecursionError", "File too large", "Too many open files",
                      "Cannot allocate memory", "Resource temporarily unavailable")
@@ -59,9 +61,20 @@ def static_failure(completion: str, class_name: str, methods: Iterable[str]) -> 
     return None
 
 
-def classify_test(test: TestResult, *, module_file: str, methods: set[str], fields: set[str]) -> FailureClass:
-    """The class of one test that did not pass. `methods`/`fields`: the class's methods and the instance
-    attributes its reference sets; `module_file`: the completion's file name in the run folder."""
+@dataclass(frozen=True)
+class ClassShape:
+    """What the taxonomy knows of the task's class: its name, the completion's file in the run folder, and
+    the reference's methods and instance fields (from the gate's static analysis)."""
+
+    class_name: str
+    module_file: str
+    methods: frozenset[str]
+    fields: frozenset[str]
+
+
+def classify_test(test: TestResult, shape: ClassShape) -> FailureClass:
+    """The class of one test that did not pass."""
+    module_file, methods, fields = shape.module_file, shape.methods, shape.fields
     reason = test.reason or ""
     raised = test.raised or {}
     kind = str(raised.get("type") or reason.split(":", 1)[0].strip())
@@ -80,10 +93,12 @@ def classify_test(test: TestResult, *, module_file: str, methods: set[str], fiel
     own = [function for file, function in raised.get("frames") or [] if file == module_file]
     chain = [f for f in own if f in methods]
     raised_inside = bool(raised.get("frames")) and raised["frames"][-1][0] == module_file
-    missing = _NO_ATTRIBUTE.search(reason) if kind == "AttributeError" else None
-    if missing and missing.group(1) in fields - methods and raised_inside:
+    found = _NO_ATTRIBUTE.search(reason) if kind == "AttributeError" else None
+    # Only an attribute missing on the class itself says something about the class (not `None.x`).
+    missing = found.group(3) if found and shape.class_name in (found.group(1), found.group(2)) else None
+    if missing in fields - methods and raised_inside:
         return FailureClass.DEPENDENCY  # read state that another method was meant to set first
-    if missing and missing.group(1) in methods:
+    if missing in methods:
         return FailureClass.MISSING
     if raised_inside and len(set(chain)) >= 2:
         return FailureClass.DEPENDENCY
@@ -94,8 +109,7 @@ def classify_test(test: TestResult, *, module_file: str, methods: set[str], fiel
     return FailureClass.RUNTIME if raised_inside else FailureClass.LOGIC
 
 
-def run_failure(run: RunResult, *, module_file: str, methods: set[str], fields: set[str]
-                ) -> tuple[FailureClass, str] | None:
+def run_failure(run: RunResult, shape: ClassShape) -> tuple[FailureClass, str] | None:
     """The most fundamental failure of a run, with one line of evidence; None when every test passed."""
     if run.tampering:
         return FailureClass.TAMPERING, run.tampering[0]
@@ -118,7 +132,7 @@ def run_failure(run: RunResult, *, module_file: str, methods: set[str], fields: 
             found.append((FailureClass.IMPORT, f"the tests could not import the completion: {error.reason}"))
     for test in run.tests:
         if test.outcome != "passed":
-            found.append((classify_test(test, module_file=module_file, methods=methods, fields=fields),
+            found.append((classify_test(test, shape),
                           f"{test.test_id}: {test.reason}"))
     if not found and not run.collected:
         return FailureClass.IMPORT, "no test was collected"
@@ -129,7 +143,7 @@ def run_failure(run: RunResult, *, module_file: str, methods: set[str], fields: 
     return min(found, key=lambda item: PRIORITY.index(item[0]))
 
 
-def test_classes(run: RunResult, *, module_file: str, methods: set[str], fields: set[str]) -> dict[str, str]:
+def test_classes(run: RunResult, shape: ClassShape) -> dict[str, str]:
     """Failure class of every test that did not pass (for the per-completion record)."""
-    return {t.test_id: classify_test(t, module_file=module_file, methods=methods, fields=fields).value
+    return {t.test_id: classify_test(t, shape).value
             for t in run.tests if t.outcome != "passed"}

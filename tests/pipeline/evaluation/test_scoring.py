@@ -47,3 +47,36 @@ def test_each_scripted_completion_lands_in_its_class(pool, name):
         assert score.methods["deposit"] and not score.methods["transfer"]
     if name == "disarms_assertions":
         assert score.tampering and not any(score.methods.values())
+
+
+def _test(reason, outcome="failed", exc=None, frames=()):
+    from validation.sandbox import TestResult
+
+    raised = {"type": exc, "frames": [list(f) for f in frames]} if exc else None
+    return TestResult("test_ledger.py::test_x", outcome, reason, raised)
+
+
+@pytest.mark.parametrize("test, expected", [
+    (_test("assert 3 == 4", exc="AssertionError", frames=[("test_ledger.py", "test_x")]), "logic"),
+    (_test("AttributeError: 'NoneType' object has no attribute 'deposit'", exc="AttributeError",
+           frames=[("test_ledger.py", "test_x")]), "logic"),  # about a returned None, not about the class
+    (_test("AttributeError: 'Ledger' object has no attribute 'deposit'", exc="AttributeError",
+           frames=[("test_ledger.py", "test_x")]), "missing"),
+    (_test("AttributeError: 'Ledger' object has no attribute 'balances'", exc="AttributeError",
+           frames=[("test_ledger.py", "test_x"), ("ledger.py", "balance")]), "dependency"),  # state not set yet
+    (_test("KeyError: 'a'", exc="KeyError",
+           frames=[("test_ledger.py", "test_x"), ("ledger.py", "transfer"), ("ledger.py", "balance")]), "dependency"),
+    (_test("KeyError: 'a'", exc="KeyError", frames=[("test_ledger.py", "test_x"), ("ledger.py", "balance")]), "runtime"),
+    (_test("NotImplementedError", exc="NotImplementedError", frames=[("ledger.py", "balance")]), "missing"),
+    (_test("SystemExit: 0", exc="SystemExit", frames=[("ledger.py", "balance")]), "tampering"),
+    (_test("ModuleNotFoundError: No module named 'numpy'", exc="ModuleNotFoundError"), "import"),
+    (_test("MemoryError", exc="MemoryError", frames=[("ledger.py", "deposit")]), "resource"),
+    (_test("test exceeded 1 s", outcome="timeout"), "timeout"),
+    (_test("run process killed by SIGKILL", outcome="killed"), "resource"),
+])
+def test_classify_one_failing_test(test, expected):
+    from pipeline.evaluation.taxonomy import ClassShape, classify_test
+
+    shape = ClassShape("Ledger", "ledger.py", frozenset({"__init__", "deposit", "balance", "transfer"}),
+                       frozenset({"balances"}))
+    assert classify_test(test, shape).value == expected
