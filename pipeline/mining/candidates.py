@@ -15,9 +15,11 @@ import random
 from typing import Any
 
 from pipeline.analysis.skeleton import make_skeleton
+from pipeline.mining.docstrings import PROMPT as DOCSTRING_PROMPT
 from pipeline.mining.examine import STAGE
 from pipeline.mining.records import MinedClass
 from pipeline.mining.slicing import STDLIB
+from pipeline.models.prompts import load_prompt
 from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
 
 TEST_MODULES_ALLOWED = frozenset({"pytest", "unittest"}) | STDLIB
@@ -126,6 +128,8 @@ def build_candidate(mined: MinedClass, *, pool: Any, rng_seed: int, source: str 
         description=mined.description or f"{mined.class_name}, from {mined.repository}.",
         skeleton=skeleton, solution_code=mined.slice_code, test_code=tests, origin=Origin.MINED,
         provenance=provenance,
-        generator=GeneratorSpec(backend=source, parameters={"stage": STAGE, "tests": kind, "found_by": mined.found_by,
-                                                            "rng_seed": rng_seed}),
+        generator=GeneratorSpec(backend=source, model=mined.docstrings_by,
+                                prompt_version=load_prompt(DOCSTRING_PROMPT).ref if mined.docstrings_by else None,
+                                parameters={"stage": STAGE, "tests": kind, "found_by": mined.found_by,
+                                            "rng_seed": rng_seed, "docstrings": "model" if mined.docstrings_by else "source"}),
     )

@@ -7,7 +7,7 @@ Sources (local git, GitHub) differ only in how they read files and date classes;
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from pipeline.mining.effects import effects_filter
@@ -39,6 +39,18 @@ def documented_filter(unit: ClassUnit) -> Drop | None:
         return Drop(RejectReason.UNDOCUMENTED, f"{unit.name}: no docstring on {', '.join(missing[:5])}",
                     {"methods": missing})
     return None
+
+
+Documenter = Callable[[str, str, list[str]], "str | Drop"]
+"""(class name, slice code, undocumented methods) -> the slice with docstrings added, or why not."""
+
+
+def documented_slice(unit: ClassUnit, piece: Slice, documenter: Documenter | None) -> str | Drop:
+    """The slice's code, with docstrings written for undocumented methods when a documenter is given."""
+    missing = undocumented_methods(unit)
+    if not missing or documenter is None:
+        return piece.code
+    return documenter(unit.name, piece.code, missing)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ from datetime import datetime, timezone
 from pipeline import settings
 from pipeline.domains import DomainRegistry
 from pipeline.mining.domain import match_domain
-from pipeline.mining.examine import Passed, description_of, examine_module, is_test_path, rejection, tests_using
+from pipeline.mining.examine import (Documenter, Passed, description_of, documented_slice, examine_module, is_test_path,
+                                     rejection, tests_using)
 from pipeline.mining.extract import parse_module
 from pipeline.mining.filters import Drop
 from pipeline.mining.github_api import GithubApi, GithubUnavailable
@@ -66,7 +67,7 @@ def first_file_time(api: GithubApi, full_name: str, path: str, head: str) -> tup
 
 
 def mine_repository(api: GithubApi, full_name: str, config: MineConfig, registry: DomainRegistry,
-                    tally: Tally) -> Iterator[MinedClass | Rejection]:
+                    tally: Tally, documenter: Documenter | None = None) -> Iterator[MinedClass | Rejection]:
     tally.repository(full_name)
     info = api.repository(full_name)
     licence = info["licence"] or NONE
@@ -94,7 +95,8 @@ def mine_repository(api: GithubApi, full_name: str, config: MineConfig, registry
         module = parse_module(source, path)
         if module is None:
             continue
-        for outcome in examine_module(module, config, require_docstrings=config.require_docstrings):
+        for outcome in examine_module(module, config,
+                                      require_docstrings=config.require_docstrings and documenter is None):
             tally.class_seen()
             if not isinstance(outcome, Passed):
                 yield rejection(full_name, path, outcome[0].name, outcome[1])
@@ -120,14 +122,19 @@ def mine_repository(api: GithubApi, full_name: str, config: MineConfig, registry
                     RejectReason.NOT_FRESH, f"its file first appeared {date} in {first[0][:12]}",
                     {"first_commit": first[0], "first_commit_date": date, "found_by": "file history"}))
                 continue
+            code = documented_slice(unit, outcome.piece, documenter)
+            if isinstance(code, Drop):
+                yield rejection(full_name, path, unit.name, code)
+                continue
             yield MinedClass(repository=full_name, url=info["url"], path=path, class_name=unit.name,
                              commit=info["head"], licence=licence, first_commit=first[0], first_commit_date=date,
-                             found_by="file history", domain=domain, slice_code=outcome.piece.code,
-                             repo_tests=tests_using(unit.name, tests), description=description_of(unit))
+                             found_by="file history", domain=domain, slice_code=code,
+                             repo_tests=tests_using(unit.name, tests), description=description_of(unit),
+                             docstrings_by=config.docstring_model if code != outcome.piece.code else None)
 
 
 def mine_github(config: MineConfig, registry: DomainRegistry, tally: Tally, *,
-                client: GithubApi | None = None) -> Iterator[MinedClass | Rejection]:
+                client: GithubApi | None = None, documenter: Documenter | None = None) -> Iterator[MinedClass | Rejection]:
     """Every repository the keyword searches find (each once), in the order found."""
     api = client or make_api(config)
     seen: set[str] = set()
@@ -137,6 +144,6 @@ def mine_github(config: MineConfig, registry: DomainRegistry, tally: Tally, *,
                 continue
             seen.add(full_name)
             try:
-                yield from mine_repository(api, full_name, config, registry, tally)
+                yield from mine_repository(api, full_name, config, registry, tally, documenter)
             except GithubUnavailable as exc:
                 yield rejection(full_name, "", "", Drop(RejectReason.SOURCE_UNREADABLE, str(exc)))

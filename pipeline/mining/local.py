@@ -14,7 +14,8 @@ from pathlib import Path
 
 from pipeline.domains import DomainRegistry
 from pipeline.mining.domain import match_domain
-from pipeline.mining.examine import Passed, description_of, examine_module, is_test_path, rejection, tests_using
+from pipeline.mining.examine import (Documenter, Passed, description_of, documented_slice, examine_module, is_test_path,
+                                     rejection, tests_using)
 from pipeline.mining.extract import parse_module
 from pipeline.mining.filters import Drop
 from pipeline.mining.freshness import first_appearance
@@ -61,7 +62,7 @@ def _read_python(repo: GitRepo, entries: list[TreeEntry]) -> dict[str, str | Non
 
 
 def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, tally: Tally,
-                    name: str | None = None) -> Iterator[MinedClass | Rejection]:
+                    name: str | None = None, documenter: Documenter | None = None) -> Iterator[MinedClass | Rejection]:
     """Kept classes and rejections of one local repository."""
     repo = GitRepo(path)
     repository = name or path.name.removesuffix(".git")
@@ -93,7 +94,8 @@ def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, ta
         module = parse_module(source, file_path)
         if module is None:
             continue  # not Python 3 to libcst: no class of it can be a task
-        for outcome in examine_module(module, config, require_docstrings=config.require_docstrings):
+        for outcome in examine_module(module, config,
+                                      require_docstrings=config.require_docstrings and documenter is None):
             tally.class_seen()
             if not isinstance(outcome, Passed):
                 unit, drop = outcome
@@ -116,13 +118,19 @@ def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, ta
                     RejectReason.NOT_FRESH, f"first appeared {first.date} in {first.commit[:12]} (by {first.how})",
                     {"first_commit": first.commit, "first_commit_date": first.date, "found_by": first.how}))
                 continue
+            code = documented_slice(unit, outcome.piece, documenter)  # after the date: only fresh classes cost a call
+            if isinstance(code, Drop):
+                yield rejection(repository, file_path, unit.name, code)
+                continue
             yield MinedClass(repository=repository, url=url, path=file_path, class_name=unit.name, commit=head,
                              licence=licence, first_commit=first.commit, first_commit_date=first.date,
-                             found_by=first.how, domain=domain, slice_code=outcome.piece.code,
-                             repo_tests=tests_using(unit.name, test_sources), description=description_of(unit))
+                             found_by=first.how, domain=domain, slice_code=code,
+                             repo_tests=tests_using(unit.name, test_sources), description=description_of(unit),
+                             docstrings_by=config.docstring_model if code != outcome.piece.code else None)
 
 
-def mine_local(root: Path, config: MineConfig, registry: DomainRegistry, tally: Tally) -> Iterator[MinedClass | Rejection]:
+def mine_local(root: Path, config: MineConfig, registry: DomainRegistry, tally: Tally,
+               documenter: Documenter | None = None) -> Iterator[MinedClass | Rejection]:
     """Every repository under `root`, in path order."""
     if not root.is_dir():
         from pipeline.errors import InputError
@@ -130,4 +138,4 @@ def mine_local(root: Path, config: MineConfig, registry: DomainRegistry, tally: 
         raise InputError(f"--local {root}: not a folder")
     for path in find_repositories(root):
         name = str(path.relative_to(root)) if path != root else path.name
-        yield from mine_repository(path, config, registry, tally, name=name.removesuffix(".git"))
+        yield from mine_repository(path, config, registry, tally, name=name.removesuffix(".git"), documenter=documenter)

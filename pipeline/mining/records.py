@@ -33,6 +33,7 @@ class MinedClass(Record):
     slice_code: str = Field(description="The class and the module-level names it needs: the reference module.")
     repo_tests: tuple[str, ...] = Field(default=(), description="The repository's test modules that import the class.")
     description: str = Field(default="", description="The class docstring's first paragraph.")
+    docstrings_by: str | None = Field(default=None, description="Model that wrote missing method docstrings, if any.")
 
     @property
     def mined_id(self) -> str:
@@ -70,5 +71,9 @@ class MineConfig(BaseModel):
     limit: int | None = Field(default=None, ge=1, description="Stop after this many kept classes.")
     require_docstrings: bool = Field(default=True, description="Reject a class with an undocumented method "
                                      "(set false only where docstrings are written for it, or to survey a source).")
+    docstring_model: str | None = Field(default=None, description="litellm model that writes missing method "
+                                        "docstrings of fresh classes (role enhancer); None = offline: such classes "
+                                        "are rejected as undocumented.")
+    docstring_api_base: str | None = Field(default=None, description="Server of the docstring model, if not the provider's.")
     github_settings: GithubSettings = Field(default_factory=GithubSettings, description="GitHub search and API.")
     test_rng_seed: int = Field(default=20250101, description="Seed of the oracle test synthesis for mined classes.")

@@ -31,19 +31,33 @@ def mining_configured(config: MineConfig) -> bool:
     return config.local is not None or (config.github and bool(os.environ.get("GITHUB_TOKEN")))
 
 
+def make_documenter(config: MineConfig, client: Any = None) -> Any:
+    """The docstring writer of `[mine] docstring_model` (None offline), on the shared model client."""
+    if config.docstring_model is None:
+        return None
+    from pipeline import settings
+    from pipeline.mining.docstrings import write_docstrings
+    from pipeline.models.client import ModelClient
+
+    client = client or ModelClient(settings.artifacts_dir() / "cache" / "models")
+    return lambda name, code, missing: write_docstrings(client, config.docstring_model, config.docstring_api_base,
+                                                        name, code, missing)
+
+
 def mined_classes(config: MineConfig, registry: DomainRegistry, tally: Tally, *,
-                  github: Any = None) -> Iterator[MinedClass | Rejection]:
+                  github: Any = None, model_client: Any = None) -> Iterator[MinedClass | Rejection]:
     """Every configured source in turn: the local folder first, then GitHub."""
+    documenter = make_documenter(config, model_client)
     if config.local is not None:
         from pipeline.mining.local import mine_local
 
-        yield from mine_local(config.local, config, registry, tally)
+        yield from mine_local(config.local, config, registry, tally, documenter=documenter)
     if config.github:
         from pipeline.mining.github_source import mine_github
 
         if github is None and not os.environ.get("GITHUB_TOKEN"):
             raise InputError("[mine] github = true needs GITHUB_TOKEN in the environment")
-        yield from mine_github(config, registry, tally, client=github)
+        yield from mine_github(config, registry, tally, client=github, documenter=documenter)
 
 
 @dataclass
@@ -64,7 +78,7 @@ def _key(source: str | None, path: str | None, class_name: str) -> tuple[str, st
 
 
 def stage_mine(store: ArtifactStore, run_id: str, config: MineConfig, registry: DomainRegistry, *, pool: Any,
-               github: Any = None) -> MineResult:
+               github: Any = None, model_client: Any = None) -> MineResult:
     """Mine, build candidates, write everything under the run; stops after `config.limit` kept classes."""
     tally = Tally()
     result = MineResult(StageCount(), tally)
@@ -72,7 +86,7 @@ def stage_mine(store: ArtifactStore, run_id: str, config: MineConfig, registry: 
     # candidates an earlier attempt of this run built, by where their class came from: not built again
     earlier = {_key(c.provenance.source, c.provenance.path, c.class_name): c
                for _, c in store.iter_records(run_id, MINE_STAGE, Candidate)}
-    for item in mined_classes(config, registry, tally, github=github):
+    for item in mined_classes(config, registry, tally, github=github, model_client=model_client):
         if isinstance(item, Rejection):
             store.write(run_id, REJECTIONS, _file_id(item.candidate_id), item)
             rejected.append(item)
