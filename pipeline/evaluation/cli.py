@@ -46,7 +46,7 @@ def _pct(value: float | None) -> str:
 def summary_json(run) -> dict:
     """What `--json` writes: per strategy, class and method Pass@k and the failure shares."""
     return {"source": run.source, "model": run.model, "started": run.started, "tasks": len(run.task_ids),
-            "settings": run.settings,
+            "stopped": run.stopped, "settings": run.settings,
             "strategies": {s.strategy: {"class_pass_at_k": s.class_pass_at_k, "method_pass_at_k": s.method_pass_at_k,
                                         "methods_scored": s.methods_scored, "failures": s.failures,
                                         "failure_shares": s.failure_shares, "cost_usd": s.cost_usd,
@@ -113,13 +113,19 @@ def eval_command(
         run = evaluate(tasks, settings, pool, ask, source=str(source), usage=usage)
     folder = results_dir(paths.artifacts_dir(), source)
     run_path = save_run(run, folder)
-    board = write_leaderboard(folder, folder.name)
     _print(run)
-    console.print(f"every completion: {run_path}\nleaderboard: {board}", highlight=False, soft_wrap=True)
     if json_out is not None:
         from pipeline.store import atomic_write_text
 
         atomic_write_text(json_out, json.dumps(summary_json(run), indent=2) + "\n")
+    if run.stopped:
+        # A partial run is kept for inspection but stays off the leaderboard (its figures cover fewer samples).
+        err_console.print(f"[red]error[/red] the run stopped early: {run.stopped}; the {len(run.completions)} "
+                          f"completed sample(s) are in {run_path} (a rerun is served from the cache)",
+                          highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
+    board = write_leaderboard(folder, folder.name)
+    console.print(f"every completion: {run_path}\nleaderboard: {board}", highlight=False, soft_wrap=True)
     if model == "reference":
         failing = sorted({r.task_id for r in run.completions if not r.score.passed})
         if failing:

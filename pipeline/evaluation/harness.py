@@ -91,6 +91,8 @@ class EvalRun(Record):
     task_ids: tuple[str, ...] = Field(description="Tasks evaluated, in order.")
     summaries: tuple[StrategySummary, ...] = Field(description="One per strategy.")
     completions: tuple[CompletionRecord, ...] = Field(description="Every sample.")
+    stopped: str | None = Field(default=None, description="Why the run stopped before every sample was done (the "
+                                                           "model failed for good, the budget ran out); None: complete.")
     protections: dict[str, bool] = Field(default_factory=dict, description="Sandbox protections in force.")
     usage: dict[str, JsonValue] = Field(default_factory=dict, description="Model client usage (calls, cache hits, cost).")
 
@@ -99,6 +101,7 @@ def summarise(strategy: str, tasks: Sequence[EvalTask], records: Sequence[Comple
               ks: Sequence[int]) -> StrategySummary:
     """Pass@k (class and method level) and failure shares of one strategy's records."""
     per_task = {t.task_id: [r for r in records if r.task_id == t.task_id] for t in tasks}
+    per_task = {task_id: rs for task_id, rs in per_task.items() if rs}  # a stopped run: tasks it reached
     class_counts = [(len(rs), sum(r.score.passed for r in rs)) for rs in per_task.values()]
     method_counts: list[tuple[int, int]] = []
     for rs in per_task.values():
@@ -109,7 +112,7 @@ def summarise(strategy: str, tasks: Sequence[EvalTask], records: Sequence[Comple
     failed = sum(failures.values())
     costs = [r.cost_usd for r in records]
     return StrategySummary(
-        strategy=strategy, tasks=len(tasks), samples=n,
+        strategy=strategy, tasks=len(per_task), samples=n,
         class_pass_at_k={str(k): mean_pass_at_k(class_counts, k) for k in ks},
         method_pass_at_k={str(k): mean_pass_at_k(method_counts, k) for k in ks},
         methods_scored=len(method_counts),
@@ -150,20 +153,31 @@ def evaluate(tasks: Sequence[EvalTask], settings: EvalSettings, pool: SandboxPoo
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     items = [(t, s, i) for s in strategies for t in tasks for i in range(settings.n)]
     limits = settings.limits()
+    stopped: list[str] = []
 
-    def one(item: tuple[EvalTask, str, int]) -> CompletionRecord:
+    def one(item: tuple[EvalTask, str, int]) -> CompletionRecord | None:
+        from pipeline.models.client import ModelError
+
+        if stopped:
+            return None
         task, strategy, sample = item
-        attempt = (baseline_attempt(task, settings.model, sample) if strategy == BASELINE_STRATEGY
-                   else solve(task, strategy, ask, sample))  # type: ignore[arg-type]
+        try:
+            attempt = (baseline_attempt(task, settings.model, sample) if strategy == BASELINE_STRATEGY
+                       else solve(task, strategy, ask, sample))  # type: ignore[arg-type]
+        except ModelError as exc:
+            # Not the model's answer but no answer at all (budget spent, calls failing for good): stop, and
+            # keep what is done rather than count the missing samples as failures.
+            stopped.append(f"{task.task_id} {strategy} sample {sample}: {type(exc).__name__}: {exc}"[:500])
+            return None
         record = _record(task, strategy, sample, attempt, pool, limits)
         if on_record is not None:
             on_record(record)
         return record
 
     with ThreadPoolExecutor(max_workers=settings.jobs) as executor:
-        records = list(executor.map(one, items))
+        records = [r for r in executor.map(one, items) if r is not None]
     summaries = tuple(summarise(s, tasks, [r for r in records if r.strategy == s], settings.n, settings.ks)
                       for s in strategies)
     return EvalRun(source=source, model=settings.model, settings=settings.model_dump(mode="json"), started=started,
                    task_ids=tuple(t.task_id for t in tasks), summaries=summaries, completions=tuple(records),
-                   protections=dict(pool.protections), usage=usage() if usage is not None else {})
+                   stopped=stopped[0] if stopped else None, protections=dict(pool.protections), usage=usage() if usage is not None else {})

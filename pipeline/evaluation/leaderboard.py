@@ -34,10 +34,13 @@ def save_run(run: EvalRun, folder: Path) -> Path:
 
 
 def latest_rows(folder: Path) -> list[tuple[str, StrategySummary]]:
-    """(model, summary) of the newest run of each model and strategy in `folder`."""
+    """(model, summary) of the newest complete run of each model and strategy in `folder` (a run that
+    stopped early is kept in runs/ but left out: its figures cover fewer samples)."""
     best: dict[tuple[str, str], tuple[str, str, StrategySummary]] = {}
     for path in sorted((folder / "runs").glob("*.json")):
         run = EvalRun.from_json(path.read_text(encoding="utf-8"))
+        if run.stopped:
+            continue
         for summary in run.summaries:
             key = (run.model, summary.strategy)
             if key not in best or run.started >= best[key][0]:

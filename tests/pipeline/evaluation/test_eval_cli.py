@@ -92,3 +92,27 @@ def test_bad_options_end_with_one_line(artifacts, monkeypatch, capsys):
     assert code == 2 and "no-such-release" in err
     code, _, err = _run(monkeypatch, capsys, "eval", VERSION, "--model", "reference", "--after", "2099-01-01")
     assert code == 2 and "no task to evaluate" in err
+
+
+@pytest.mark.slow
+def test_a_model_through_the_command_line(artifacts, monkeypatch, capsys, tmp_path):
+    from eval_fixtures import SCRIPTED
+
+    from tests.emulators.chat import ChatEmulator
+
+    with ChatEmulator(lambda call: SCRIPTED["right"] if "Ledger" in call.last_user_message else "no idea") as server:
+        args = ("eval", VERSION, "--model", "openai/solver-a", "--api-base", server.base_url, "--n", "2", "--k", "1,2",
+                "--strategy", "holistic", "--json", str(tmp_path / "s.json"))
+        code, out, err = _run(monkeypatch, capsys, *args)
+        assert code == 0, err
+        calls = len(server.calls)
+        code, _, err = _run(monkeypatch, capsys, *args)  # a rerun: every answer from the cache
+        assert code == 0, err
+        assert len(server.calls) == calls
+    summary = json.loads((tmp_path / "s.json").read_text())
+    assert summary["tasks"] == 2 and summary["stopped"] is None
+    holistic = summary["strategies"]["holistic"]
+    assert holistic["class_pass_at_k"]["1"] == 0.5 and holistic["failures"] == {"bad_answer": 2}
+    board = (artifacts / "evaluations" / VERSION / "leaderboard.md").read_text()
+    assert "| openai/solver-a | holistic | 2 | 2 | 50.0 | 50.0 |" in board
+    assert "| reference |" not in board  # only what ran on this release

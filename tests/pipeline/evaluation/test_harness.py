@@ -83,3 +83,16 @@ def test_scripted_failures_are_counted_in_their_classes(pool, tmp_path):
     assert by_kind["garbage"].completion is None and by_kind["garbage"].answers == (SCRIPTED["garbage"],)
     assert by_kind["disarms_assertions"].score.tampering
     assert LEDGER.strip() in (by_kind["right"].completion or "")
+
+
+def test_a_spent_budget_stops_the_run_and_keeps_what_is_done(pool, tmp_path):
+    from pipeline.models.client import Budget
+
+    with ChatEmulator(lambda call: SCRIPTED["right"]) as server:
+        client = ModelClient(tmp_path / "cache", budget=Budget(max_calls=2))
+        ask = model_asker(client, MODEL, temperature=0.8, api_base=server.base_url)
+        run = evaluate([ledger_eval_task()], _settings(n=4, ks=(1,), jobs=1), pool, ask)
+    assert run.stopped and "BudgetExhausted" in run.stopped
+    assert len(server.calls) == 2 and len(run.completions) == 2
+    assert all(r.score.passed for r in run.completions)  # the missing samples are not counted as failures
+    assert run.summaries[0].class_pass_at_k == {"1": 1.0} and run.summaries[0].tasks == 1
