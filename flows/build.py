@@ -11,17 +11,17 @@ a source (a local folder, or GitHub with a token).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from pydantic import BaseModel
 
-from pipeline import settings, stages
+from pipeline import runs, settings, stages
 from pipeline.config import BuildConfig
 from pipeline.funnel import Funnel, StageCount
 from pipeline.mining.stage import mining_configured
+from pipeline.runs import RunOutcome
 from pipeline.store import ArtifactStore
 
 
@@ -34,21 +34,22 @@ class BuildSummary(BaseModel):
     release_version: str | None = None
     release_path: Path | None = None
     release_message: str = ""
+    already_finished: bool = False
 
 
 @task(name="seeds", cache_policy=NO_CACHE)
 def seeds_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
-    return stages.stage_seeds(ArtifactStore(artifacts), run_id, stages.load_seed_records(config))
+    return stages.stage_seeds(ArtifactStore(artifacts), run_id, config)
 
 
 @task(name="enhance", cache_policy=NO_CACHE)
 def enhance_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
-    return stages.stage_enhance(ArtifactStore(artifacts), run_id, stages.load_seed_records(config), config)
+    return stages.stage_enhance(ArtifactStore(artifacts), run_id, config)
 
 
 @task(name="compose", cache_policy=NO_CACHE)
 def compose_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
-    return stages.stage_compose(ArtifactStore(artifacts), run_id, stages.load_seed_records(config), config)
+    return stages.stage_compose(ArtifactStore(artifacts), run_id, config)
 
 
 @task(name="mine", cache_policy=NO_CACHE)
@@ -57,9 +58,8 @@ def mine_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
 
 
 @task(name="validate", cache_policy=NO_CACHE)
-def validate_task(artifacts: Path, run_id: str, config: BuildConfig,
-                  progress: Callable[[int, int], None] | None = None) -> tuple[StageCount, StageCount]:
-    return stages.stage_validate(ArtifactStore(artifacts), run_id, config, progress)
+def validate_task(artifacts: Path, run_id: str, config: BuildConfig) -> tuple[StageCount, StageCount]:
+    return stages.stage_validate(ArtifactStore(artifacts), run_id, config)
 
 
 @task(name="judge", cache_policy=NO_CACHE)
@@ -68,43 +68,47 @@ def judge_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
 
 
 @task(name="release", cache_policy=NO_CACHE)
-def release_task(artifacts: Path, run_id: str, config: BuildConfig, funnel: Funnel):
-    return stages.stage_release(ArtifactStore(artifacts), run_id, stages.load_seed_records(config), funnel, config)
+def release_task(artifacts: Path, run_id: str, config: BuildConfig, funnel: Funnel) -> RunOutcome:
+    return stages.stage_release(ArtifactStore(artifacts), run_id, funnel, config)
+
+
+def _summary(store: ArtifactStore, outcome: RunOutcome, *, already: bool = False) -> BuildSummary:
+    return BuildSummary(run_id=outcome.run_id, run_dir=store.runs / outcome.run_id,
+                        funnel=runs.read_funnel(store, outcome.run_id), release_version=outcome.version,
+                        release_path=store.release_dir(outcome.version) if outcome.version else None,
+                        release_message=outcome.sentence() if already else outcome.message, already_finished=already)
 
 
 @flow(name="classeval-pro-build", log_prints=False, validate_parameters=False)
-def build_flow(config: BuildConfig, run_id: str | None = None,
-               progress: Callable[[str, int, int], None] | None = None) -> BuildSummary:
+def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
     """Run every built stage in order, saving the funnel after each so an interrupted run shows how far it got.
 
-    `progress(stage, done, total)` is called as the long stages advance (the CLI draws a bar with it).
+    A finished run is left untouched and its outcome returned. Stages report their own progress
+    (pipeline/progress.py) to whatever reporter the caller installed.
     """
     artifacts = settings.artifacts_dir()
     store = ArtifactStore(artifacts)
     run_id = run_id or stages.default_run_id(config, stages.load_seed_records(config))
-    store.write_run_file(run_id, "config.json", config.model_dump_json(indent=2) + "\n")
+    if (outcome := runs.finished_outcome(store, run_id)) is not None:
+        return _summary(store, outcome, already=True)
+    runs.record_configuration(store, run_id, config)
     funnel = Funnel(run_id=run_id)
 
     def record(name: str, count: StageCount) -> None:
+        # A resumed run finds its finished stages already in funnel.json: the file is left as it is.
         nonlocal funnel
         funnel = funnel.with_stage(name, count)
-        store.write_run_file(run_id, "funnel.json", funnel.to_json() + "\n")
-        if progress:
-            progress(name, count.received, count.received)
+        if runs.read_funnel(store, run_id).stages.get(name) != count:
+            store.write_run_file(run_id, runs.FUNNEL_FILE, funnel.to_json() + "\n")
 
     record(stages.SEEDS_STAGE, seeds_task(artifacts, run_id, config))
     record(stages.ENHANCE_STAGE, enhance_task(artifacts, run_id, config))
     record(stages.COMPOSE_STAGE, compose_task(artifacts, run_id, config))
     if mining_configured(config.mine):  # a local folder or GitHub with a token
         record(stages.MINE_STAGE, mine_task(artifacts, run_id, config))
-    gate_progress = (lambda done, total: progress(stages.VALIDATE_STAGE, done, total)) if progress else None
-    gate, repair = validate_task(artifacts, run_id, config, gate_progress)
+    gate, repair = validate_task(artifacts, run_id, config)
     record(stages.VALIDATE_STAGE, gate)
     record(stages.REPAIR_STAGE, repair)
     if config.judges.enabled:  # after the gate, on its survivors only; before release
         record(stages.JUDGE_STAGE, judge_task(artifacts, run_id, config))
-    result = release_task(artifacts, run_id, config, funnel)
-    funnel = result.funnel
-    store.write_run_file(run_id, "funnel.json", funnel.to_json() + "\n")
-    return BuildSummary(run_id=run_id, run_dir=store.runs / run_id, funnel=funnel,
-                        release_version=result.version, release_path=result.path, release_message=result.message)
+    return _summary(store, release_task(artifacts, run_id, config, funnel))

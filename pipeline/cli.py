@@ -34,10 +34,15 @@ err_console = Console(stderr=True)
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     debug: Annotated[bool, typer.Option("--debug", help="Show full tracebacks on errors.")] = False,
 ) -> None:
     """Build fresh, validated class-level code-generation benchmarks (see README.md)."""
+    from pipeline import progress
+
     settings.configure_offline_environment()
+    # Every command's stages report progress on stderr: bars in a terminal, plain log lines otherwise.
+    ctx.with_resource(progress.reporting(progress.reporter_for(err_console)))
 
 
 def _registry():
@@ -135,20 +140,16 @@ def build(
     # inside the flow is logged with a traceback): a broken seed or setting ends here with one line.
     seeds = stages.load_seed_records(cfg)
     run_id = run_id or stages.default_run_id(cfg, seeds)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from pipeline.runs import finished_outcome
+    from pipeline.store import ArtifactStore
 
+    # A finished run is a record: say how it ended and touch nothing (no Prefect, no file written).
+    if (outcome := finished_outcome(ArtifactStore(settings.artifacts_dir()), run_id)) is not None:
+        console.print(outcome.sentence())
+        return
     from flows.build import build_flow  # imports Prefect: about a second
 
-    columns = (TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err_console, transient=False) as bars:
-        ids: dict[str, int] = {}
-
-        def progress(stage: str, done: int, total: int) -> None:
-            if stage not in ids:
-                ids[stage] = bars.add_task(stage, total=total)
-            bars.update(ids[stage], completed=done, total=total)
-
-        summary = build_flow(cfg, run_id, progress)
+    summary = build_flow(cfg, run_id)
     console.print(f"run {summary.run_id}: {summary.run_dir}")
     for name, count in summary.funnel.stages.items():
         rejected = ", ".join(f"{reason.value} {n}" for reason, n in sorted(count.rejected.items())) or "none"

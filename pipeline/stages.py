@@ -8,30 +8,30 @@ The Prefect flow in flows/build.py only sequences these; they are tested without
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
-from pipeline import settings
+from pipeline import progress, runs, settings
 from pipeline.config import BuildConfig
 from pipeline.domains import load_domains
 from pipeline.errors import InputError
 from pipeline.funnel import Funnel, StageCount
 from pipeline.records import Candidate, GateReport, Rejection, RejectReason, SeedClass, Task, content_hash
+from pipeline.runs import FUNNEL_FILE, RunOutcome, finished_outcome, record_outcome, run_seeds
 from pipeline.seeds import load_corpus
 from pipeline.store import ArtifactStore
 
-SEEDS_STAGE = "seeds"
+SEEDS_STAGE = runs.SEEDS_STAGE
 ENHANCE_STAGE = "enhance"
 COMPOSE_STAGE = "compose"
 VALIDATE_STAGE = "validate"
 REPAIR_STAGE = "repair"
 JUDGE_STAGE = "judge"
+RELEASE_STAGE = "release"
 REJECTIONS = "rejections"
 MINE_STAGE = "mine"  # written by pipeline.mining.stage
 CANDIDATE_STAGES = (ENHANCE_STAGE, COMPOSE_STAGE, MINE_STAGE)
 # Failures that more tests can fix; any other reason (a failing or flaky test, a sandbox violation) cannot.
 REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION})
-
-Progress = Callable[[int, int], None]
 
 
 def record_file_id(record_id: str) -> str:
@@ -55,9 +55,10 @@ def load_seed_records(config: BuildConfig) -> tuple[SeedClass, ...]:
     return seeds
 
 
-def corpus_hash(seeds: tuple[SeedClass, ...]) -> str:
-    """Digest of the whole seed corpus: part of the run id and of the release manifest."""
-    return content_hash([s.model_dump(mode="json") for s in seeds])
+def corpus_hash(seeds: Sequence[SeedClass]) -> str:
+    """Digest of the whole seed corpus: part of the run id and of the release manifest. Taken in seed id
+    order, so the live corpus and the run's own `seeds/` records of it give the same digest."""
+    return content_hash([s.model_dump(mode="json") for s in sorted(seeds, key=lambda s: s.seed_id)])
 
 
 def default_run_id(config: BuildConfig, seeds: tuple[SeedClass, ...]) -> str:
@@ -65,11 +66,15 @@ def default_run_id(config: BuildConfig, seeds: tuple[SeedClass, ...]) -> str:
     return f"run-{config.fingerprint()}-{corpus_hash(seeds)[:10]}"
 
 
-def stage_seeds(store: ArtifactStore, run_id: str, seeds: tuple[SeedClass, ...]) -> StageCount:
-    """Record the seeds the run starts from (the corpus may change later; the run keeps what it used)."""
+def stage_seeds(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
+    """Record the seeds the run starts from. Later stages read these records (`runs.run_seeds`), never the
+    live corpus, which is read here once: a resumed run keeps the seeds it started with."""
+    if (done := _finished_count(store, run_id, SEEDS_STAGE)) is not None:
+        return done
+    seeds = load_seed_records(config)
     for seed in seeds:
         store.write(run_id, SEEDS_STAGE, record_file_id(seed.seed_id), seed)
-    return StageCount(received=len(seeds), accepted=len(seeds))
+    return _finish(store, run_id, SEEDS_STAGE, StageCount(received=len(seeds), accepted=len(seeds)))
 
 
 def _done_marker(stage: str) -> str:
@@ -108,30 +113,36 @@ def _store_generated(store: ArtifactStore, run_id: str, stage: str, items: Itera
                       rejected=_rejection_count(rejections))
 
 
-def stage_enhance(store: ArtifactStore, run_id: str, seeds: Sequence[SeedClass], config: BuildConfig) -> StageCount:
-    """Stage 1: enhanced candidates from every seed (offline synthesis; oracle runs in the sandbox)."""
+def stage_enhance(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
+    """Stage 1: enhanced candidates from every seed the run recorded (offline synthesis; oracle runs in the
+    sandbox)."""
     if (done := _finished_count(store, run_id, ENHANCE_STAGE)) is not None:
         return done
+    seeds = run_seeds(store, run_id)
     from pipeline.synthesis.enhance import enhance_seeds
     from validation.sandbox import SandboxPool
 
-    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
-        candidates = enhance_seeds(seeds, config.enhance_config(), pool=pool, jobs=config.jobs)
+    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool, \
+            progress.step(ENHANCE_STAGE, total=len(seeds)) as step:
+        candidates = enhance_seeds(seeds, config.enhance_config(), pool=pool, jobs=config.jobs, on_done=step.advance)
         count = _store_generated(store, run_id, ENHANCE_STAGE, candidates,
                                  received=len(seeds))
     return _finish(store, run_id, ENHANCE_STAGE, count)
 
 
-def stage_compose(store: ArtifactStore, run_id: str, seeds: Sequence[SeedClass], config: BuildConfig) -> StageCount:
-    """Stage 2: hybrid classes fused from pairs of seeds of different domains."""
+def stage_compose(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
+    """Stage 2: hybrid classes fused from pairs of the run's seeds of different domains."""
     if (done := _finished_count(store, run_id, COMPOSE_STAGE)) is not None:
         return done
+    seeds = run_seeds(store, run_id)
     from pipeline.synthesis.compose import compose_seeds
     from validation.sandbox import SandboxPool
 
     compose_config = config.compose_config(load_domains(settings.domain_registry_path()))
-    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
-        candidates = compose_seeds(seeds, compose_config, pool=pool, jobs=config.jobs)
+    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool, \
+            progress.step(COMPOSE_STAGE) as step:
+        candidates = compose_seeds(seeds, compose_config, pool=pool, jobs=config.jobs, on_pairs=step.set_total,
+                                   on_done=step.advance)
         count = _store_generated(store, run_id, COMPOSE_STAGE, candidates)  # received: the pairs tried
     return _finish(store, run_id, COMPOSE_STAGE, count)
 
@@ -165,7 +176,7 @@ def _gate_rejection(candidate: Candidate, report: GateReport) -> Rejection:
 
 
 def _validate_all(store: ArtifactStore, run_id: str, candidates: Sequence[Candidate], config: BuildConfig,
-                  pool, progress: Progress | None) -> dict[str, GateReport]:
+                  pool, step_name: str) -> dict[str, GateReport]:
     """Gate reports for `candidates`, reading the ones an earlier attempt wrote and running the rest."""
     from validation.gate import validate_many
 
@@ -176,54 +187,55 @@ def _validate_all(store: ArtifactStore, run_id: str, candidates: Sequence[Candid
             reports[candidate.candidate_id] = store.read(run_id, VALIDATE_STAGE, candidate.candidate_id, GateReport)
         else:
             todo.append(candidate)
-    done = len(reports)
-    if progress:
-        progress(done, len(candidates))
+    with progress.step(step_name, total=len(candidates)) as step:
+        step.resume(len(reports))
 
-    def keep(candidate: Candidate, report: GateReport) -> None:
-        # Written as each report arrives: an interrupted validation keeps every finished report.
-        nonlocal done
-        store.write(run_id, VALIDATE_STAGE, candidate.candidate_id, report)
-        reports[candidate.candidate_id] = report
-        done += 1
-        if progress:
-            progress(done, len(candidates))
+        def keep(candidate: Candidate, report: GateReport) -> None:
+            # Written as each report arrives: an interrupted validation keeps every finished report.
+            store.write(run_id, VALIDATE_STAGE, candidate.candidate_id, report)
+            reports[candidate.candidate_id] = report
+            step.advance()
 
-    validate_many(todo, config.gate, pool, jobs=config.jobs, on_report=keep)
+        validate_many(todo, config.gate, pool, jobs=config.jobs, on_report=keep)
     return reports
 
 
-def stage_validate(store: ArtifactStore, run_id: str, config: BuildConfig,
-                   progress: Progress | None = None) -> tuple[StageCount, StageCount]:
+def stage_validate(store: ArtifactStore, run_id: str, config: BuildConfig) -> tuple[StageCount, StageCount]:
     """The validation gate on every generated candidate, then one repair round for the repairable failures.
 
     Returns the counts of the gate and of the repair round. A candidate whose repaired tests pass is
     accepted in its repaired form (the repaired candidate is written under `repair/<original id>.json`).
     """
+    gate_done, repair_done = (_finished_count(store, run_id, s) for s in (VALIDATE_STAGE, REPAIR_STAGE))
+    if gate_done is not None and repair_done is not None:
+        return gate_done, repair_done
     from pipeline.synthesis.jobs import JobFailed
     from pipeline.synthesis.repair import repair_tests
     from validation.sandbox import SandboxPool
 
     candidates = generated_candidates(store, run_id)
     with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
-        reports = _validate_all(store, run_id, candidates, config, pool, progress)
+        reports = _validate_all(store, run_id, candidates, config, pool, VALIDATE_STAGE)
         failing = [c for c in candidates if not reports[c.candidate_id].passed]
         repairable = [c for c in failing if config.repair and set(reports[c.candidate_id].reasons) <= REPAIRABLE]
         repairable_ids = {c.candidate_id for c in repairable}
         repaired: dict[str, Candidate] = {}  # original candidate id -> repaired candidate
-        for candidate in repairable:
-            original = candidate.candidate_id
-            if store.has(run_id, REPAIR_STAGE, original):
-                repaired[original] = store.read(run_id, REPAIR_STAGE, original, Candidate)
-                continue
-            try:
-                fixed = repair_tests(candidate, reports[original], pool=pool)
-            except JobFailed:
-                continue  # nothing could be added: the original's rejection stands
-            if fixed.candidate_id != original:
-                store.write(run_id, REPAIR_STAGE, original, fixed)
-                repaired[original] = fixed
-        repair_reports = _validate_all(store, run_id, list(repaired.values()), config, pool, None)
+        with progress.step(REPAIR_STAGE, total=len(repairable)) as step:
+            for candidate in repairable:
+                original = candidate.candidate_id
+                if store.has(run_id, REPAIR_STAGE, original):
+                    repaired[original] = store.read(run_id, REPAIR_STAGE, original, Candidate)
+                    step.resume(1)
+                    continue
+                try:
+                    fixed = repair_tests(candidate, reports[original], pool=pool)
+                except JobFailed:
+                    fixed = candidate  # nothing could be added: the original's rejection stands
+                if fixed.candidate_id != original:
+                    store.write(run_id, REPAIR_STAGE, original, fixed)
+                    repaired[original] = fixed
+                step.advance()
+        repair_reports = _validate_all(store, run_id, list(repaired.values()), config, pool, f"{REPAIR_STAGE} gate")
     gate_rejections = {c.candidate_id: _gate_rejection(c, reports[c.candidate_id]) for c in failing}
     rejections = []  # those that repair did not save
     for original, rejection in gate_rejections.items():
@@ -235,7 +247,7 @@ def stage_validate(store: ArtifactStore, run_id: str, config: BuildConfig,
                       rejected=_rejection_count(gate_rejections.values()))
     repair = StageCount(received=len(repairable), accepted=len(failing) - len(rejections),
                         rejected=_rejection_count(r for r in rejections if r.candidate_id in repairable_ids))
-    return gate, repair
+    return _finish(store, run_id, VALIDATE_STAGE, gate), _finish(store, run_id, REPAIR_STAGE, repair)
 
 
 def accepted_pairs(store: ArtifactStore, run_id: str) -> Iterator[tuple[Candidate, GateReport]]:
@@ -279,19 +291,33 @@ def judged_tasks(store: ArtifactStore, run_id: str, config: BuildConfig) -> Iter
         yield build_task(candidate, report, verdicts)
 
 
-def stage_release(store: ArtifactStore, run_id: str, seeds: Sequence[SeedClass], funnel: Funnel,
-                  config: BuildConfig):
-    """Build tasks from the accepted candidates and write the next release (or none when nothing is new)."""
+def stage_release(store: ArtifactStore, run_id: str, funnel: Funnel, config: BuildConfig) -> RunOutcome:
+    """Build tasks from the accepted candidates and write the next release (or none when nothing is new).
+
+    Writes the final funnel and then the run's outcome, last: a finished run's release stage never runs
+    again, so its funnel and rejection records stay those of the build that made the release.
+    """
+    if (outcome := finished_outcome(store, run_id)) is not None:
+        return outcome
     from judges.stage import read_agreement
     from pipeline.release.assemble import release
 
-    tasks: list[Task] = list(judged_tasks(store, run_id, config))
+    tasks: list[Task] = []
+    with progress.step(f"{RELEASE_STAGE} tasks") as step:
+        for task in judged_tasks(store, run_id, config):
+            tasks.append(task)
+            step.advance()
     release_config = config.release.model_copy(update={
-        "seed_corpus_hash": corpus_hash(tuple(seeds)),
+        "seed_corpus_hash": corpus_hash(run_seeds(store, run_id)),
         "build_configuration": config.model_dump(mode="json"),
     })
     judging = read_agreement(store, run_id) if config.judges.enabled else None
-    result = release(store, run_id, tasks, funnel, release_config, benchmarks=config.benchmarks, judging=judging)
+    with progress.step(RELEASE_STAGE):  # decontamination, deduplication, the files and their self-check
+        result = release(store, run_id, tasks, funnel, release_config, benchmarks=config.benchmarks, judging=judging)
     for rejection in result.rejections:
         store.write(run_id, REJECTIONS, record_file_id(rejection.candidate_id), rejection)
-    return result
+    store.write_run_file(run_id, FUNNEL_FILE, result.funnel.to_json() + "\n")
+    outcome = RunOutcome(run_id=run_id, version=result.version, message=result.message,
+                         released=tuple(result.released))
+    record_outcome(store, outcome)
+    return outcome

@@ -11,7 +11,7 @@ other's, and the docstring says so.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -445,13 +445,17 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any
     )
 
 
-def compose_seeds(seeds: Sequence[SeedClass], config: ComposeConfig, *, pool: Any,
-                  jobs: int = 1) -> Iterator[Candidate | Rejection]:
+def compose_seeds(seeds: Sequence[SeedClass], config: ComposeConfig, *, pool: Any, jobs: int = 1,
+                  on_pairs: Callable[[int], None] | None = None,
+                  on_done: Callable[[], None] | None = None) -> Iterator[Candidate | Rejection]:
     """Composed candidates (or rejections) for the seeded, spread-out pairs of `seeds`, in pair order.
 
     `jobs` pairs are synthesised at once (each waits on its own sandbox worker); the output order does not
-    depend on it.
+    depend on it. For progress reporting, `on_pairs(n)` is told how many pairs will be tried and `on_done()`
+    is called as each pair is finished.
     """
     pairs = pair_seeds(seeds, rng_seed=config.rng_seed, max_pairs=config.max_pairs,
                        max_uses_per_seed=config.max_uses_per_seed, composable=config.composable)
-    yield from in_order(lambda pair: [compose_pair(*pair, config, pool=pool)], pairs, jobs)
+    if on_pairs is not None:
+        on_pairs(len(pairs))
+    yield from in_order(lambda pair: [compose_pair(*pair, config, pool=pool)], pairs, jobs, on_done)

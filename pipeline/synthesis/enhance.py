@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
@@ -120,14 +120,14 @@ def seed_pools(seed: SeedClass, *, pool: Any) -> ArgumentPools:
 
 
 def enhance_seeds(seeds: Sequence[SeedClass], config: EnhanceConfig, *, pool: Any,
-                  jobs: int = 1) -> Iterator[Candidate | Rejection]:
+                  jobs: int = 1, on_done: Callable[[], None] | None = None) -> Iterator[Candidate | Rejection]:
     """Enhanced candidates (or rejections) for every seed, in seed order then feature-set order.
 
     `jobs` seeds are enhanced at once (each waits on its own sandbox worker); the output order does not
-    depend on it.
+    depend on it. `on_done()` is called as each seed is finished.
     """
     yield from in_order(lambda seed: list(_enhance_seed(seed, config, pool)), sorted(seeds, key=lambda s: s.seed_id),
-                        jobs)
+                        jobs, on_done)
 
 
 def _enhance_seed(seed: SeedClass, config: EnhanceConfig, pool: Any) -> Iterator[Candidate | Rejection]:

@@ -51,16 +51,24 @@ def run_job(pool: Any, *, files: dict[str, str], test_file: str, begin: str, end
         raise JobFailed(f"{exc} (run status {result.status}: {notes})") from None
 
 
-def in_order(work: Callable[[T], list[R]], items: Sequence[T], jobs: int) -> Iterator[R]:
+def in_order(work: Callable[[T], list[R]], items: Sequence[T], jobs: int,
+             on_done: Callable[[], None] | None = None) -> Iterator[R]:
     """Results of `work` over `items`, `jobs` at a time, flattened in input order.
 
     Threads suffice: each item spends its time waiting on a sandbox worker, which is a separate process.
     Input order is kept so that what a stage emits never depends on scheduling (builds stay byte-identical).
+    `on_done()` is called once per item when its work finishes (progress reporting), in completion order.
     """
+    def counted(item: T) -> list[R]:
+        results = work(item)
+        if on_done is not None:
+            on_done()
+        return results
+
     if jobs <= 1:
         for item in items:
-            yield from work(item)
+            yield from counted(item)
         return
     with ThreadPoolExecutor(max_workers=jobs) as executor:
-        for results in executor.map(work, items):
+        for results in executor.map(counted, items):
             yield from results

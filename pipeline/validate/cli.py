@@ -51,10 +51,13 @@ def run_gate(named: list[NamedCandidate], jobs: int, mutation: bool, title: str)
     from validation.policy import GatePolicy
     from validation.sandbox import SandboxPool
 
+    from pipeline import progress
+
     policy = GatePolicy(run_mutation=mutation)
-    with SandboxPool(jobs=jobs) as pool:
+    with SandboxPool(jobs=jobs) as pool, progress.step("validate", total=len(named)) as step:
         protections = pool.protections
-        reports = validate_many([n.candidate for n in named], policy, pool, jobs=jobs)
+        reports = validate_many([n.candidate for n in named], policy, pool, jobs=jobs,
+                                on_report=lambda _candidate, _report: step.advance())
     rows = [summary_row(n.task_id, r) for n, r in zip(named, reports)]
     table = Table(title=title)
     for column, justify in (("task", "left"), ("result", "left"), ("line%", "right"), ("branch%", "right"),

@@ -48,6 +48,11 @@ def workspace(tmp_path: Path) -> tuple[dict[str, str], Path]:
     return env, config
 
 
+def _snapshot(folder: Path) -> dict[Path, tuple[int, bytes]]:
+    return {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.mark.slow
 def test_build_runs_every_stage_releases_and_a_rerun_resumes(workspace, tmp_path: Path):
     env, config = workspace
     first = _build(env, "--config", str(config))
@@ -65,13 +70,37 @@ def test_build_runs_every_stage_releases_and_a_rerun_resumes(workspace, tmp_path
     assert len(exported) == funnel["stages"]["release"]["accepted"] > 0
     assert (tmp_path / "artifacts" / ".prefect" / "prefect.db").is_file()  # Prefect kept to the artifact tree
     _check_judging(run, release, funnel)
-    stamps = {p: p.stat().st_mtime_ns for p in run.rglob("*.json") if p.parent != run}
+    # stderr is a pipe here: every stage writes plain log lines as it starts, advances and ends.
+    for stage in ("enhance", "compose", "validate", "repair", "release tasks", "release"):
+        assert f" {stage}: started" in first.stderr and f" {stage}: finished" in first.stderr, first.stderr
+    assert " enhance: 1/2 (50%)" in first.stderr
+    before = _snapshot(tmp_path / "artifacts" / "runs") | _snapshot(tmp_path / "artifacts" / "releases")
 
     second = _build(env, "--config", str(config))
     assert second.returncode == 0, second.stderr[-3000:]
-    assert "no new release" in second.stdout
-    assert [p.name for p in (tmp_path / "artifacts" / "releases").iterdir()] == [release.name]
-    assert {p: p.stat().st_mtime_ns for p in stamps} == stamps  # resumed: no finished record was rewritten
+    assert second.stdout == f"run {run.name} already released as {release.name}\n"
+    assert second.stderr == ""
+    after = _snapshot(tmp_path / "artifacts" / "runs") | _snapshot(tmp_path / "artifacts" / "releases")
+    assert after == before  # a finished run is a record: not one file rewritten, added or removed
+
+    # An interrupted run: the same records, stopped during validation (one report missing, no stage after).
+    resumed = tmp_path / "artifacts" / "runs" / "run-interrupted"
+    shutil.copytree(run, resumed, ignore=shutil.ignore_patterns("release*", "validate.done.json", "repair.done.json",
+                                                                "judge.done.json"))
+    funnel["stages"] = {k: v for k, v in funnel["stages"].items() if k in ("seeds", "enhance", "compose")}
+    (resumed / "funnel.json").write_text(json.dumps(funnel | {"run_id": "run-interrupted"}, indent=2) + "\n")
+    min(resumed.joinpath("validate").glob("*.json")).unlink()
+    shutil.rmtree(tmp_path / "artifacts" / "releases")  # so that the resumed run's tasks are new again
+    kept = _snapshot(resumed / "enhance")
+
+    third = _build(env, "--config", str(config), "--run-id", "run-interrupted")
+    assert third.returncode == 0, third.stderr[-3000:]
+    assert " enhance: started" not in third.stderr  # finished stages are not redone
+    assert "from an earlier attempt" in third.stderr and " validate: finished" in third.stderr
+    assert _snapshot(resumed / "enhance") == kept
+    assert json.loads((resumed / "funnel.json").read_text())["stages"] == {
+        k: v for k, v in json.loads((run / "funnel.json").read_text())["stages"].items()}
+    assert f"release {release.name}" in third.stdout
 
 
 def _check_judging(run: Path, release: Path, funnel: dict) -> None:

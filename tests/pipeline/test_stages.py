@@ -106,3 +106,28 @@ def test_repair_is_skipped_when_configured_off(tmp_path: Path, fakes):
 
     assert repair.received == 0 and gate.accepted == 0
     assert [r.reason for _, r in store.iter_records("run-1", stages.REJECTIONS, Rejection)] == [RejectReason.LOW_COVERAGE]
+
+
+def test_validate_and_repair_report_progress_with_resumed_records(tmp_path: Path, fakes):
+    import io
+
+    from pipeline import progress
+
+    store = ArtifactStore(tmp_path)
+    first, weak = _candidate("First", "def test_strong(): pass\n"), _candidate("Weak")
+    for candidate in (first, weak):
+        store.write("run-1", stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
+    store.write("run-1", stages.VALIDATE_STAGE, first.candidate_id, _verdict(first))  # left by an interrupted run
+    out = io.StringIO()
+
+    with progress.reporting(progress.LogReporter(out, every_records=1)):
+        stages.stage_validate(store, "run-1", BuildConfig())
+
+    lines = [line.split(" ", 2)[2] for line in out.getvalue().splitlines()]
+    assert lines[0] == "validate: started (2 to do)"
+    assert lines[1].startswith("validate: 1/2 (50%), 1 from an earlier attempt")
+    assert lines[2].startswith("validate: 2/2 (100%), 1 from an earlier attempt")
+    assert lines[3].startswith("validate: finished 2/2 (100%) in ")
+    assert lines[4] == "repair: started (1 to do)"
+    assert lines[-2].startswith("repair gate: 1/1 (100%)")
+    assert lines[-1].startswith("repair gate: finished 1/1 (100%) in ")
