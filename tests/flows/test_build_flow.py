@@ -44,7 +44,10 @@ def workspace(tmp_path: Path) -> tuple[dict[str, str], Path]:
         shutil.copytree(settings.PROJECT_ROOT / "seeds" / seed, seeds / seed, ignore=shutil.ignore_patterns("__pycache__"))
     config = tmp_path / "build.toml"
     config.write_text(CONFIG)
-    env = {**os.environ, "CLASSEVAL_PRO_SEEDS": str(seeds), "CLASSEVAL_PRO_ARTIFACTS": str(tmp_path / "artifacts")}
+    # Prefect and Hugging Face settings that an in-process CLI test left in os.environ would point the build
+    # at another artifact tree: the subprocess derives its own from CLASSEVAL_PRO_ARTIFACTS.
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "HF_"))}
+    env = {**inherited, "CLASSEVAL_PRO_SEEDS": str(seeds), "CLASSEVAL_PRO_ARTIFACTS": str(tmp_path / "artifacts")}
     return env, config
 
 
