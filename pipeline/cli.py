@@ -140,13 +140,15 @@ def build(
     # inside the flow is logged with a traceback): a broken seed or setting ends here with one line.
     seeds = stages.load_seed_records(cfg)
     run_id = run_id or stages.default_run_id(cfg, seeds)
-    from pipeline.runs import finished_outcome
+    from pipeline import runs
     from pipeline.store import ArtifactStore
 
+    store = ArtifactStore(settings.artifacts_dir())
     # A finished run is a record: say how it ended and touch nothing (no Prefect, no file written).
-    if (outcome := finished_outcome(ArtifactStore(settings.artifacts_dir()), run_id)) is not None:
+    if (outcome := runs.finished_outcome(store, run_id)) is not None:
         console.print(outcome.sentence())
         return
+    runs.record_configuration(store, run_id, cfg)  # a resumed run under another configuration ends here
     from flows.build import build_flow  # imports Prefect: about a second
 
     summary = build_flow(cfg, run_id)
@@ -184,9 +186,13 @@ app.command("eval")(eval_command)
 
 def main() -> None:
     """Console entry point: one readable line per error, a traceback only with --debug."""
+    from typer.main import get_command
+
+    from pipeline.cli_help import tidy_help
+
     debug = "--debug" in sys.argv
     try:
-        app(prog_name="classeval-pro")
+        tidy_help(get_command(app))(prog_name="classeval-pro")
     except InputError as exc:
         if debug:
             raise

@@ -6,7 +6,6 @@ as one line and exits non-zero.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -17,8 +16,11 @@ console = Console()
 err_console = Console(stderr=True)
 
 
+RELEASE_HELP = "A release: its version (e.g. 2026.12.0) or its folder (artifacts/releases/<version>)."
+
+
 def publish_command(
-    version: Annotated[str, typer.Argument(help="Release version under artifacts/releases/, e.g. 2026.11.0.")],
+    release: Annotated[str, typer.Argument(metavar="RELEASE", help=RELEASE_HELP)],
     repo: Annotated[str, typer.Option("--repo", help="Hugging Face dataset repository, ORG/NAME.")],
     create: Annotated[bool, typer.Option("--create", help="Create the repository (private) if it does not exist.")] = False,
     endpoint: Annotated[Optional[str], typer.Option(help="Hub URL; default HF_ENDPOINT or huggingface.co.")] = None,
@@ -29,17 +31,22 @@ def publish_command(
     """
     from pipeline.release.publish import publish
 
-    result = publish(version, repo, endpoint=endpoint, create=create)
+    result = publish(release, repo, endpoint=endpoint, create=create)
     console.print(result.message, highlight=False, soft_wrap=True)
 
 
 @release_app.command("verify")
 def verify_command(
-    path: Annotated[Path, typer.Argument(help="A release folder (artifacts/releases/<version>).")],
+    release: Annotated[str, typer.Argument(metavar="RELEASE", help=RELEASE_HELP)],
 ) -> None:
-    """Check every file and task of a release against its manifest.json; exit 1 if anything differs."""
+    """Check every file and task of a release against its manifest.json; exit 1 if anything differs
+    (exit 2 when the release does not exist or the version is malformed)."""
+    from pipeline import settings
     from pipeline.release.manifest import verify_release
+    from pipeline.release.naming import resolve_release
+    from pipeline.store import ArtifactStore
 
+    path = resolve_release(release, ArtifactStore(settings.artifacts_dir())).folder
     problems = verify_release(path)
     for problem in problems:
         err_console.print(f"[red]error[/red] {problem}", highlight=False, soft_wrap=True)

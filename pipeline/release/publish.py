@@ -23,6 +23,7 @@ from pathlib import Path
 from pipeline import settings
 from pipeline.errors import InputError
 from pipeline.release.manifest import verify_release
+from pipeline.release.naming import resolve_release
 from pipeline.release.versioning import parse_version, sorted_versions
 from pipeline.store import ArtifactStore
 
@@ -67,23 +68,23 @@ def _first_line(exc: Exception, token: str) -> str:
     return _scrub(lines[0] if lines else type(exc).__name__, token)
 
 
-def publish(version: str, repo: str, *, endpoint: str | None = None, store: ArtifactStore | None = None,
+def publish(release: str, repo: str, *, endpoint: str | None = None, store: ArtifactStore | None = None,
             create: bool = False) -> PublishResult:
-    """Upload `artifacts/releases/<version>/` to the dataset repository `repo` and tag it `<version>`.
+    """Upload a release (named by its version or its folder) to the dataset repository `repo` and tag it
+    with its version.
 
     `endpoint` defaults to `HF_ENDPOINT` (else huggingface.co); `create` makes a missing repository (private)
-    instead of failing. Errors are InputErrors naming the repository.
+    instead of failing. Errors are InputErrors, checked in order: the release (missing, or a malformed
+    version), the repository name, then the token.
     """
+    ref = resolve_release(release, store or ArtifactStore(settings.artifacts_dir()))
+    version, folder = ref.version, ref.folder
     parse_version(version)
     if repo.count("/") != 1 or not all(repo.split("/")):
         raise InputError(f"repository {repo!r} must be ORG/NAME")
     token = os.environ.get("HF_TOKEN", "").strip()
     if not token:
         raise InputError(f"HF_TOKEN is not set: publishing to {repo} needs a Hugging Face token with write access")
-    store = store or ArtifactStore(settings.artifacts_dir())
-    folder = store.release_dir(version)
-    if not folder.is_dir():
-        raise InputError(f"{folder}: no release {version} to publish")
     problems = verify_release(folder)
     if problems:
         raise InputError(f"{folder}: does not verify against its manifest, not published: {problems[0]}"

@@ -15,12 +15,31 @@ from pipeline.errors import InputError
 VERSION = re.compile(r"(\d{4})\.(\d{2})\.(\d+)")
 
 
+_LOOSE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+
+
+def version_problem(version: str) -> str | None:
+    """What is wrong with `version` as a calendar version YYYY.MM.N, in words; None when nothing is."""
+    loose = _LOOSE.fullmatch(version)
+    if loose is None:
+        return "is not a calendar version YYYY.MM.N (e.g. 2026.12.0)"
+    year, month, n = loose.groups()
+    if len(year) != 4:
+        return "needs a four-digit year (YYYY.MM.N)"
+    if len(month) != 2:
+        padded = f"{year}.{int(month):02d}.{n}" if int(month) < 100 else "YYYY.MM.N"
+        return f"needs a two-digit month ({padded})"
+    if not 1 <= int(month) <= 12:
+        return f"has month {month}; months run from 01 to 12"
+    return None
+
+
 def parse_version(version: str) -> tuple[int, int, int]:
-    """(year, month, n) of a version; InputError for anything else."""
-    match = VERSION.fullmatch(version)
-    if match is None or not 1 <= int(match.group(2)) <= 12:
-        raise InputError(f"release version {version!r} is not a calendar version YYYY.MM.N")
-    year, month, n = (int(g) for g in match.groups())
+    """(year, month, n) of a version; InputError saying what is wrong for anything else."""
+    problem = version_problem(version)
+    if problem is not None:
+        raise InputError(f"release version {version!r} {problem}")
+    year, month, n = (int(g) for g in VERSION.fullmatch(version).groups())  # type: ignore[union-attr]
     return year, month, n
 
 

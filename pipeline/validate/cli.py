@@ -93,8 +93,8 @@ def _failure_lines(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def validate_command(
-    path: Annotated[Path, typer.Argument(help="Seed/domain/seeds folder, ClassEval JSON file, Candidate records "
-                                               "folder, or release folder.")],
+    path: Annotated[Path, typer.Argument(metavar="PATH", help="Seed/domain/seeds folder, ClassEval JSON file, "
+                                               "Candidate records folder, or a release (its folder or version).")],
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the per-task JSON list here.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Tasks validated in parallel.")] = 2,
     mutation: Annotated[bool, typer.Option("--mutation/--no-mutation", help="Measure the mutation score.")] = True,
@@ -102,10 +102,18 @@ def validate_command(
 ) -> None:
     """Run the validation gate on tasks and print a table (task, pass/fail, line %, branch %, interaction %,
     mutation %, reasons). Exits 1 when any task fails the gate."""
-    from pipeline.store import atomic_write_text
+    from pipeline import settings
+    from pipeline.errors import InputError
+    from pipeline.release.naming import resolve_release
+    from pipeline.release.versioning import is_version
+    from pipeline.store import ArtifactStore, atomic_write_text
     from pipeline.validate.inputs import load_candidates
 
+    if not path.exists() and is_version(str(path)):  # a release named by its version
+        path = resolve_release(str(path), ArtifactStore(settings.artifacts_dir())).folder
     named, problems = load_candidates(path)
+    if not named and not problems:
+        raise InputError(f"{path}: no tasks to validate (it holds an empty task list)")
     for problem in problems:
         err_console.print(f"[red]error[/red] {problem}", highlight=False, soft_wrap=True)
     rows = run_gate(named, jobs, mutation, f"validation gate: {len(named)} task(s) from {path}")

@@ -59,3 +59,30 @@ def test_release_verify(env, monkeypatch, capsys):
     (folder / "diff.json").write_text("{}\n")
     code, _, err = _run(monkeypatch, capsys, "release", "verify", str(folder))
     assert code == 1 and "diff.json" in err
+
+
+def test_release_verify_takes_a_version_or_a_path(env, monkeypatch, capsys):
+    folder = env.release_dir("2026.11.0")
+    for name in ("2026.11.0", str(folder)):
+        code, out, err = _run(monkeypatch, capsys, "release", "verify", name)
+        assert code == 0 and f"{folder}: every file and task matches manifest.json" in out, err
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("2026.12.5", "no release 2026.12.5 in "),
+    ("2026.1.0", "release version '2026.1.0' needs a two-digit month (2026.01.0)"),
+    ("nonsense", "release version 'nonsense' is not a calendar version YYYY.MM.N"),
+    ("./elsewhere/2026.11.0", "no such release folder"),
+])
+def test_release_verify_names_a_missing_release_or_a_bad_version_with_exit_2(env, monkeypatch, capsys, name, message):
+    code, out, err = _run(monkeypatch, capsys, "release", "verify", name)
+    assert code == 2 and message in " ".join(err.split()) and "Traceback" not in err
+
+
+def test_publish_checks_the_release_then_the_version_then_the_token(env, monkeypatch, capsys):
+    del os.environ["HF_TOKEN"]
+    for name, message in (("2026.12.5", "no release 2026.12.5"),
+                          ("2026.1.0", "needs a two-digit month (2026.01.0)"),
+                          ("2026.11.0", "HF_TOKEN is not set")):
+        code, _, err = _run(monkeypatch, capsys, "publish", name, "--repo", "acme/cep", "--endpoint", "http://127.0.0.1:9")
+        assert code == 2 and message in " ".join(err.split()), err

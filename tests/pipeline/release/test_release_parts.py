@@ -21,8 +21,12 @@ def test_calendar_versions_increment_within_a_month_and_restart_in_the_next():
     assert next_version(["2026.11.9", "2026.11.10"], nov) == "2026.11.11"  # numeric, not text, order
     assert next_version(["2026.11.3"], date(2026, 12, 1)) == "2026.12.0"
     assert sorted_versions(["2026.11.10", "2026.11.9", "2025.01.0", "x"]) == ["2025.01.0", "2026.11.9", "2026.11.10"]
-    for bad in ("2026.13.0", "2026.1.0", "v2026.11.0", "2026.11"):
-        with pytest.raises(InputError, match="not a calendar version"):
+    for bad, problem in (("2026.13.0", "has month 13; months run from 01 to 12"),
+                         ("2026.1.0", r"needs a two-digit month \(2026.01.0\)"),
+                         ("26.11.0", "needs a four-digit year"),
+                         ("v2026.11.0", "is not a calendar version YYYY.MM.N"),
+                         ("2026.11", "is not a calendar version YYYY.MM.N")):
+        with pytest.raises(InputError, match=f"release version '{bad}' {problem}"):
             parse_version(bad)
 
 

@@ -97,3 +97,14 @@ def test_a_release_that_fails_verification_is_not_published(store, hub):
     with pytest.raises(InputError, match="does not verify"):
         publish("2026.11.0", REPO, endpoint=hub.endpoint, store=store)
     assert hub.requests == []
+
+
+def test_checks_run_in_order_release_then_version_then_token(store, hub, monkeypatch):
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    with pytest.raises(InputError, match=r"no release 2026\.11\.7 in .*releases there: 2026\.11\.0"):
+        publish("2026.11.7", REPO, endpoint=hub.endpoint, store=store)
+    with pytest.raises(InputError, match=r"release version '2026\.1\.0' needs a two-digit month \(2026\.01\.0\)"):
+        publish("2026.1.0", REPO, endpoint=hub.endpoint, store=store)
+    with pytest.raises(InputError, match="HF_TOKEN is not set"):
+        publish(str(store.release_dir("2026.11.0")), REPO, endpoint=hub.endpoint, store=store)  # a path works too
+    assert hub.requests == []

@@ -1,0 +1,108 @@
+"""What a user meets at the command line, through the console entry point (`pipeline.cli.main`).
+
+Help pages, a finished run left untouched, a run resumed under another configuration, an empty task list.
+None of these starts Prefect or the sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.config import BuildConfig
+from pipeline.runs import RunOutcome
+
+from corpus_fixture import corpus  # noqa: F401 - fixture
+
+COMMANDS = (("--help",), ("domains", "--help"), ("seeds", "--help"), ("seeds", "check", "--help"),
+            ("validate", "--help"), ("import-classeval", "--help"), ("build", "--help"), ("publish", "--help"),
+            ("release", "--help"), ("release", "verify", "--help"), ("mine", "--help"))
+
+
+@pytest.fixture(autouse=True)
+def restore_environ():
+    saved = dict(os.environ)  # the CLI's callback sets offline defaults with setdefault: undo them afterwards
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+def _run(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
+    from pipeline.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["classeval-pro", *args])
+    with pytest.raises(SystemExit) as exit_info:
+        main()
+    out = capsys.readouterr()
+    return exit_info.value.code or 0, out.out, out.err
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_help_pages_show_no_bool_type_and_no_braces(monkeypatch, capsys, args):
+    monkeypatch.setenv("COLUMNS", "160")
+    code, out, _ = _run(monkeypatch, capsys, *args)
+    assert code == 0 and "Usage: classeval-pro" in out
+    assert "<bool>" not in out
+    usage = next(line for line in out.splitlines() if "Usage:" in line)
+    assert "{" not in usage and "}" not in usage
+
+
+def test_arguments_are_named_in_capitals_in_usage(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "160")
+    _, out, _ = _run(monkeypatch, capsys, "release", "verify", "--help")
+    assert "Usage: classeval-pro release verify [OPTIONS] RELEASE" in out
+
+
+def _snapshot(folder: Path) -> dict[Path, tuple[int, bytes]]:
+    return {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in folder.rglob("*") if p.is_file()}
+
+
+def test_rerunning_a_finished_run_reports_it_and_touches_nothing(corpus, tmp_path, monkeypatch, capsys):  # noqa: F811
+    run = tmp_path / "artifacts" / "runs" / "run-done"
+    run.mkdir(parents=True)
+    (run / "config.json").write_text(BuildConfig().model_dump_json(indent=2) + "\n")
+    (run / "release.done.json").write_text(RunOutcome(run_id="run-done", version="2026.12.0", message="released").to_json())
+    before = _snapshot(tmp_path / "artifacts")
+
+    code, out, err = _run(monkeypatch, capsys, "build", "--run-id", "run-done")
+
+    assert (code, out, err) == (0, "run run-done already released as 2026.12.0\n", "")
+    assert _snapshot(tmp_path / "artifacts") == before
+    assert not (tmp_path / "artifacts" / ".prefect" / "prefect.db").exists()  # Prefect never started
+
+
+def test_a_finished_run_without_a_release_says_why(corpus, tmp_path, monkeypatch, capsys):  # noqa: F811
+    run = tmp_path / "artifacts" / "runs" / "run-done"
+    run.mkdir(parents=True)
+    message = "no new release: none of 3 task(s) survived (3 duplicate)"
+    (run / "release.done.json").write_text(RunOutcome(run_id="run-done", message=message).to_json())
+    code, out, _ = _run(monkeypatch, capsys, "build", "--run-id", "run-done")
+    assert code == 0 and out == f"run run-done already finished without a release ({message})\n"
+
+
+def test_resuming_a_run_under_another_configuration_is_refused(corpus, tmp_path, monkeypatch, capsys):  # noqa: F811
+    run = tmp_path / "artifacts" / "runs" / "run-x"
+    run.mkdir(parents=True)
+    (run / "config.json").write_text(BuildConfig(jobs=1).model_dump_json(indent=2) + "\n")
+    before = _snapshot(run)
+    code, _, err = _run(monkeypatch, capsys, "build", "--run-id", "run-x")
+    assert code == 2 and "run run-x was started with another configuration (differs in jobs)" in " ".join(err.split())
+    assert _snapshot(run) == before
+
+
+def test_validate_on_an_empty_task_list_exits_2_and_says_so(tmp_path, monkeypatch, capsys):
+    empty = tmp_path / "tasks.json"
+    empty.write_text("[]\n")
+    code, out, err = _run(monkeypatch, capsys, "validate", str(empty))
+    assert code == 2 and f"{empty}: no tasks to validate" in " ".join(err.split())
+    assert "passed" not in out
+
+
+def test_validate_takes_a_release_version(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
+    code, _, err = _run(monkeypatch, capsys, "validate", "2026.12.0")
+    assert code == 2 and "no release 2026.12.0 in " in " ".join(err.split())  # resolved as a version, not a path
