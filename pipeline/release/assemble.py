@@ -55,7 +55,8 @@ class ReleaseConfig(BaseModel):
                                            description="Share of a field's n-grams found in one benchmark entry that rejects.")
     licence: str = Field(default="mit", description="Hugging Face licence identifier of the release.")
     pretty_name: str = Field(default="ClassEval-Pro", description="Dataset name on the card.")
-    repo_hint: str = Field(default="ORG/NAME", description="Hub repository named in the card's loading example.")
+    repo_hint: str | None = Field(default=None, description="Hub repository (ORG/NAME) the card's loading example "
+                                  "names; None = the release's local folder.")
     release_date: date | None = Field(default=None, description="Date that picks the version; None = today (UTC).")
     seed_corpus_hash: str | None = Field(default=None, description="Digest of the seed corpus (pipeline.stages.corpus_hash).")
     build_configuration: dict[str, Any] = Field(default_factory=dict, description="The build's settings, for the manifest.")
@@ -76,6 +77,15 @@ class ReleaseResult:
     @property
     def created(self) -> bool:
         return self.version is not None
+
+
+def local_name(folder: Path) -> str:
+    """A release folder as the card names it: relative to the checkout when inside it (the same text on
+    every clone), else absolute."""
+    from pipeline.settings import PROJECT_ROOT
+
+    folder = Path(folder).resolve()
+    return str(folder.relative_to(PROJECT_ROOT)) if folder.is_relative_to(PROJECT_ROOT) else str(folder)
 
 
 def _earlier_tasks(store: ArtifactStore, versions: Sequence[str]) -> list[tuple[str, Task]]:
@@ -171,7 +181,8 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
                                     if benchmarks else "no benchmark files were supplied, so none was checked"}
         atomic_write_text(folder / "README.md", render_card(
             version=version, splits=splits, funnel=funnel, diff=diff, licence=config.licence,
-            pretty_name=config.pretty_name, repo_hint=config.repo_hint, contamination=contamination,
+            pretty_name=config.pretty_name, repo_hint=config.repo_hint or local_name(store.release_dir(version)),
+            contamination=contamination,
             dedup={"threshold": config.near_duplicate_threshold}, judging=judging))
         write_release_report(folder, collect_release(store, run_id, version, splits, funnel))
         counts = {"received": len(tasks), "released": len(new_tasks),

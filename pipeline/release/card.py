@@ -141,10 +141,28 @@ def counts_section(tasks: Sequence[Task]) -> str:
                if dated else "No task carries a source date."))
 
 
+SOURCES = {
+    "enhanced": "seed classes made harder by weaving in features (`enhance`)",
+    "composed": "two classes from different domains fused into one (`compose`)",
+    "mined": "self-contained classes mined from recent public repositories (`mine`)",
+}
+
+
+def sources_sentence(tasks: Sequence[Task]) -> str:
+    """Only the sources that contributed tasks: a card must not describe mining in a release without mined
+    tasks."""
+    origins = Counter(t.origin.value for t in tasks)
+    parts = [f"{SOURCES.get(origin, origin)}: {n}" for origin, n in sorted(origins.items())]
+    if not parts:
+        return "This release holds no tasks."
+    return f"The tasks come from {'one source' if len(parts) == 1 else f'{len(parts)} sources'}: " + "; ".join(parts) + "."
+
+
 def render_card(*, version: str, splits: Mapping[str, Sequence[Task]], funnel: Funnel, diff: Mapping[str, Any],
                 licence: str, pretty_name: str, repo_hint: str, contamination: Mapping[str, Any],
                 dedup: Mapping[str, Any], judging=None) -> str:
-    """The whole README.md of a release."""
+    """The whole README.md of a release. `repo_hint` is what the loading example loads: the Hub repository
+    when one is configured, else the release's local folder."""
     tasks = [t for v in splits.values() for t in v]
     split_rows = [(name, len(ts), "this release" if name == version else "earlier release") for name, ts in splits.items()]
     return f"""{yaml_header(splits, licence, pretty_name)}
@@ -170,8 +188,7 @@ newer than a model's training cut-off to evaluate it without contamination.
 
 ## How it was built
 
-Candidates come from three sources: seed classes made harder (`enhance`), two classes from different domains
-fused into one (`compose`), and self-contained classes mined from recent public repositories (`mine`).
+{sources_sentence(tasks)}
 Each candidate passed the validation gate (tests pass repeatedly in a sandbox, coverage, cross-method
 interaction) and, where configured, a panel of judges. Then the release stage removed exact duplicates
 (same normalised syntax tree), near duplicates (MinHash Jaccard >= {dedup.get('threshold')}) within this release
@@ -207,14 +224,13 @@ Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, remo
 ```python
 from datasets import load_dataset
 
-tasks = load_dataset("{repo_hint}", split="{version}")           # or a path to this folder
+tasks = load_dataset("{repo_hint}", split="{version}")
 recent = tasks.filter(lambda t: (t["source_date"] or "") > "2025-01-01")
 ```
 
 `classeval.json` holds every task in ClassEval's format for ClassEval harnesses: there the test's
 `from <module> import ...` line is removed, because such a harness pastes solution and test into one file.
-`manifest.json` lists the sha256 of every file and every task (`classeval-pro release verify PATH` checks
-them). Columns `generator.parameters` and `verdicts[].judge.parameters` hold JSON text.
+`manifest.json` lists the sha256 of every file and every task (checked by `classeval-pro release verify {version}`). Columns `generator.parameters` and `verdicts[].judge.parameters` hold JSON text.
 
 ## Licence
 

@@ -10,7 +10,7 @@ import pytest
 from release_fixtures import COUNTER_SOLUTION, build_task, verdict
 
 from pipeline.funnel import Funnel, StageCount
-from pipeline.records import Decision, RejectReason, Rejection
+from pipeline.records import Decision, Origin, RejectReason, Rejection
 from pipeline.release.assemble import ReleaseConfig, release
 from pipeline.release.dataset_io import load_release
 from pipeline.release.manifest import verify_release
@@ -124,6 +124,23 @@ def test_first_release_writes_everything_and_reloads_exactly(tmp_path):
     report = (folder / "report.html").read_text()
     assert "Release 2026.11.0" in report and 'id="figure-domains"' in report and "split 2026.11.0" in report
     assert "| Algo_DataStruct | 1 |" in card and "| Business_App | 1 |" in card
+    # No Hub repository configured: the loading example loads this folder. Only the sources that
+    # contributed are described.
+    assert f'load_dataset("{folder.resolve()}", split="2026.11.0")' in card and "ORG/NAME" not in card
+    assert "The tasks come from one source: seed classes made harder" in card and "mined" not in card.split("## How it was built")[1].split("###")[0]
+
+
+def test_the_card_names_the_configured_repository_and_every_contributing_source(tmp_path):
+    store = ArtifactStore(tmp_path / "artifacts")
+    counter, _, _ = _tasks()
+    stack = build_task("Stack", STACK.split("\n\n\n", 1)[1], module="stack", imports=("import collections",),
+                       candidate_id="cand-stack", origin=Origin.COMPOSED)
+    tasks = [counter, stack]
+    result = release(store, "run-1", tasks, FUNNEL, NOVEMBER.model_copy(update={"repo_hint": "acme/cep"}))
+    card = (result.path / "README.md").read_text()
+    assert 'load_dataset("acme/cep", split="2026.11.0")' in card
+    assert "The tasks come from 2 sources: two classes from different domains fused into one (`compose`): 1; " \
+           "seed classes made harder by weaving in features (`enhance`): 1." in card
 
 
 def test_rerun_with_unchanged_inputs_makes_no_release(tmp_path):
