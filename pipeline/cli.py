@@ -146,7 +146,7 @@ def build(
     store = ArtifactStore(settings.artifacts_dir())
     # A finished run is a record: say how it ended and touch nothing (no Prefect, no file written).
     if (outcome := runs.finished_outcome(store, run_id)) is not None:
-        console.print(outcome.sentence())
+        console.print(outcome.sentence(), highlight=False, soft_wrap=True)
         return
     runs.record_configuration(store, run_id, cfg)  # a resumed run under another configuration ends here
     from flows.build import build_flow  # imports Prefect: about a second
