@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -89,6 +90,29 @@ def first_by_name(repo: GitRepo, class_name: str) -> Appearance | None:
     return Appearance(rows[0][0], rows[0][1], "name") if rows else None
 
 
+NAMES_PER_QUERY = 200
+_ADDED_HEADER = re.compile(r"^\+\s*class\s+(\w+)\s*[(:]", re.MULTILINE)
+
+
+def first_by_names(repo: GitRepo, names: list[str]) -> dict[str, Appearance]:
+    """The oldest commit adding a `class Name` header, for many names in one history walk.
+
+    Asking per class walks the whole history once per class; here `git log -G` (lines matching, not
+    occurrence counts, so a commit that replaces one class header by another is still listed) finds every
+    commit whose Python diff touches a header of any of the names, and the `+` lines of those commits say
+    which names each added. Raises GitError like the per-class query; the caller then asks per class."""
+    found: dict[str, Appearance] = {}
+    unique = sorted(set(names))
+    for start in range(0, len(unique), NAMES_PER_QUERY):
+        chunk = set(unique[start:start + NAMES_PER_QUERY])
+        regex = rf"class[[:space:]]+({'|'.join(sorted(chunk))})[[:space:]]*[(:]"
+        for commit, when in repo.log_diff_grep(regex):
+            for name in _ADDED_HEADER.findall(repo.added_lines(commit)):
+                if name in chunk and (name not in found or when < found[name].timestamp):
+                    found[name] = Appearance(commit, when, "name")
+    return found
+
+
 def _same_class_in(repo: GitRepo, commit: str, line: str, fingerprints: set[str]) -> bool:
     for path in repo.files_containing(commit, line):
         data = repo.read_file(commit, path)
@@ -119,10 +143,16 @@ def first_by_body(repo: GitRepo, class_code: str, before: int) -> Appearance | N
     return best
 
 
-def first_appearance(repo: GitRepo, class_name: str, class_code: str, cutoff: int) -> Appearance:
-    """The oldest appearance of the class by name or by body. Raises GitError when history cannot be read
-    (e.g. a partial clone lacking a Python blob the query needs): the caller drops that one class."""
-    by_name = first_by_name(repo, class_name)
+_ASK = object()
+
+
+def first_appearance(repo: GitRepo, class_name: str, class_code: str, cutoff: int,
+                     by_name: Appearance | None | object = _ASK) -> Appearance:
+    """The oldest appearance of the class by name or by body. `by_name` is the name query's answer when the
+    caller already has it (`first_by_names`). Raises GitError when history cannot be read (e.g. a partial
+    clone lacking a Python blob the query needs): the caller drops that one class."""
+    if by_name is _ASK:
+        by_name = first_by_name(repo, class_name)
     if by_name is not None and by_name.timestamp < cutoff:
         return by_name  # already too old: an even older body match would not change the verdict
     by_body = first_by_body(repo, class_code, cutoff)

@@ -128,6 +128,20 @@ class GitRepo:
             rows.append((sha, min(int(author), int(committer))))
         return sorted(rows, key=lambda row: row[1])
 
+    def log_diff_grep(self, regex: str) -> list[tuple[str, int]]:
+        """Commits (any branch) whose Python diff adds or removes a line matching `regex`, oldest first."""
+        excluded = [f":(exclude,literal){path}" for path in sorted(self.unreadable)]
+        rows = []
+        for line in self.text("log", "--all", "--format=%H %at %ct", f"-G{regex}", "--", "*.py", *excluded).splitlines():
+            sha, author, committer = line.split()
+            rows.append((sha, min(int(author), int(committer))))
+        return sorted(rows, key=lambda row: row[1])
+
+    def added_lines(self, commit: str) -> str:
+        """The diff of `commit` against its first parent, Python files only, no context lines."""
+        excluded = [f":(exclude,literal){path}" for path in sorted(self.unreadable)]
+        return self.text("show", "--format=", "-U0", "--first-parent", commit, "--", "*.py", *excluded)
+
     def files_containing(self, commit: str, needle: str) -> list[str]:
         """Python files of `commit` containing the literal `needle` (git grep reads the commit's blobs)."""
         out = self.git("grep", "-l", "-F", "-e", needle, commit, "--", "*.py", quiet_codes=(1,)).decode("utf-8", "replace")

@@ -18,7 +18,7 @@ from pipeline.mining.examine import (Documenter, Passed, description_of, documen
                                      rejection, tests_using)
 from pipeline.mining.extract import parse_module
 from pipeline.mining.filters import Drop
-from pipeline.mining.freshness import first_appearance
+from pipeline.mining.freshness import first_appearance, first_by_names
 from pipeline.mining.gitrepo import GitError, GitRepo, TreeEntry, find_repositories
 from pipeline.mining.licence import NONE, is_allowed, licence_files, spdx_of_text
 from pipeline.mining.records import MineConfig, MinedClass
@@ -86,6 +86,7 @@ def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, ta
     repo.unreadable = {p for p, s in sources.items() if s is None}
     cutoff = cutoff_timestamp(config)
     url = repo.origin_url() or str(path)
+    survivors: list[tuple[str, Passed, str]] = []  # (path, class, domain): what the history queries date
     for file_path, source in sorted(sources.items()):
         if source is None:
             yield rejection(repository, file_path, "", Drop(RejectReason.SOURCE_UNREADABLE,
@@ -108,25 +109,42 @@ def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, ta
                 yield rejection(repository, file_path, unit.name, Drop(
                     RejectReason.NO_DOMAIN, "no selected domain's keywords match", {"scores": scores}))
                 continue
-            try:
-                first = first_appearance(repo, unit.name, unit.code, cutoff)
-            except GitError as exc:
-                yield rejection(repository, file_path, unit.name, Drop(RejectReason.SOURCE_UNREADABLE, str(exc)))
-                continue
-            if first.timestamp < cutoff:
-                yield rejection(repository, file_path, unit.name, Drop(
-                    RejectReason.NOT_FRESH, f"first appeared {first.date} in {first.commit[:12]} (by {first.how})",
-                    {"first_commit": first.commit, "first_commit_date": first.date, "found_by": first.how}))
-                continue
-            code = documented_slice(unit, outcome.piece, documenter)  # after the date: only fresh classes cost a call
-            if isinstance(code, Drop):
-                yield rejection(repository, file_path, unit.name, code)
-                continue
-            yield MinedClass(repository=repository, url=url, path=file_path, class_name=unit.name, commit=head,
-                             licence=licence, first_commit=first.commit, first_commit_date=first.date,
-                             found_by=first.how, domain=domain, slice_code=code,
-                             repo_tests=tests_using(unit.name, test_sources), description=description_of(unit),
-                             docstrings_by=config.docstring_model if code != outcome.piece.code else None)
+            survivors.append((file_path, outcome, domain))
+    by_name = _names_at_once(repo, [passed.unit.name for _, passed, _ in survivors])
+    for file_path, outcome, domain in survivors:
+        unit = outcome.unit
+        try:
+            known = by_name.get(unit.name) if by_name is not None else None
+            first = (first_appearance(repo, unit.name, unit.code, cutoff, by_name=known) if by_name is not None
+                     else first_appearance(repo, unit.name, unit.code, cutoff))
+        except GitError as exc:
+            yield rejection(repository, file_path, unit.name, Drop(RejectReason.SOURCE_UNREADABLE, str(exc)))
+            continue
+        if first.timestamp < cutoff:
+            yield rejection(repository, file_path, unit.name, Drop(
+                RejectReason.NOT_FRESH, f"first appeared {first.date} in {first.commit[:12]} (by {first.how})",
+                {"first_commit": first.commit, "first_commit_date": first.date, "found_by": first.how}))
+            continue
+        code = documented_slice(unit, outcome.piece, documenter)  # after the date: only fresh classes cost a call
+        if isinstance(code, Drop):
+            yield rejection(repository, file_path, unit.name, code)
+            continue
+        yield MinedClass(repository=repository, url=url, path=file_path, class_name=unit.name, commit=head,
+                         licence=licence, first_commit=first.commit, first_commit_date=first.date,
+                         found_by=first.how, domain=domain, slice_code=code,
+                         repo_tests=tests_using(unit.name, test_sources), description=description_of(unit),
+                         docstrings_by=config.docstring_model if code != outcome.piece.code else None)
+
+
+def _names_at_once(repo: GitRepo, names: list[str]):  # noqa: ANN202 - dict[str, Appearance] | None
+    """Every survivor's name query in one history walk, or None when that walk cannot read the history
+    (then each class asks on its own, so that an unreadable object costs only the classes that need it)."""
+    if not names:
+        return {}
+    try:
+        return first_by_names(repo, names)
+    except GitError:
+        return None
 
 
 def mine_local(root: Path, config: MineConfig, registry: DomainRegistry, tally: Tally,

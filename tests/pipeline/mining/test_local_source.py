@@ -124,3 +124,22 @@ def test_an_absent_blob_costs_its_file_only(repos, tmp_path):
     assert "MixedLedger" in kept and "FreshLedger" not in kept
     unreadable = [r for r in rejected.values() if r.reason is RejectReason.SOURCE_UNREADABLE]
     assert [r.evidence["path"] for r in unreadable] == ["books/fresh.py"]
+
+
+def test_one_history_walk_dates_many_names_like_one_query_each(repos, tmp_path):
+    from pipeline.mining.freshness import first_by_name, first_by_names
+    from pipeline.mining.gitrepo import GitRepo
+
+    repo = GitRepo(repos / "books")
+    names = ["OldLedger", "MovedLedger", "FreshLedger", "SecondName", "FirstName", "Absent"]
+    together = first_by_names(repo, names)
+    for name in names:
+        alone = first_by_name(repo, name)
+        assert (together.get(name) and (together[name].commit, together[name].timestamp)) == (
+            alone and (alone.commit, alone.timestamp)), name
+    # a commit that swaps one class header for another in the same file keeps the count of headers: the
+    # diff-line walk still sees the new one arrive
+    swap = make_repo(tmp_path / "swap")
+    commit(swap, "2023-02-01", {"m.py": "class Alpha:\n    pass\n"})
+    commit(swap, "2023-03-01", {"m.py": "class Beta:\n    pass\n"})
+    assert first_by_names(GitRepo(swap), ["Beta"])["Beta"].date == "2023-03-01"
