@@ -67,6 +67,7 @@ class RejectReason(str, Enum):
     """Why a candidate was not released. Every rejection names exactly one primary reason."""
 
     MALFORMED = "malformed"  # the record or its code could not be parsed into what the stage needs
+    INTERNAL_ERROR = "internal_error"  # the pipeline itself failed on this record; the traceback is the evidence
     NO_CODE = "no_code"  # a generator's answer contained no usable code
     SYNTAX_ERROR = "syntax_error"
     GENERATION_FAILED = "generation_failed"  # a synthesis transform could not be applied

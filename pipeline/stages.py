@@ -167,12 +167,14 @@ def generated_candidates(store: ArtifactStore, run_id: str) -> list[Candidate]:
 
 def _gate_rejection(candidate: Candidate, report: GateReport) -> Rejection:
     failed = [c for c in report.checks if c.gated and not c.passed]
-    detail = "; ".join(f"{c.name}: {c.detail or c.value}" for c in failed[:3]) or "failed the validation gate"
-    return Rejection(
-        candidate_id=candidate.candidate_id, stage=VALIDATE_STAGE, reason=report.reasons[0], detail=detail,
-        evidence={"reasons": [r.value for r in report.reasons], "line_coverage": report.line_coverage,
-                  "interaction_edge_coverage": report.interaction_edge_coverage},
-    )
+    detail = ("; ".join(f"{c.name}: {c.detail or c.value}" for c in failed[:3]) or str(report.evidence.get("error", ""))
+              or "failed the validation gate")
+    evidence = {"reasons": [r.value for r in report.reasons], "line_coverage": report.line_coverage,
+                "interaction_edge_coverage": report.interaction_edge_coverage}
+    if "traceback" in report.evidence:  # the gate could not check it (RejectReason.INTERNAL_ERROR)
+        evidence["traceback"] = report.evidence["traceback"]
+    return Rejection(candidate_id=candidate.candidate_id, stage=VALIDATE_STAGE, reason=report.reasons[0],
+                     detail=detail, evidence=evidence)
 
 
 def _validate_all(store: ArtifactStore, run_id: str, candidates: Sequence[Candidate], config: BuildConfig,

@@ -26,10 +26,12 @@ import ast
 import bisect
 import re
 import sys
+import traceback
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from pipeline.analysis import parse_lock
 from pipeline.records import Candidate, CheckResult, GateReport, RejectReason, TestOutcome
 from pipeline.timing import timed
 from validation.policy import GatePolicy
@@ -544,6 +546,26 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
     return report.build()
 
 
+def internal_error_report(candidate: Candidate, exc: Exception, attempts: int) -> GateReport:
+    """A failed report for a candidate the gate itself could not check: the traceback is the evidence."""
+    return GateReport(candidate_id=candidate.candidate_id, passed=False, reasons=(RejectReason.INTERNAL_ERROR,),
+                      evidence={"error": f"{type(exc).__name__}: {exc}", "attempts": attempts,
+                                "traceback": "".join(traceback.format_exception(exc))[-8000:]})
+
+
+def validate_guarded(candidate: Candidate, policy: GatePolicy, pool: SandboxPool) -> GateReport:
+    """`validate_candidate`, such that one candidate never ends a build: an interpreter fault in the shared
+    parser is retried once, and any other unexpected error becomes this candidate's `internal_error` report."""
+    for attempt in (1, 2):
+        try:
+            return validate_candidate(candidate, policy, pool)
+        except Exception as exc:  # noqa: BLE001 - one record's failure is data, not the end of the run
+            if attempt == 1 and parse_lock.is_interpreter_fault(exc):
+                continue
+            return internal_error_report(candidate, exc, attempt)
+    raise AssertionError("unreachable")
+
+
 def validate_many(candidates: Sequence[Candidate], policy: GatePolicy | None = None, pool: SandboxPool | None = None,
                   *, jobs: int = 1, on_report: Callable[[Candidate, GateReport], None] | None = None
                   ) -> list[GateReport]:
@@ -553,8 +575,10 @@ def validate_many(candidates: Sequence[Candidate], policy: GatePolicy | None = N
         with SandboxPool(jobs=jobs) as own_pool:
             return validate_many(candidates, policy, own_pool, jobs=jobs, on_report=on_report)
 
+    parse_lock.install()  # the threads below parse candidates: one at a time (see pipeline/analysis/parse_lock.py)
+
     def one(candidate: Candidate) -> GateReport:
-        report = validate_candidate(candidate, policy, pool)
+        report = validate_guarded(candidate, policy, pool)
         if on_report is not None:
             on_report(candidate, report)
         return report

@@ -21,7 +21,7 @@ from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejec
 from pipeline.synthesis.class_model import ClassModel, MethodModel, analyse
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.cst_edit import ClassEditor, EditError, _docstring_node
-from pipeline.synthesis.jobs import JobFailed, in_order
+from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
 from pipeline.synthesis.pairing import pair_seeds
 from pipeline.synthesis.scenarios import Arg, Scenario, Step
 from pipeline.synthesis.testgen import snake, synthesize_tests
@@ -458,4 +458,10 @@ def compose_seeds(seeds: Sequence[SeedClass], config: ComposeConfig, *, pool: An
                        max_uses_per_seed=config.max_uses_per_seed, composable=config.composable)
     if on_pairs is not None:
         on_pairs(len(pairs))
-    yield from in_order(lambda pair: [compose_pair(*pair, config, pool=pool)], pairs, jobs, on_done)
+    def failed(pair: tuple[SeedClass, SeedClass], exc: Exception) -> Rejection:
+        a, b = pair
+        return error_rejection("cmp-" + content_hash(a.seed_id, b.seed_id, "error", config.rng_seed), STAGE, exc,
+                               seed_ids=[a.seed_id, b.seed_id], rng_seed=config.rng_seed)
+
+    yield from in_order(never_fatal(lambda pair: [compose_pair(*pair, config, pool=pool)], failed), pairs, jobs,
+                        on_done)

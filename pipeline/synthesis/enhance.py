@@ -17,7 +17,7 @@ from pipeline.synthesis import transforms as registry
 from pipeline.synthesis.class_model import analyse
 from pipeline.synthesis.config import EnhanceConfig
 from pipeline.synthesis.cst_edit import EditError
-from pipeline.synthesis.jobs import JobFailed, in_order
+from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
 from pipeline.synthesis.testgen import synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, harvest
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, ScenarioContext, TransformError
@@ -126,8 +126,12 @@ def enhance_seeds(seeds: Sequence[SeedClass], config: EnhanceConfig, *, pool: An
     `jobs` seeds are enhanced at once (each waits on its own sandbox worker); the output order does not
     depend on it. `on_done()` is called as each seed is finished.
     """
-    yield from in_order(lambda seed: list(_enhance_seed(seed, config, pool)), sorted(seeds, key=lambda s: s.seed_id),
-                        jobs, on_done)
+    def failed(seed: SeedClass, exc: Exception) -> Rejection:
+        return error_rejection("enh-" + content_hash(seed.seed_id, "error", config.rng_seed), STAGE, exc,
+                               seed_id=seed.seed_id, rng_seed=config.rng_seed)
+
+    yield from in_order(never_fatal(lambda seed: list(_enhance_seed(seed, config, pool)), failed),
+                        sorted(seeds, key=lambda s: s.seed_id), jobs, on_done)
 
 
 def _enhance_seed(seed: SeedClass, config: EnhanceConfig, pool: Any) -> Iterator[Candidate | Rejection]:

@@ -13,6 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from pipeline.records import Rejection
+
 SYNTHESIS_OUTPUT_BYTES = 24 << 20
 """Enough for the outcomes of a few hundred scenarios; the sandbox keeps head and tail of larger output,
 which would cut the JSON document (then the job counts as failed, never as an empty result)."""
@@ -51,6 +53,35 @@ def run_job(pool: Any, *, files: dict[str, str], test_file: str, begin: str, end
         raise JobFailed(f"{exc} (run status {result.status}: {notes})") from None
 
 
+def never_fatal(work: Callable[[T], list[R]], failed: Callable[[T, Exception], R]) -> Callable[[T], list[R]]:
+    """`work`, such that one item never ends a stage: an interpreter fault in the shared parser is retried
+    once, any other unexpected error becomes `failed(item, error)` (a Rejection carrying the traceback)."""
+    from pipeline.analysis import parse_lock
+
+    def guarded(item: T) -> list[R]:
+        for attempt in (1, 2):
+            try:
+                return work(item)
+            except Exception as exc:  # noqa: BLE001 - one item's failure is data, not the end of the stage
+                if attempt == 1 and parse_lock.is_interpreter_fault(exc):
+                    continue
+                return [failed(item, exc)]
+        raise AssertionError("unreachable")
+
+    return guarded
+
+
+def error_rejection(candidate_id: str, stage: str, exc: Exception, **evidence: Any) -> Rejection:
+    """The record of an item the stage itself failed on: reason `internal_error`, the traceback as evidence."""
+    import traceback
+
+    from pipeline.records import RejectReason
+
+    return Rejection(candidate_id=candidate_id, stage=stage, reason=RejectReason.INTERNAL_ERROR,
+                     detail=f"{type(exc).__name__}: {exc}"[:300],
+                     evidence={**evidence, "traceback": "".join(traceback.format_exception(exc))[-8000:]})
+
+
 def in_order(work: Callable[[T], list[R]], items: Sequence[T], jobs: int,
              on_done: Callable[[], None] | None = None) -> Iterator[R]:
     """Results of `work` over `items`, `jobs` at a time, flattened in input order.
@@ -69,6 +100,9 @@ def in_order(work: Callable[[T], list[R]], items: Sequence[T], jobs: int,
         for item in items:
             yield from counted(item)
         return
+    from pipeline.analysis import parse_lock
+
+    parse_lock.install()  # the threads below parse code: one at a time (see pipeline/analysis/parse_lock.py)
     with ThreadPoolExecutor(max_workers=jobs) as executor:
         for results in executor.map(counted, items):
             yield from results

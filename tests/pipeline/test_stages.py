@@ -131,3 +131,16 @@ def test_validate_and_repair_report_progress_with_resumed_records(tmp_path: Path
     assert lines[4] == "repair: started (1 to do)"
     assert lines[-2].startswith("repair gate: 1/1 (100%)")
     assert lines[-1].startswith("repair gate: finished 1/1 (100%) in ")
+
+
+def test_a_candidate_the_gate_could_not_check_is_rejected_with_its_traceback():
+    from validation.gate import internal_error_report
+
+    crash = _candidate("Crash")
+    try:
+        raise RuntimeError("the gate tripped")
+    except RuntimeError as exc:
+        report = internal_error_report(crash, exc, 1)
+    rejection = stages._gate_rejection(crash, report)
+    assert rejection.reason is RejectReason.INTERNAL_ERROR and rejection.detail == "RuntimeError: the gate tripped"
+    assert 'raise RuntimeError("the gate tripped")' in rejection.evidence["traceback"]
