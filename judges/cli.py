@@ -93,7 +93,7 @@ def print_decisions(decisions: list[PanelDecision], title: str) -> None:
 
 
 def judge_command(
-    path: Annotated[Path, typer.Argument(help="A run folder, a release folder, or candidates (as `validate` reads).")],
+    path: Annotated[Path, typer.Argument(help="A run folder, a release (folder or version), or candidates (as `validate` reads).")],
     models: Annotated[Optional[str], typer.Option("--models", help="Comma-separated litellm model names, one judge "
                                                   "each; default: the offline panel.")] = None,
     rule: Annotated[Optional[str], typer.Option("--rule", help="majority, unanimous or quorum:K (default: majority "
@@ -115,7 +115,9 @@ def judge_command(
         DecisionRule.parse(rule)  # an InputError naming the rule, before any judge starts
     config = JudgesConfig(models=names, rule=rule, api_base=api_base, jobs=jobs)
     config.decision_rule().check_panel_size(len(names) if names else 3)
-    pairs = load_pairs(path)
+    from pipeline.release.naming import release_or_path
+
+    pairs = load_pairs(release_or_path(path))  # a release may be named by its version
     with panel_factory(config, jobs=jobs)() as panel:
         for warning in panel.warnings:
             err_console.print(f"[yellow]warning[/yellow] {warning}")

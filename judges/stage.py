@@ -14,6 +14,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
+from pipeline import progress
 from pipeline.funnel import StageCount
 from pipeline.records import Candidate, GateReport, RejectReason
 from pipeline.store import ArtifactStore
@@ -101,11 +102,14 @@ def judge_survivors(store: ArtifactStore, run_id: str, survivors: Sequence[tuple
         rejection = decision.rejection()
         if rejection is not None:
             store.write(run_id, REJECTIONS, decision.candidate_id, rejection)
+        step.advance()
 
-    if todo:
-        with open_panel() as panel:
-            for decision in panel.review_many(todo, jobs=jobs, on_decision=keep):
-                done[decision.candidate_id] = decision
+    with progress.step(STAGE, total=len(survivors)) as step:
+        step.resume(len(survivors) - len(todo))
+        if todo:
+            with open_panel() as panel:
+                for decision in panel.review_many(todo, jobs=jobs, on_decision=keep):
+                    done[decision.candidate_id] = decision
     decisions = [done[c.candidate_id] for c, _ in survivors]
     outcomes = Counter(d.outcome for d in decisions)
     rejected = {reason: n for reason, n in ((RejectReason.JUDGE_REJECTED, outcomes[Outcome.REJECT]),

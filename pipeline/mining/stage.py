@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline import progress
 from pipeline.domains import DomainRegistry
 from pipeline.errors import InputError
 from pipeline.funnel import StageCount
@@ -86,24 +87,26 @@ def stage_mine(store: ArtifactStore, run_id: str, config: MineConfig, registry: 
     # candidates an earlier attempt of this run built, by where their class came from: not built again
     earlier = {_key(c.provenance.source, c.provenance.path, c.class_name): c
                for _, c in store.iter_records(run_id, MINE_STAGE, Candidate)}
-    for item in mined_classes(config, registry, tally, github=github, model_client=model_client):
-        if isinstance(item, Rejection):
-            store.write(run_id, REJECTIONS, _file_id(item.candidate_id), item)
-            rejected.append(item)
-            continue
-        store.write(run_id, MINED_STAGE, item.mined_id, item)
-        source = "github" if item.url.startswith("https://github.") or "/api/" in item.url else "git"
-        built = earlier.get(_key(f"mined from {item.url}", item.path, item.class_name)) or build_candidate(
-            item, pool=pool, rng_seed=config.test_rng_seed, source=source)
-        if isinstance(built, Rejection):
-            store.write(run_id, REJECTIONS, _file_id(built.candidate_id), built)
-            rejected.append(built)
-            continue
-        store.write(run_id, MINE_STAGE, built.candidate_id, built)
-        tally.kept += 1
-        result.kept.append((item, built))
-        if config.limit is not None and tally.kept >= config.limit:
-            break
+    with progress.step(MINE_STAGE) as step:  # how many classes there are is known only at the end
+        for item in mined_classes(config, registry, tally, github=github, model_client=model_client):
+            step.advance()
+            if isinstance(item, Rejection):
+                store.write(run_id, REJECTIONS, _file_id(item.candidate_id), item)
+                rejected.append(item)
+                continue
+            store.write(run_id, MINED_STAGE, item.mined_id, item)
+            source = "github" if item.url.startswith("https://github.") or "/api/" in item.url else "git"
+            built = earlier.get(_key(f"mined from {item.url}", item.path, item.class_name)) or build_candidate(
+                item, pool=pool, rng_seed=config.test_rng_seed, source=source)
+            if isinstance(built, Rejection):
+                store.write(run_id, REJECTIONS, _file_id(built.candidate_id), built)
+                rejected.append(built)
+                continue
+            store.write(run_id, MINE_STAGE, built.candidate_id, built)
+            tally.kept += 1
+            result.kept.append((item, built))
+            if config.limit is not None and tally.kept >= config.limit:
+                break
     tally.rejected.update(r.reason for r in rejected)
     result.count = StageCount(received=tally.classes_seen, accepted=tally.kept,
                               rejected=dict(sorted(tally.rejected.items())))

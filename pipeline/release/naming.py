@@ -66,3 +66,13 @@ def resolve_release(ref: str, store: ArtifactStore) -> ReleaseRef:
     if not folder.is_dir():
         raise InputError(f"no release {ref} in {store.releases} ({_listing(store)})")
     return _from_folder(folder)
+
+
+def release_or_path(path: Path, store: ArtifactStore | None = None) -> Path:
+    """For commands that take a path of several kinds: a name that is no existing path but is a version is
+    the folder of that release (resolved as above, with its errors); anything else is returned as it is."""
+    from pipeline import settings
+
+    if Path(path).exists() or version_problem(str(path)) is not None:
+        return Path(path)
+    return resolve_release(str(path), store or ArtifactStore(settings.artifacts_dir())).folder

@@ -102,15 +102,12 @@ def validate_command(
 ) -> None:
     """Run the validation gate on tasks and print a table (task, pass/fail, line %, branch %, interaction %,
     mutation %, reasons). Exits 1 when any task fails the gate."""
-    from pipeline import settings
     from pipeline.errors import InputError
-    from pipeline.release.naming import resolve_release
-    from pipeline.release.versioning import is_version
-    from pipeline.store import ArtifactStore, atomic_write_text
+    from pipeline.release.naming import release_or_path
+    from pipeline.store import atomic_write_text
     from pipeline.validate.inputs import load_candidates
 
-    if not path.exists() and is_version(str(path)):  # a release named by its version
-        path = resolve_release(str(path), ArtifactStore(settings.artifacts_dir())).folder
+    path = release_or_path(path)  # a release may be named by its version
     named, problems = load_candidates(path)
     if not named and not problems:
         raise InputError(f"{path}: no tasks to validate (it holds an empty task list)")

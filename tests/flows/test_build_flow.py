@@ -74,7 +74,7 @@ def test_build_runs_every_stage_releases_and_a_rerun_resumes(workspace, tmp_path
     assert (tmp_path / "artifacts" / ".prefect" / "prefect.db").is_file()  # Prefect kept to the artifact tree
     _check_judging(run, release, funnel)
     # stderr is a pipe here: every stage writes plain log lines as it starts, advances and ends.
-    for stage in ("enhance", "compose", "validate", "repair", "release tasks", "release"):
+    for stage in ("enhance", "compose", "validate", "repair", "judge", "release tasks", "release"):
         assert f" {stage}: started" in first.stderr and f" {stage}: finished" in first.stderr, first.stderr
     assert " enhance: 1/2 (50%)" in first.stderr
     before = _snapshot(tmp_path / "artifacts" / "runs") | _snapshot(tmp_path / "artifacts" / "releases")

@@ -20,7 +20,8 @@ from corpus_fixture import corpus  # noqa: F401 - fixture
 
 COMMANDS = (("--help",), ("domains", "--help"), ("seeds", "--help"), ("seeds", "check", "--help"),
             ("validate", "--help"), ("import-classeval", "--help"), ("build", "--help"), ("publish", "--help"),
-            ("release", "--help"), ("release", "verify", "--help"), ("mine", "--help"))
+            ("release", "--help"), ("release", "verify", "--help"), ("mine", "--help"), ("judge", "--help"),
+            ("eval", "--help"))
 
 
 @pytest.fixture(autouse=True)
@@ -106,3 +107,9 @@ def test_validate_takes_a_release_version(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
     code, _, err = _run(monkeypatch, capsys, "validate", "2026.12.0")
     assert code == 2 and "no release 2026.12.0 in " in " ".join(err.split())  # resolved as a version, not a path
+
+
+def test_judge_takes_a_release_version(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
+    code, _, err = _run(monkeypatch, capsys, "judge", "2026.12.0")
+    assert code == 2 and "no release 2026.12.0 in " in " ".join(err.split())
