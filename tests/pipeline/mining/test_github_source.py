@@ -134,3 +134,22 @@ def test_a_rerun_asks_nothing_it_already_has(time, tmp_path):
         second, _, _, api = _mine(emulator, time, tmp_path / "cache")
         assert len(emulator.requests) == asked and api.requests == 0
     assert first.keys() == second.keys()
+
+
+def test_secondary_limits_wait_as_told(time, tmp_path):
+    with GithubEmulator(_repos(), clock=time.clock) as emulator:
+        original, refused = emulator.route, []
+
+        def limited(path, query):
+            if path == "/repos/acme/oldcache" and not refused:
+                refused.append(path)
+                return 403, {"message": "You have exceeded a secondary rate limit."}, {"Retry-After": "30"}
+            if path == "/repos/acme/gplcache" and len(refused) == 1:
+                refused.append(path)
+                return 429, {"message": "Too many requests"}, {}
+            return original(path, query)
+
+        emulator.route = limited
+        kept, rejected, _, _ = _mine(emulator, time, tmp_path / "cache")
+    assert refused == ["/repos/acme/oldcache", "/repos/acme/gplcache"] and 30.0 in time.slept
+    assert set(kept) == {"FreshLedger"} and rejected["AgedLedger"].reason is RejectReason.NOT_FRESH
