@@ -11,6 +11,7 @@ a source (a local folder, or GitHub with a token).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from prefect import flow, task
@@ -23,6 +24,7 @@ from pipeline.funnel import Funnel, StageCount
 from pipeline.mining.stage import mining_configured
 from pipeline.runs import RunOutcome
 from pipeline.store import ArtifactStore
+from pipeline.timing import add_time
 
 
 class BuildSummary(BaseModel):
@@ -94,9 +96,14 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
     runs.record_configuration(store, run_id, config)
     funnel = Funnel(run_id=run_id)
 
+    stage_clock = [time.perf_counter()]
+
     def record(name: str, count: StageCount) -> None:
         # A resumed run finds its finished stages already in funnel.json: the file is left as it is.
         nonlocal funnel
+        now = time.perf_counter()  # wall time since the previous stage ended (`build --profile`)
+        add_time("build", name, now - stage_clock[0])
+        stage_clock[0] = now
         funnel = funnel.with_stage(name, count)
         if runs.read_funnel(store, run_id).stages.get(name) != count:
             store.write_run_file(run_id, runs.FUNNEL_FILE, funnel.to_json() + "\n")
@@ -111,4 +118,6 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
     record(stages.REPAIR_STAGE, repair)
     if config.judges.enabled:  # after the gate, on its survivors only; before release
         record(stages.JUDGE_STAGE, judge_task(artifacts, run_id, config))
-    return _summary(store, release_task(artifacts, run_id, config, funnel))
+    result = release_task(artifacts, run_id, config, funnel)
+    add_time("build", "release", time.perf_counter() - stage_clock[0])
+    return _summary(store, result)

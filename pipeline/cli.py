@@ -129,6 +129,7 @@ def import_classeval(
 def build(
     config: Annotated[Optional[Path], typer.Option(help="TOML build configuration; defaults are the offline build.")] = None,
     run_id: Annotated[Optional[str], typer.Option(help="Resume or name a run; default derives from the inputs.")] = None,
+    profile: Annotated[bool, typer.Option("--profile", help="Print the time per stage and per step at the end.")] = False,
 ) -> None:
     """Run the build flow on the bundled seeds and write the run (and a release) under artifacts/."""
     from pipeline.config import load_config
@@ -153,6 +154,10 @@ def build(
 
     summary = build_flow(cfg, run_id)
     console.print(f"run {summary.run_id}: {summary.run_dir}")
+    if profile:
+        from pipeline.timing import format_profile, step_times
+
+        console.print(format_profile(step_times()), highlight=False, soft_wrap=True)
     for name, count in summary.funnel.stages.items():
         rejected = ", ".join(f"{reason.value} {n}" for reason, n in sorted(count.rejected.items())) or "none"
         console.print(f"  {name:<10} received {count.received:>5}  accepted {count.accepted:>5}  rejected: {rejected}")

@@ -304,8 +304,10 @@ def stage_release(store: ArtifactStore, run_id: str, funnel: Funnel, config: Bui
     from judges.stage import read_agreement
     from pipeline.release.assemble import release
 
+    from pipeline.timing import timed
+
     tasks: list[Task] = []
-    with progress.step(f"{RELEASE_STAGE} tasks") as step:
+    with progress.step(f"{RELEASE_STAGE} tasks") as step, timed("release", "build tasks (and judges' verdicts)"):
         for task in judged_tasks(store, run_id, config):
             tasks.append(task)
             step.advance()

@@ -34,6 +34,30 @@ def _check_id(kind: str, value: str) -> str:
     return value
 
 
+def _process_umask() -> int:
+    """This process's umask, read without changing it where Linux shows it (os.umask can only be read by
+    setting it, which races with threads creating files)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+def _file_mode() -> int:
+    """What `open()` would give a new file: mkstemp and mkdtemp make theirs owner-only (0600/0700), which
+    would leave a release or a run unreadable to the others who share it."""
+    return 0o666 & ~_process_umask()
+
+
+def _folder_mode() -> int:
+    return 0o777 & ~_process_umask()
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Write `text` to `path` so that readers see the old file or the whole new one, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -43,6 +67,7 @@ def atomic_write_text(path: Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, path)
     except BaseException:
         # Interrupted (including KeyboardInterrupt): remove the partial temporary file, keep the target intact.
@@ -128,6 +153,7 @@ class ArtifactStore:
         self.releases.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{version}.", dir=self.releases))
         try:
+            os.chmod(staging, _folder_mode())
             yield staging
             if final.exists():  # another build released the same version meanwhile
                 raise InputError(f"{final}: release {version} appeared while building; not overwritten")

@@ -61,16 +61,16 @@ def reset_times() -> None:
         _TOTALS.clear()
 
 
-def format_profile(steps: list[StepTime], stage_walls: dict[str, float] | None = None) -> str:
-    """A plain-text table: per stage its wall time (when known), then each step's calls and seconds."""
-    walls = stage_walls or {}
-    stages = list(dict.fromkeys([*walls, *(s.stage for s in steps)]))
-    lines = [f"{'stage / step':<34}{'calls':>8}{'seconds':>10}{'per call':>10}"]
-    for stage in stages:
-        wall = walls.get(stage)
-        lines.append(f"{stage:<34}{'':>8}{wall if wall is not None else float('nan'):>10.1f}{'':>10}  wall")
+def format_profile(steps: list[StepTime]) -> str:
+    """A plain-text table: the wall time of each build stage (steps of stage "build"), then each other
+    stage's steps with their calls and seconds."""
+    lines = [f"{'stage / step':<58}{'calls':>7}{'seconds':>9}{'per call':>10}"]
+    for step in (s for s in steps if s.stage == "build"):
+        lines.append(f"{step.step + ' (stage wall time)':<58}{'':>7}{step.seconds:>9.1f}")
+    for stage in dict.fromkeys(s.stage for s in steps if s.stage != "build"):
+        lines.append(f"{stage}:")
         for step in (s for s in steps if s.stage == stage):
             per = step.seconds / step.calls if step.calls else 0.0
-            lines.append(f"  {step.step:<32}{step.calls:>8}{step.seconds:>10.1f}{per:>10.3f}")
-    lines.append("(step seconds add up over parallel threads: they can exceed the stage's wall time)")
+            lines.append(f"  {step.step:<56}{step.calls:>7}{step.seconds:>9.1f}{per:>10.3f}")
+    lines.append("(a step's seconds add up over parallel threads: they can exceed its stage's wall time)")
     return "\n".join(lines)

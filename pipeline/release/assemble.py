@@ -38,6 +38,7 @@ from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, v
 from pipeline.report import collect_release, write_release_report
 from pipeline.release.versioning import next_version, sorted_versions
 from pipeline.store import ArtifactStore, atomic_write_text
+from pipeline.timing import timed
 
 STAGE = "release"
 
@@ -114,7 +115,8 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
     earlier = _earlier_tasks(store, existing)
 
     decontam = DecontamSettings(ngram_size=config.ngram_size, threshold=config.contamination_threshold)
-    reports = decontaminate(tasks, benchmarks, decontam)
+    with timed("release", "decontaminate"):
+        reports = decontaminate(tasks, benchmarks, decontam)
     rejections: list[Rejection] = []
     clean: list[Task] = []
     for task, report in zip(tasks, reports):
@@ -129,7 +131,8 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
 
     dedup = DedupSettings(threshold=config.near_duplicate_threshold, shingle_size=config.shingle_size,
                           num_perm=config.num_perm)
-    outcome = deduplicate(clean, earlier, dedup)
+    with timed("release", "deduplicate"):
+        outcome = deduplicate(clean, earlier, dedup)
     by_id = {t.task_id: t for t in tasks}
     for f in outcome.findings:
         where = f"release {f.matched_release}" if f.matched_release else "this release"

@@ -270,9 +270,14 @@ class Renderer:
 def synthesize_tests(pool: Any, *, source: str, module: str, model: ClassModel, pools: ArgumentPools,
                      extra: Sequence[Scenario], rng: random.Random, max_tests: int = MAX_TESTS) -> SynthesisResult:
     """Propose scenarios, run them on the reference in the sandbox, select and render the tests."""
-    bases = replay_scenarios(pools)[:MAX_REPLAYS]
-    scenarios = dedupe(list(bases) + list(extra) + random_walks(model, pools, rng, WALKS))
-    runs = run_oracle(pool, source=source, module=module, class_name=model.name, scenarios=scenarios)
-    chosen = select(runs, max_tests)
-    text = Renderer(model, module).module_text(chosen)
+    from pipeline.timing import timed
+
+    with timed("synthesis", "scenarios: propose"):
+        bases = replay_scenarios(pools)[:MAX_REPLAYS]
+        scenarios = dedupe(list(bases) + list(extra) + random_walks(model, pools, rng, WALKS))
+    with timed("synthesis", "scenarios: oracle runs (one batched session + reseeded)"):
+        runs = run_oracle(pool, source=source, module=module, class_name=model.name, scenarios=scenarios)
+    with timed("synthesis", "tests: select and render"):
+        chosen = select(runs, max_tests)
+        text = Renderer(model, module).module_text(chosen)
     return SynthesisResult(text, len(scenarios), len(chosen))

@@ -47,15 +47,25 @@ def seed_to_candidate(seed: SeedClass) -> Candidate:
     )
 
 
+def _looks_like_seed(folder: Path) -> bool:
+    """A seed folder, or one meant to be: a folder with Python modules but no seed.toml is loaded all the
+    same, so that the loader names what is missing instead of the folder being skipped in silence."""
+    return (folder / "seed.toml").is_file() or any(folder.glob("*.py"))
+
+
+def _subfolders(path: Path) -> list[Path]:
+    return sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+
 def _seed_folders(path: Path) -> list[Path]:
-    if (path / "seed.toml").is_file():
+    if _looks_like_seed(path):
         return [path]
     found = []
-    for child in sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
-        if (child / "seed.toml").is_file():
+    for child in _subfolders(path):
+        if _looks_like_seed(child):
             found.append(child)
         else:
-            found.extend(sorted(g for g in child.iterdir() if g.is_dir() and (g / "seed.toml").is_file()))
+            found.extend(g for g in _subfolders(child) if _looks_like_seed(g))
     return found
 
 

@@ -75,3 +75,20 @@ def test_a_release_that_fails_midway_leaves_nothing(tmp_path: Path):
             raise RuntimeError("disk full")
     assert store.existing_releases() == []
     assert list(store.releases.iterdir()) == []
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o027])
+def test_written_files_and_releases_get_the_umask_permissions(tmp_path: Path, umask: int):
+    """Temporary files and folders are created owner-only; what the store leaves behind must not be."""
+    old = os.umask(umask)
+    try:
+        store = ArtifactStore(tmp_path)
+        store.write_run_file("run-1", "funnel.json", "{}\n")
+        with store.new_release("2026.11.0") as staging:
+            atomic_write_text(staging / "manifest.json", "{}\n")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "runs" / "run-1" / "funnel.json").stat().st_mode & 0o777 == 0o666 & ~umask
+    release = store.release_dir("2026.11.0")
+    assert release.stat().st_mode & 0o777 == 0o777 & ~umask
+    assert (release / "manifest.json").stat().st_mode & 0o777 == 0o666 & ~umask

@@ -95,6 +95,16 @@ def test_seed_domain_and_root_folders(tmp_path):
     assert named[0].candidate.module_name == "stack" and named[0].candidate.solution_code == SOLUTION
 
 
+def test_a_seed_folder_without_seed_toml_is_named_not_skipped(tmp_path):
+    write_seed(tmp_path, "Algo", "stack")
+    broken = write_seed(tmp_path, "Algo", "queue")
+    (broken / "seed.toml").unlink()
+    for path in (tmp_path, tmp_path / "Algo", broken):
+        named, problems = load_candidates(path)
+        assert [n.task_id for n in named] == ([] if path == broken else ["Algo/stack"])
+        assert len(problems) == 1 and "queue" in problems[0] and "seed.toml" in problems[0], problems
+
+
 def test_classeval_file_release_folder_and_candidate_records(tmp_path):
     path = classeval_file(tmp_path)
     named, _ = load_candidates(path)
