@@ -2,7 +2,9 @@
 in the sandbox, and report class- and method-level Pass@k and the failure taxonomy.
 
     tasks = load_eval_tasks(Path("artifacts/releases/2026.11.0"))
-    run = evaluate(tasks, EvalSettings(model="openai/m", strategies=("holistic",), n=5, ks=(1, 5)), client, pool)
+    settings = EvalSettings(model="openai/m", strategies=("holistic",), n=5, ks=(1, 5))
+    with SandboxPool(jobs=2) as pool:
+        run = evaluate(tasks, settings, pool, model_asker(ModelClient(cache_dir), "openai/m", temperature=0.8))
 
 Parts, one idea a file: `tasks` (what a solver sees and a grader needs), `strategies` (the five ways of
 asking a model), `assemble` (splicing methods into a class), `baselines` (reference, skeleton, mutant),

@@ -8,6 +8,7 @@ passes nothing, whatever its tests reported.
 
 from __future__ import annotations
 
+import ast
 from functools import lru_cache
 
 from pydantic import Field
@@ -45,8 +46,6 @@ def _facts(solution: str, class_name: str) -> tuple[frozenset[str], frozenset[st
 
 def expected_methods(task: EvalTask) -> tuple[str, ...]:
     """Methods the completion must define: those of the skeleton's class."""
-    import ast
-
     for node in ast.parse(task.skeleton).body:
         if isinstance(node, ast.ClassDef) and node.name == task.class_name:
             return tuple(n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
