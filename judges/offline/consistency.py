@@ -6,8 +6,8 @@ test module next to the skeleton's interface and reports, under `tests_match_spe
 
 - an attribute of the class used by a test that the skeleton never states (not a method, not a class
   attribute, not named in any docstring), and any private attribute (`obj._x`);
-- an exception a test expects from a method whose docstring (or the class docstring) does not document it
-  or a subclass of it;
+- an exception a test expects from a method whose docstring (or the class docstring, or the docstring of a
+  method it names) does not document it or a subclass of it;
 - an exact exception message (`match=`, `str(excinfo.value) == ...`) or `repr`/`str` text that does not
   appear in the skeleton;
 - an ordered comparison (`obj.m() == [a, b]`) with a method whose docstring says nothing about order.
@@ -170,9 +170,7 @@ class _TestReader:
         if not expected or not methods:
             return  # the raising call is not on the class: nothing to hold it against
         for exc in expected:
-            documented = set()
-            for method in methods:
-                documented |= self.interface.exceptions_named(self.interface.words(method))
+            documented = set().union(*(self.interface.documented_exceptions(m) for m in methods))
             if not any(self.interface.is_subclass(d, exc) for d in documented):
                 self.add(node, f"expects {exc} from {', '.join(sorted(methods))}, which do(es) not document it")
 

@@ -23,9 +23,10 @@ from judges.offline.interface import Interface, read_interface
 from judges.offline.sandbox_files import text as sandbox_file
 from judges.protocol import abstention, decision_from_findings
 
-VERSION = "1"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
+VERSION = "2"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
 EXAMPLES_TEST = "test_docstring_examples.py"
 MAX_NOTES = 6  # problems listed in one finding's note
+_UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
 _RETURN_WORDS = re.compile(r"\b(returns?|returned|whether)\b", re.IGNORECASE)
 
 
@@ -97,6 +98,20 @@ def docstring_examples(interface: Interface) -> dict[str, str]:
     return {name: doc for name, doc in docs.items() if doc and parser.get_examples(doc)}
 
 
+def _module_names(source: str) -> set[str]:
+    """Names the module binds at top level (classes, functions, assignments, imports), read with ast."""
+    names: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
 def _summary(problems: list[str]) -> str:
     more = f" (and {len(problems) - MAX_NOTES} more)" if len(problems) > MAX_NOTES else ""
     return "; ".join(problems[:MAX_NOTES]) + more
@@ -114,7 +129,10 @@ class SpecificationJudge:
     def spec(self) -> JudgeSpec:
         return JudgeSpec(backend="offline", name="specification", prompt_version=VERSION)
 
-    def _run_examples(self, candidate: Candidate, examples: dict[str, str]) -> Finding:
+    def _run_examples(self, candidate: Candidate, examples: dict[str, str]) -> tuple[Finding, list[str]]:
+        """The `reference_correct` finding, and the stale examples (for `spec_clear`): an example that
+        fails with a NameError on a name the module does not define (a composed class's examples that
+        still name a source class, say) says nothing about the reference; it misleads the solver."""
         from validation.sandbox import SandboxJob
 
         config = json.dumps({"module": candidate.module_name, "docstrings": examples})
@@ -126,15 +144,26 @@ class SpecificationJudge:
         if result.status != "completed" or not result.tests:
             why = result.status if result.status != "completed" else "no example test ran"
             return Finding(criterion="reference_correct", ok=None,
-                           note=f"docstring examples could not be run: {why} {' '.join(result.notes)[:200]}".strip())
-        failed = [t for t in result.tests if t.outcome != "passed"]
-        if failed:
-            lines = [f"{t.test_id.split('[', 1)[-1].rstrip(']')}: {t.reason.removeprefix('AssertionError: ')}"
-                     for t in failed]
-            return Finding(criterion="reference_correct", ok=False,
-                           note="docstring examples disagree with the reference: " + _summary(lines))
-        return Finding(criterion="reference_correct", ok=True,
-                       note=f"the examples of {len(result.tests)} docstring(s) agree with the reference")
+                           note=f"docstring examples could not be run: {why} {' '.join(result.notes)[:200]}".strip()), []
+        defined = _module_names(candidate.solution_code)
+        stale, wrong = [], []
+        for test in (t for t in result.tests if t.outcome != "passed"):
+            where = test.test_id.split("[", 1)[-1].rstrip("]")
+            missing = _UNDEFINED.search(test.reason)
+            if missing and missing.group(1) not in defined:
+                stale.append(f"{where}: a docstring example uses {missing.group(1)}, which the task does not define")
+            else:
+                wrong.append(f"{where}: {test.reason.removeprefix('AssertionError: ')}")
+        passed = len(result.tests) - len(stale) - len(wrong)
+        if wrong:
+            finding = Finding(criterion="reference_correct", ok=False,
+                              note="docstring examples disagree with the reference: " + _summary(wrong))
+        elif passed:
+            finding = Finding(criterion="reference_correct", ok=True,
+                              note=f"the examples of {passed} docstring(s) agree with the reference")
+        else:
+            finding = Finding(criterion="reference_correct", ok=None, note="no docstring example could be run")
+        return finding, stale
 
     def review(self, candidate: Candidate, report: GateReport | None) -> Verdict:
         try:
@@ -142,15 +171,16 @@ class SpecificationJudge:
             problems = documentation_problems(interface, candidate.solution_code)
         except (SyntaxError, LookupError, ValueError) as exc:
             return abstention(candidate.candidate_id, self.spec, f"the skeleton could not be read: {exc}")
-        findings = [Finding(criterion="spec_clear", ok=not problems,
-                            note=_summary(problems) if problems else "every public method states its parameters, "
-                                 "return value and raised exceptions")]
         examples = docstring_examples(interface)
         if not examples:
-            findings.append(Finding(criterion="reference_correct", ok=None, note="the skeleton has no docstring examples"))
+            example_finding = Finding(criterion="reference_correct", ok=None, note="the skeleton has no docstring examples")
         elif self.pool is None:
-            findings.append(Finding(criterion="reference_correct", ok=None, note="no sandbox: examples not run"))
+            example_finding = Finding(criterion="reference_correct", ok=None, note="no sandbox: examples not run")
         else:
-            findings.append(self._run_examples(candidate, examples))
+            example_finding, stale = self._run_examples(candidate, examples)
+            problems += stale
+        findings = (Finding(criterion="spec_clear", ok=not problems,
+                            note=_summary(problems) if problems else "every public method states its parameters, "
+                                 "return value and raised exceptions"), example_finding)
         return Verdict(candidate_id=candidate.candidate_id, judge=self.spec,
-                       decision=decision_from_findings(findings), findings=tuple(findings))
+                       decision=decision_from_findings(findings), findings=findings)

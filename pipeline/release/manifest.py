@@ -47,14 +47,16 @@ def pipeline_version() -> str:
 
 
 def models_used(tasks: Sequence[Task]) -> dict[str, list[dict[str, Any]]]:
-    """Distinct generator and judge specs (backend, model, prompt version) with how many tasks used each."""
-    def tally(specs) -> list[dict[str, Any]]:
-        counts = Counter((s.backend, s.model, s.prompt_version) for s in specs)
-        return [{"backend": b, "model": m, "prompt_version": p, "tasks": n} for (b, m, p), n in
+    """Distinct generator and judge specs (backend, model, prompt version; a judge's name and prompt too,
+    since offline judges share backend and model) with how many tasks used each."""
+    def tally(specs, fields: tuple[str, ...]) -> list[dict[str, Any]]:
+        counts = Counter(tuple(getattr(s, f) for f in fields) for s in specs)
+        return [{**dict(zip(fields, key)), "tasks": n} for key, n in
                 sorted(counts.items(), key=lambda kv: tuple(str(x) for x in kv[0]))]
 
-    return {"generators": tally(t.generator for t in tasks),
-            "judges": tally(v.judge for t in tasks for v in t.verdicts)}
+    return {"generators": tally((t.generator for t in tasks), ("backend", "model", "prompt_version")),
+            "judges": tally((v.judge for t in tasks for v in t.verdicts),
+                            ("backend", "model", "name", "prompt", "prompt_version"))}
 
 
 def file_hashes(folder: Path) -> dict[str, dict[str, Any]]:

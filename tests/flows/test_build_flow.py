@@ -121,6 +121,7 @@ def _check_judging(run: Path, release: Path, funnel: dict) -> None:
     assert all(v.judge.backend == "offline" and v.findings for t in tasks for v in t.verdicts)
     manifest = json.loads((release / "manifest.json").read_text())
     assert manifest["judges"]["build"]["judged"] == survivors
+    assert {j["name"] for j in manifest["models"]["judges"]} == {"specification", "consistency", "adequacy"}
     card = (release / "README.md").read_text()
     assert "| judge |" in card and "Fleiss' kappa over the" in card and "No model judge has seen" in card
 

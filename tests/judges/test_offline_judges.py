@@ -156,3 +156,37 @@ def test_nothing_much(counter):
     unmeasured = report.model_copy(update={"mutation_score": None})
     assert _finding(AdequacyJudge().review(candidate, unmeasured), "tests_detect_faults").ok is None
     assert AdequacyJudge().review(candidate, None).decision is Decision.ABSTAIN
+
+
+def test_an_exception_documented_by_a_method_the_docstring_names_counts():
+    skeleton = SKELETON.replace('''    def total(self):''', '''    def add_twice(self, name, times):
+        """Call ``add`` twice with the same arguments.
+
+        :param name: as for add.
+        :param times: as for add.
+        :return: what the second ``add`` returns.
+        """
+        pass
+
+    def total(self):''')
+    solution = SOLUTION.replace('''    def total(self):''', '''    def add_twice(self, name, times):
+        """Call ``add`` twice with the same arguments."""
+        self.add(name, times)
+        return self.add(name, times)
+
+    def total(self):''')
+    tests = TESTS + '''
+
+def test_add_twice_refuses(counter):
+    with pytest.raises(ValueError):
+        counter.add_twice("a", 0)
+'''
+    assert ConsistencyJudge().review(make_candidate(solution, skeleton, tests), None).decision is Decision.ACCEPT
+
+
+def test_an_example_naming_a_class_the_task_does_not_define_is_a_specification_finding(pool):
+    skeleton = SKELETON.replace('>>> Counter().add("x", 2)', '>>> Tally().add("x", 2)')
+    verdict = SpecificationJudge(pool).review(make_candidate(skeleton=skeleton), None)
+    assert verdict.decision is Decision.REJECT
+    assert _finding(verdict, "spec_clear").note == "Counter.add: a docstring example uses Tally, which the task does not define"
+    assert _finding(verdict, "reference_correct").ok is True  # the other docstring's examples still agree
