@@ -11,6 +11,7 @@ other's, and the docstring says so.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -230,9 +231,12 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int) -> Fu
         if _docstring_node(node.body) is not None:
             statements = statements[1:]
         init_body += [s for s in statements if not (isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Pass))]
+    raises = _raises_clauses(init_a.docstring if init_a else None, {}) + _raises_clauses(
+        init_b.docstring if init_b else None, params_b)
     doc = (f'"""Create the combined state: the {a.class_name} part from '
            f'{", ".join(f"``{p}``" for p in params_a) or "no arguments"}, the {b.class_name} part from '
-           f'{", ".join(f"``{p}``" for p in params_b.values()) or "no arguments"}."""')
+           f'{", ".join(f"``{p}``" for p in params_b.values()) or "no arguments"}.'
+           + ("\n\n" + "\n".join(" " * 8 + line for line in raises) + "\n" + " " * 8 if raises else "") + '"""')
     init = cst.FunctionDef(
         name=cst.Name("__init__"),
         params=cst.Parameters(params=[self_param, *params], kwonly_params=kwonly,
@@ -308,10 +312,47 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int) -> Fu
         editor.extend_class_docstring("Bridges between the two parts: " + ", ".join(
             f"``{br.name}`` ({br.source} -> {br.target})" for br in bridges) + ".")
         source = editor.code()
+    source = _examples_name_the_hybrid(source, (a.class_name, b.class_name), hybrid)
     compile(source, f"<{hybrid}>", "exec")
     module_name = snake(hybrid)
     return Fusion(hybrid, module_name, source, {old: new for old, new in attrs.items() if old in model_b.methods},
                   params_a, params_b, tuple(bridges))
+
+
+def _raises_clauses(docstring: str | None, renames: dict[str, str]) -> list[str]:
+    """The `:raises X: ...` fields of a source constructor's docstring (with continuation lines), its
+    parameters renamed as in the hybrid: the merged constructor raises what its parts raise, and a
+    specification that drops that leaves solvers guessing."""
+    lines = (docstring or "").splitlines()
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if line.strip().startswith(":raises"):
+            field = [line.strip()]
+            indent = len(line) - len(line.lstrip())
+            for follow in lines[i + 1:]:
+                if not follow.strip() or follow.strip().startswith(":") or len(follow) - len(follow.lstrip()) <= indent:
+                    break
+                field.append("    " + follow.strip())
+            out += field
+    for old, new in renames.items():
+        out = [line.replace(f"``{old}``", f"``{new}``") for line in out]
+    return out
+
+
+_EXAMPLE_LINE = re.compile(r"^(\s*(?:>>>|\.\.\.) )(.*)$")
+
+
+def _examples_name_the_hybrid(source: str, originals: Sequence[str], hybrid: str) -> str:
+    """Docstring examples (`>>>` / `...` lines) that build a source class build the hybrid instead: an
+    example naming a class the task does not define misleads the solver. Whether the example still holds
+    (the hybrid's constructor takes both parts' arguments) is for the judges to check by running it."""
+    names = re.compile(r"\b(" + "|".join(re.escape(n) for n in originals) + r")\b")
+
+    def rename(line: str) -> str:
+        match = _EXAMPLE_LINE.match(line)
+        return match.group(1) + names.sub(hybrid, match.group(2)) if match else line
+
+    return "\n".join(rename(line) for line in source.split("\n"))
 
 
 def _imported_names(module: cst.Module) -> set[str]:
