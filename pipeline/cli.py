@@ -163,9 +163,8 @@ def build(
         console.print(f"  {name:<10} received {count.received:>5}  accepted {count.accepted:>5}  rejected: {rejected}")
     from judges.cli import agreement_lines
     from judges.stage import read_agreement
-    from pipeline.store import ArtifactStore
 
-    if (figures := read_agreement(ArtifactStore(settings.artifacts_dir()), summary.run_id)) is not None:
+    if (figures := read_agreement(store, summary.run_id)) is not None:
         for line in agreement_lines(figures):
             console.print(line, highlight=False)
     if summary.release_version:
@@ -177,10 +176,9 @@ def build(
 # Release commands live with the release stage; registered here so that they share the one app.
 from pipeline.release.cli import publish_command, release_app  # noqa: E402 - after the app is defined
 from pipeline.mining.cli import mine_command  # noqa: E402 - likewise
+from judges.cli import judge_command  # noqa: E402 - likewise
 
 app.command("publish")(publish_command)
-from judges.cli import judge_command  # noqa: E402 - the judge panel's command lives with the judges
-
 app.command("judge")(judge_command)
 app.command("mine")(mine_command)
 app.add_typer(release_app, name="release")
