@@ -162,6 +162,50 @@ class TestMore(unittest.TestCase):
     assert result.status == "completed" and passed(result) == set(result.collected) and len(result.collected) == 6
 
 
+def test_mocks_and_class_long_patches_are_not_tampering(pool):
+    """unittest.mock imports asyncio (whose `types.coroutine` swaps `__code__` of its own functions), and a
+    test class may patch `input` for all its tests: neither is tampering."""
+    tests = """
+import builtins
+import unittest
+from unittest import mock
+from unittest.mock import MagicMock, patch
+
+from box import Box
+
+_real_input = builtins.input
+
+
+class TestWithMocks(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        builtins.input = lambda *a: "3"
+
+    @classmethod
+    def tearDownClass(cls):
+        builtins.input = _real_input
+
+    def test_input(self):
+        self.assertEqual(Box(int(input())).double(), 6)
+
+    @patch("builtins.print")
+    def test_print(self, printed):
+        print("x")
+        printed.assert_called_once_with("x")
+
+    def test_magic(self):
+        box = MagicMock(spec=Box)
+        box.double.return_value = 9
+        self.assertEqual(box.double(), 9)
+        with mock.patch.object(Box, "double", return_value=1):
+            self.assertEqual(Box(5).double(), 1)
+        self.assertEqual(Box(5).double(), 10)
+"""
+    result = run(pool, WRONG.replace("* 3", "* 2"), tests)
+    assert result.tampering == []
+    assert result.status == "completed" and passed(result) == set(result.collected) and len(result.collected) == 3
+
+
 def test_fake_result_files_change_nothing(pool):
     """The harness reads no file the run can write: a fake report beside the tests is just a file."""
     fake = ("import json, os\nhere = os.path.dirname(__file__)\n"

@@ -49,6 +49,11 @@ PROTECTED_PREFIXES = ("builtins", "unittest", "unittest.", "pytest", "_pytest.ru
                       "pluggy.", "validation.sandbox.")
 # Entries that pytest itself rebinds while it runs (state, not machinery): (module or class, name).
 VOLATILE = {
+    # Tests patch these for a whole class or module (input to feed prompts, print and open to capture);
+    # none of them decides an outcome.
+    ("builtins", "input"),
+    ("builtins", "print"),
+    ("builtins", "open"),
     ("_pytest.assertion.util", "_reprcompare"),
     ("_pytest.assertion.util", "_assertion_pass"),
     ("_pytest.assertion.util", "_config"),
@@ -207,8 +212,16 @@ class Guard:
 
         self.snapshot = snapshot
         self.report = report
+        import _pytest
+        import pluggy
+
         self.realpath = os.path.realpath
         self.protected = frozenset(self.realpath(p) for p in protected_paths)
+        # Code of these folders (and of the protected files) must keep its code objects: `types.coroutine`
+        # legitimately swaps the `__code__` of asyncio's own functions, a hollowed-out test or assertion
+        # is tampering.
+        self.code_folders = tuple(self.realpath(os.path.dirname(m.__file__)) + os.sep
+                                  for m in (unittest, _pytest, pluggy, sys.modules[__name__]))
         self.findings: list[str] = []
         self._reported: set[str] = set()
         self._changes = Snapshot.changes
@@ -245,6 +258,14 @@ class Guard:
             return False
         return real in self.protected or (real.startswith("/proc/") and real.endswith("/mem"))
 
+    def protected_code(self, function: Any) -> bool:
+        """Whether `function` belongs to the tests or the grading machinery (its code must not be swapped)."""
+        filename = getattr(getattr(function, "__code__", None), "co_filename", "")
+        if not isinstance(filename, str) or not filename:
+            return False
+        real = self.realpath(filename)
+        return real in self.protected or real.startswith(self.code_folders)
+
 
 _WARM: list[Snapshot] = []
 
@@ -261,7 +282,7 @@ def warm_snapshot() -> Snapshot:
 
 
 def _make_hook(guard: Guard) -> Callable[[str, tuple[Any, ...]], None]:
-    flag, protected = guard.flag, guard.protected_path
+    flag, protected, protected_code = guard.flag, guard.protected_path, guard.protected_code
     refused = dict(REFUSED_EVENTS)
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
@@ -278,7 +299,7 @@ def _make_hook(guard: Guard) -> Callable[[str, tuple[Any, ...]], None]:
         elif event in ("os.rename", "os.link", "os.symlink"):
             if any(protected(a) for a in args[:2] if isinstance(a, (str, bytes, os.PathLike))):
                 what = f"{event} over the harness's files"
-        elif event == "object.__setattr__" and len(args) >= 2 and args[1] == "__code__":
+        elif event == "object.__setattr__" and len(args) >= 2 and args[1] == "__code__" and protected_code(args[0]):
             what = f"replaced the code of {getattr(args[0], '__qualname__', args[0])!s:.80}"
         elif event in refused:
             what = refused[event]
