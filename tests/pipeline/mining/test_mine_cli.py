@@ -59,7 +59,7 @@ def test_mine_command_writes_a_run_and_json(tmp_path, monkeypatch):
     assert set(rows) == {"FreshLedger", "TestedLedger"}
     assert rows["FreshLedger"]["first_commit_date"] == "2025-02-01" and rows["FreshLedger"]["licence"] == "MIT"
     store = ArtifactStore(tmp_path / "artifacts")
-    run_id = result.output.split()[1].rstrip(":")
+    run_id = next(line for line in result.output.splitlines() if line.startswith("run ")).split()[1].rstrip(":")
     candidates = {c.class_name: c for _, c in store.iter_records(run_id, "mine", Candidate)}
     assert candidates["TestedLedger"].generator.parameters["tests"] == "repository"
     assert candidates["FreshLedger"].generator.parameters["tests"] == "oracle"
