@@ -207,7 +207,8 @@ class GateReport(Record):
     line_coverage: float | None = Field(default=None, description="Share of solution lines run by the tests (0..1).")
     branch_coverage: float | None = Field(default=None, description="Share of solution branches taken (0..1).")
     missing_lines: tuple[int, ...] = Field(default=(), description="Solution lines the tests never ran.")
-    interaction_edge_coverage: float | None = Field(default=None, description="Exercised / static interaction edges.")
+    interaction_edge_coverage: float | None = Field(
+        default=None, description="Exercised / static interaction edges, one per (kind, method, method) pair.")
     mutation_score: float | None = Field(default=None, description="Killed / generated mutants, when measured.")
     protections: dict[str, bool] = Field(
         default_factory=dict, description="Which sandbox protections were in force (network, uid, cgroups, ...)."

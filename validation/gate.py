@@ -217,14 +217,23 @@ def _interaction_checks(report: _Report, candidate: Candidate, base: RunResult, 
     if isinstance(base.trace, dict) and "error" in base.trace:
         summary["trace_error"] = base.trace["error"]
     report.evidence["interaction"] = summary
-    coverage = summary.get("interaction_edge_coverage")
+    # Gated on method pairs: a call edge and a state edge between two methods are two edges, however many
+    # attributes the state edge rests on (a snapshot over ten fields is one edge per pair, not ten).
+    coverage = summary.get("pair_coverage")
+    per_attribute = summary.get("interaction_edge_coverage")
+    pairs = {(e["kind"], e["source"], e["target"]) for e in summary.get("edges", [])}
+    pairs_hit = {(e["kind"], e["source"], e["target"]) for e in summary.get("edges", []) if e["exercised"]}
     most = int(summary.get("max_methods_on_one_instance") or 0)
     report.fields["interaction_edge_coverage"] = round(coverage, 6) if coverage is not None else None
     if coverage is None:
         ok, detail = not policy.require_interaction_edges, problem or "the class has no static interaction edge"
     else:
         ok = coverage >= policy.min_interaction_edge_coverage
-        detail = f"{summary['exercised_edges']}/{summary['static_edges']} edges exercised"
+        detail = (f"{len(pairs_hit)}/{len(pairs)} method-pair edges exercised "
+                  f"({summary['exercised_edges']}/{summary['static_edges']} counted per attribute)")
+    report.check("interaction_attribute_edge_coverage", round(per_attribute, 6) if per_attribute is not None else None,
+                 None, True, gated=False,
+                 detail="exercised / static edges with one state edge per attribute (reported, not gated)")
     report.check("interaction_edge_coverage", round(coverage, 6) if coverage is not None else None,
                  policy.min_interaction_edge_coverage, ok, detail=detail, reason=RejectReason.LOW_INTERACTION,
                  evidence={"unexercised": [e for e in summary.get("edges", []) if not e["exercised"]][:30]})

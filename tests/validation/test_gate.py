@@ -89,6 +89,10 @@ def test_clean_task_passes_every_check(pool, candidate_of):
     assert report.passed, (report.reasons, [c for c in report.checks if not c.passed])
     assert report.line_coverage == 1.0
     assert report.interaction_edge_coverage is not None and report.interaction_edge_coverage >= 0.75
+    interaction = report.evidence["interaction"]  # gated on method pairs; the per-attribute figure beside it
+    assert report.interaction_edge_coverage == pytest.approx(interaction["pair_coverage"])
+    per_attribute = report.check("interaction_attribute_edge_coverage")
+    assert not per_attribute.gated and per_attribute.value == pytest.approx(interaction["interaction_edge_coverage"])
     assert report.check("methods_on_one_instance").value >= 3
     assert report.check("vacuous_share").value == 0
     assert report.mutation_score is not None and report.check("mutation_score").gated is False

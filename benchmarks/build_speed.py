@@ -1,0 +1,127 @@
+"""Wall time of the build's stages on a fixed sub-corpus, with the mutant-schema runner against the old one.
+
+    .venv/bin/python benchmarks/build_speed.py [--domains Game_Sim Text_NLP] [--gate-only N]
+
+The stages run as the build runs them (the plain functions of `pipeline/stages.py`, without Prefect) in a
+temporary artifacts folder: seeds, enhance and compose once (they do not depend on the mutation runner),
+then the gate (with its repair round) and the release twice on the same candidates, once with
+`GatePolicy(mutant_schemata=False)` (each mutant executed from its own source, pytest's full failure report:
+the runner before schemata) and once with the default (one schema module per task). It prints the wall
+time of every stage, candidates per second through the gate, the per-step totals of `build --profile`,
+and the ratios. `--gate-only N` skips synthesis and gates the first N seeds of the domains instead (a
+minute rather than a quarter of an hour). The machine's load average is printed before and after: on a
+shared machine the two runs see different load; rerun to see the spread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pipeline import settings, stages  # noqa: E402
+from pipeline.config import BuildConfig  # noqa: E402
+from pipeline.funnel import Funnel  # noqa: E402
+from pipeline.store import ArtifactStore  # noqa: E402
+from pipeline.timing import format_profile, reset_times, step_times  # noqa: E402
+
+DOMAINS = ("Game_Sim", "Text_NLP")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def _timed(label: str, walls: dict[str, float], work):  # noqa: ANN001, ANN202
+    started = time.perf_counter()
+    result = work()
+    walls[label] = time.perf_counter() - started
+    print(f"  {label:<10} {walls[label]:8.1f} s", flush=True)
+    return result
+
+
+def _gate_and_release(artifacts: Path, run_id: str, config: BuildConfig) -> tuple[dict[str, float], int, str]:
+    store = ArtifactStore(artifacts)
+    walls: dict[str, float] = {}
+    reset_times()
+    gate, repair = _timed("validate", walls, lambda: stages.stage_validate(store, run_id, config))
+    funnel = Funnel(run_id=run_id).with_stage(stages.VALIDATE_STAGE, gate).with_stage(stages.REPAIR_STAGE, repair)
+    _timed("release", walls, lambda: stages.stage_release(store, run_id, funnel, config))
+    return walls, gate.received, format_profile(step_times())
+
+
+def _gate_only(seeds: int, domains: tuple[str, ...], jobs: int) -> None:
+    from pipeline.validate.inputs import seed_to_candidate
+    from validation.gate import validate_many
+    from validation.policy import GatePolicy
+    from validation.sandbox import SandboxPool
+
+    config = BuildConfig(domains=domains)
+    candidates = [seed_to_candidate(s) for s in stages.load_seed_records(config)][:seeds]
+    seconds: dict[bool, float] = {}
+    outcomes: dict[bool, list[tuple]] = {}
+    with SandboxPool(jobs=jobs) as pool:
+        for schemata in (False, True):
+            reset_times()
+            started = time.perf_counter()
+            reports = validate_many(candidates, GatePolicy(mutant_schemata=schemata), pool, jobs=jobs)
+            seconds[schemata] = time.perf_counter() - started
+            outcomes[schemata] = [(r.passed, r.mutation_score) for r in reports]
+            print(f"{'schemata' if schemata else 'old runner'}: {len(candidates)} seeds through the gate in "
+                  f"{seconds[schemata]:.1f} s (load {_load()})")
+            print(format_profile(step_times()))
+    print(f"gate ratio old/new: {seconds[False] / seconds[True]:.2f}x; same pass and mutation score per seed: "
+          f"{outcomes[False] == outcomes[True]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--gate-only", type=int, default=0, metavar="N", help="gate N seeds only, both runners")
+    args = parser.parse_args()
+    domains = tuple(args.domains)
+    print(f"domains {', '.join(domains)}; {args.jobs} jobs; {os.cpu_count()} CPUs; load {_load()}")
+    if args.gate_only:
+        _gate_only(args.gate_only, domains, args.jobs)
+        return
+    with tempfile.TemporaryDirectory(prefix="build-speed-") as folder:
+        base = Path(folder) / "synthesis"
+        os.environ["CLASSEVAL_PRO_ARTIFACTS"] = str(base)
+        config = BuildConfig(domains=domains, jobs=args.jobs)
+        store = ArtifactStore(base)
+        run_id = stages.default_run_id(config, stages.load_seed_records(config))
+        walls: dict[str, float] = {}
+        print("synthesis (shared by both runs):")
+        _timed("seeds", walls, lambda: stages.stage_seeds(store, run_id, config))
+        _timed("enhance", walls, lambda: stages.stage_enhance(store, run_id, config))
+        _timed("compose", walls, lambda: stages.stage_compose(store, run_id, config))
+        print(format_profile(step_times()))
+        results = {}
+        for schemata in (False, True):
+            label = "schemata" if schemata else "old runner"
+            copy = Path(folder) / label.replace(" ", "-")
+            shutil.copytree(base, copy)
+            os.environ["CLASSEVAL_PRO_ARTIFACTS"] = str(copy)
+            gated = config.model_copy(update={"gate": config.gate.model_copy(update={"mutant_schemata": schemata})})
+            print(f"{label} (load {_load()}):")
+            results[schemata] = _gate_and_release(copy, run_id, gated)
+            print(results[schemata][2])
+        (old, count, _), (new, _, _) = results[False], results[True]
+        for name, mine in (("old runner", old), ("schemata", new)):
+            total = sum(walls.values()) + sum(mine.values())
+            print(f"{name:<10}: build {total:7.1f} s, gate {count / mine['validate']:.2f} candidates/s")
+        print(f"ratio old/new: gate {old['validate'] / new['validate']:.2f}x, whole build "
+              f"{(sum(walls.values()) + sum(old.values())) / (sum(walls.values()) + sum(new.values())):.2f}x "
+              f"(load now {_load()})")
+
+
+if __name__ == "__main__":
+    main()
