@@ -1,6 +1,6 @@
 """A rebuild with unchanged inputs against the first build, measured in the same run (target: under 5%).
 
-    .venv/bin/python benchmarks/rebuild.py [--domains Game_Sim] [--config build.toml] [--resumed]
+    .venv/bin/python benchmarks/rebuild.py [--domains Game_Sim] [--config build.toml] [--resumed] [--log F]
 
 Both builds run `classeval-pro build` as a user would (a subprocess, stderr piped), into a fresh artifacts
 folder on a copy of the bundled seeds of the chosen domains (default: one domain, so the first build takes
@@ -47,6 +47,7 @@ def main() -> None:
     parser.add_argument("--domains", default="Game_Sim", help="comma-separated domains of the corpus, or 'all'")
     parser.add_argument("--config", type=Path, help="a TOML build configuration (default: the defaults)")
     parser.add_argument("--resumed", action="store_true", help="also time resuming a run stopped in validation")
+    parser.add_argument("--log", type=Path, help="write the first build's stderr (its progress lines) here")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="rebuild-bench-"))
@@ -63,6 +64,8 @@ def main() -> None:
     extra = ["--config", str(args.config)] if args.config else []
     try:
         first, result = _build(env, *extra)
+        if args.log:
+            args.log.write_text(result.stderr)
         print(f"first build:  {first:8.1f} s  ({result.stdout.strip().splitlines()[-1]})")
         before = _snapshot(artifacts / "runs") | _snapshot(artifacts / "releases")
         second, result = _build(env, *extra)

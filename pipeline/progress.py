@@ -121,8 +121,9 @@ def counts(step: Step) -> str:
 class LogReporter:
     """Plain lines for a log: a step's start and end, and every `every_records` items or `every_seconds`.
 
-    `every_records=None` means a tenth of the step's total (at least one). The time-based line is written
-    when an item finishes, so a step whose single item takes minutes is silent until that item ends.
+    `every_records=None` means a tenth of the step's total (at least one; 10 while the total is unknown).
+    The time-based line is written when an item finishes, so a step whose single item takes minutes is
+    silent until that item ends.
     """
 
     def __init__(self, stream: TextIO, *, every_records: int | None = None, every_seconds: float = 30.0,
@@ -146,7 +147,8 @@ class LogReporter:
 
     def advanced(self, step: Step) -> None:
         last_done, last_time = self._last.get(id(step), (0, step.started_at))
-        every = self.every_records or max(1, (step.total or 0) // 10 or 1)
+        # A tenth of the total; while the total is unknown, every 10 items (and the time-based line).
+        every = self.every_records or (max(1, step.total // 10) if step.total is not None else 10)
         if step.done - last_done < every and self._clock() - last_time < self.every_seconds:
             return
         parts = [counts(step)]
@@ -160,7 +162,8 @@ class LogReporter:
 
     def finished(self, step: Step) -> None:
         verb = "stopped by an error at" if step.failed else "finished"
-        self._line(step, f"{verb} {counts(step)} in {duration(step.elapsed)}")
+        done = "" if step.total is None and step.done == 0 else f" {counts(step)}"  # a step that counts nothing
+        self._line(step, f"{verb}{done} in {duration(step.elapsed)}")
         self._last.pop(id(step), None)
 
     def close(self) -> None:

@@ -157,3 +157,22 @@ def test_reporter_for_picks_bars_in_a_terminal_and_lines_otherwise():
         with progress.step("enhance", total=4) as step:
             step.advance(4)
     assert "enhance" in terminal.file.getvalue() and "4/4" in terminal.file.getvalue()
+
+
+def test_a_step_of_unknown_size_logs_every_ten_items_and_one_that_counts_nothing_only_its_time():
+    clock = FakeClock()
+    out = io.StringIO()
+    reporter = LogReporter(out, every_seconds=3600, clock=clock, now=fixed_now)
+    step = Step("release tasks", None, clock=clock, on_change=reporter.advanced)
+    reporter.started(step)
+    for _ in range(25):
+        clock.now += 1
+        step.advance()
+    assert [line.split(" ", 2)[2] for line in out.getvalue().splitlines()] == [
+        "release tasks: started", "release tasks: 10, 1.00/s", "release tasks: 20, 1.00/s"]
+    quiet = Step("release", None, clock=clock)
+    reporter.started(quiet)
+    clock.now += 27
+    quiet.finish()
+    reporter.finished(quiet)
+    assert out.getvalue().splitlines()[-1].endswith("release: finished in 27s")
