@@ -94,7 +94,8 @@ def agreement_table(figures) -> str:
                        [(p.judge_a, p.judge_b, p.items, "-" if p.observed is None else f"{p.observed:.2f}",
                          _kappa(p.kappa)) for p in figures.pairwise])
     text += (f"\n\nFleiss' kappa over the {figures.rated_items} candidates every judge rated: "
-             f"{_kappa(figures.fleiss_kappa)} (undefined when every rating is the same decision).")
+             + (f"{figures.fleiss_kappa:.3f}." if figures.fleiss_kappa is not None
+                else "undefined (every rating was the same decision, or fewer than two judges rated)."))
     if figures.failed_criteria:
         text += "\n\nMost frequent failed criteria:\n\n" + _table(
             ("criterion", "failed", "by judge"),
