@@ -9,9 +9,9 @@ corpus). The second build has the same inputs, so it names the same finished run
 "already released", change no file of the run or the release, and take a small share of the first
 build's time. It prints both times and their ratio, and whether every file was left byte-identical.
 
-With `--resumed` it also times a third build of a copy of the run whose release marker, validate and later
-stages were removed: the cost of resuming a run interrupted during validation (the gate reruns nothing it
-recorded; the release is made again in an empty releases folder).
+With `--resumed` it also times a third build of a copy of the run whose done markers from validate on, judge
+records and release records were removed: the cost of resuming a run interrupted after validation (it
+prints how many gate reports were written again; the release is made again in an empty releases folder).
 """
 
 from __future__ import annotations
@@ -79,9 +79,11 @@ def main() -> None:
             shutil.copytree(run, resumed, ignore=shutil.ignore_patterns(
                 "release*", "validate.done.json", "repair.done.json", "judge*", "rejections", "funnel.json"))
             shutil.rmtree(artifacts / "releases")
+            reports = _snapshot(resumed / "validate")
             third, result = _build(env, *extra, "--run-id", "run-resumed")
-            print(f"resumed:      {third:8.1f} s  ({third / first:.2%} of the first build; the gate reran nothing, "
-                  f"the release stage ran again)")
+            rewritten = sum(1 for p, v in _snapshot(resumed / "validate").items() if reports.get(p) != v)
+            print(f"resumed:      {third:8.1f} s  ({third / first:.2%} of the first build; gate reports written "
+                  f"again: {rewritten} of {len(reports)}; judge and release ran again)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
