@@ -153,24 +153,25 @@ def build(
     from flows.build import build_flow  # imports Prefect: about a second
 
     summary = build_flow(cfg, run_id)
-    console.print(f"run {summary.run_id}: {summary.run_dir}")
+    console.print(f"run {summary.run_id}: {summary.run_dir}", highlight=False, soft_wrap=True)
     if profile:
         from pipeline.timing import format_profile, step_times
 
         console.print(format_profile(step_times()), highlight=False, soft_wrap=True)
     for name, count in summary.funnel.stages.items():
         rejected = ", ".join(f"{reason.value} {n}" for reason, n in sorted(count.rejected.items())) or "none"
-        console.print(f"  {name:<10} received {count.received:>5}  accepted {count.accepted:>5}  rejected: {rejected}")
+        console.print(f"  {name:<10} received {count.received:>5}  accepted {count.accepted:>5}  rejected: {rejected}",
+                      highlight=False, soft_wrap=True)
     from judges.cli import agreement_lines
     from judges.stage import read_agreement
 
     if (figures := read_agreement(store, summary.run_id)) is not None:
         for line in agreement_lines(figures):
-            console.print(line, highlight=False)
+            console.print(line, highlight=False, soft_wrap=True)
     if summary.release_version:
-        console.print(f"release {summary.release_version}: {summary.release_path}")
+        console.print(f"release {summary.release_version}: {summary.release_path}", highlight=False, soft_wrap=True)
     else:
-        console.print(summary.release_message)
+        console.print(summary.release_message, highlight=False, soft_wrap=True)
 
 
 # Release commands live with the release stage; registered here so that they share the one app.
