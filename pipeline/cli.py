@@ -130,13 +130,26 @@ def build(
     config: Annotated[Optional[Path], typer.Option(help="TOML build configuration; defaults are the offline build.")] = None,
     run_id: Annotated[Optional[str], typer.Option(help="Resume or name a run; default derives from the inputs.")] = None,
     profile: Annotated[bool, typer.Option("--profile", help="Print the time per stage and per step at the end.")] = False,
+    backend: Annotated[Optional[str], typer.Option(help="offline | model: backend of enhance and compose ([models].backend).")] = None,
+    model: Annotated[Optional[str], typer.Option(help="litellm model for every role, e.g. openai/gpt-4o ([models].model).")] = None,
+    enhance_model: Annotated[Optional[str], typer.Option(help="Model of the enhancer role.")] = None,
+    compose_model: Annotated[Optional[str], typer.Option(help="Model of the composer role.")] = None,
+    test_model: Annotated[Optional[str], typer.Option(help="Model of the test writer role.")] = None,
+    reference_model: Annotated[Optional[str], typer.Option(help="Model of the reference writer role.")] = None,
+    api_base: Annotated[Optional[str], typer.Option(help="Server of every model (a proxy, vLLM, Ollama).")] = None,
+    max_cost: Annotated[Optional[float], typer.Option(help="Budget: most dollars this run may spend on models.")] = None,
+    max_calls: Annotated[Optional[int], typer.Option(help="Budget: most model calls this run may make.")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Ask the models again instead of using cached answers.")] = False,
 ) -> None:
     """Run the build flow on the bundled seeds and write the run (and a release) under artifacts/."""
     from pipeline.config import load_config
+    from pipeline.models.config import apply_build_options
 
     from pipeline import stages
 
-    cfg = load_config(config)
+    cfg = apply_build_options(load_config(config), backend=backend, model=model, enhance_model=enhance_model,
+                              compose_model=compose_model, test_model=test_model, reference_model=reference_model,
+                              api_base=api_base, max_cost_usd=max_cost, max_calls=max_calls, no_cache=no_cache)
     # Check the inputs before Prefect starts (its temporary server takes seconds, and an input error raised
     # inside the flow is logged with a traceback): a broken seed or setting ends here with one line.
     seeds = stages.load_seed_records(cfg)
@@ -172,6 +185,10 @@ def build(
         console.print(f"release {summary.release_version}: {summary.release_path}", highlight=False, soft_wrap=True)
     else:
         console.print(summary.release_message, highlight=False, soft_wrap=True)
+    from pipeline.models.run_state import summary_lines
+
+    for line in summary_lines(summary.run_dir):
+        console.print(line, highlight=False, soft_wrap=True, markup=False)
 
 
 # Release commands live with the release stage; registered here so that they share the one app.

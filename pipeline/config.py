@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from judges.config import JudgesConfig
 from pipeline.mining.records import MineConfig
+from pipeline.models.config import ModelsConfig
 from pipeline.records import content_hash
 from pipeline.release.assemble import ReleaseConfig
 from pipeline.synthesis.config import ComposeConfig, EnhanceConfig
@@ -40,6 +41,8 @@ class BuildConfig(BaseModel):
     mine: MineConfig = Field(default_factory=MineConfig, description="Stage 3: mining (off without a source).")
     repair: bool = Field(default=True, description="Give a candidate that fails on coverage or interaction one "
                          "round of oracle tests aimed at what its report found missing.")
+    models: ModelsConfig = Field(default_factory=ModelsConfig,
+                                 description="Model backends, models per role and budget (pipeline/models/config.py).")
 
     def enhance_config(self) -> EnhanceConfig:
         return self.enhance.model_copy(update={"rng_seed": self.rng_seed})
@@ -51,7 +54,10 @@ class BuildConfig(BaseModel):
 
     def fingerprint(self) -> str:
         """Digest of the settings, part of the default run id so that changed settings start a new run."""
-        return content_hash(self.model_dump(mode="json"), length=10)
+        settings = self.model_dump(mode="json", exclude={"models"})
+        if self.models.uses_models:  # offline builds keep their run ids; the budget never changes a run's id
+            settings["models"] = self.models.run_identity()
+        return content_hash(settings, length=10)
 
 
 def load_config(path: Path | None) -> BuildConfig:

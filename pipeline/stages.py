@@ -113,12 +113,25 @@ def _store_generated(store: ArtifactStore, run_id: str, stage: str, items: Itera
                       rejected=_rejection_count(rejections))
 
 
+def _with_models(store: ArtifactStore, run_id: str, stage: str, seeds: Sequence[SeedClass],
+                 config: BuildConfig) -> StageCount:
+    """A generating stage on the model backend (pipeline/models/stage.py). Its done marker is written only
+    when every item was made: work the budget stopped is done by a rerun with a raised budget."""
+    from pipeline.models.stage import compose_blueprints, enhance_blueprints, run_model_stage
+
+    blueprints = enhance_blueprints(seeds) if stage == ENHANCE_STAGE else compose_blueprints(seeds, config)
+    count, complete = run_model_stage(store, run_id, stage, blueprints, config)
+    return _finish(store, run_id, stage, count) if complete else count
+
+
 def stage_enhance(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
     """Stage 1: enhanced candidates from every seed the run recorded (offline synthesis; oracle runs in the
     sandbox)."""
     if (done := _finished_count(store, run_id, ENHANCE_STAGE)) is not None:
         return done
     seeds = run_seeds(store, run_id)
+    if config.models.backend_for(ENHANCE_STAGE) == "model":
+        return _with_models(store, run_id, ENHANCE_STAGE, seeds, config)
     from pipeline.synthesis.enhance import enhance_seeds
     from validation.sandbox import SandboxPool
 
@@ -135,6 +148,8 @@ def stage_compose(store: ArtifactStore, run_id: str, config: BuildConfig) -> Sta
     if (done := _finished_count(store, run_id, COMPOSE_STAGE)) is not None:
         return done
     seeds = run_seeds(store, run_id)
+    if config.models.backend_for(COMPOSE_STAGE) == "model":
+        return _with_models(store, run_id, COMPOSE_STAGE, seeds, config)
     from pipeline.synthesis.compose import compose_seeds
     from validation.sandbox import SandboxPool
 
@@ -302,6 +317,7 @@ def stage_release(store: ArtifactStore, run_id: str, funnel: Funnel, config: Bui
     if (outcome := finished_outcome(store, run_id)) is not None:
         return outcome
     from judges.stage import read_agreement
+    from pipeline.models.run_state import manifest_usage
     from pipeline.release.assemble import release
 
     from pipeline.timing import timed
@@ -314,6 +330,7 @@ def stage_release(store: ArtifactStore, run_id: str, funnel: Funnel, config: Bui
     release_config = config.release.model_copy(update={
         "seed_corpus_hash": corpus_hash(run_seeds(store, run_id)),
         "build_configuration": config.model_dump(mode="json"),
+        "model_usage": manifest_usage(store.runs / run_id),
     })
     judging = read_agreement(store, run_id) if config.judges.enabled else None
     with progress.step(RELEASE_STAGE):  # decontamination, deduplication, the files and their self-check

@@ -61,6 +61,8 @@ class ReleaseConfig(BaseModel):
     release_date: date | None = Field(default=None, description="Date that picks the version; None = today (UTC).")
     seed_corpus_hash: str | None = Field(default=None, description="Digest of the seed corpus (pipeline.stages.corpus_hash).")
     build_configuration: dict[str, Any] = Field(default_factory=dict, description="The build's settings, for the manifest.")
+    model_usage: dict[str, Any] = Field(default_factory=dict, description="Model calls, cache hits, tokens and cost "
+                                        "per role of the run (pipeline.models.usage.UsageSummary); empty offline.")
 
 
 @dataclass
@@ -194,10 +196,11 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
                   "origins": dict(sorted(Counter(t.origin.value for t in all_tasks).items()))}
         manifest = build_manifest(
             folder, version=version, splits=splits,
-            configuration={"release": config.model_dump(mode="json", exclude={"build_configuration", "seed_corpus_hash"}),
+            configuration={"release": config.model_dump(mode="json", exclude={"build_configuration", "seed_corpus_hash",
+                                                                              "model_usage"}),
                            "build": config.build_configuration, "benchmarks": [Path(p).name for p in benchmarks]},
             seed_corpus_hash=config.seed_corpus_hash, counts=counts, export_notes=notes, previous_version=previous,
-            judging=judging)
+            judging=judging, model_usage=config.model_usage)
         atomic_write_text(folder / MANIFEST, manifest_text(manifest))
         # Self-check before the rename makes it visible: the data must reload through `datasets` to tasks
         # whose hashes (taken from the records written) all match, no more and no fewer. A failure leaves

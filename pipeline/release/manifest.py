@@ -66,15 +66,17 @@ def file_hashes(folder: Path) -> dict[str, dict[str, Any]]:
 
 def build_manifest(folder: Path, *, version: str, splits: Mapping[str, Sequence[Task]], configuration: dict[str, Any],
                    seed_corpus_hash: str | None, counts: dict[str, Any], export_notes: Sequence[str],
-                   previous_version: str | None, judging: Any = None) -> dict[str, Any]:
+                   previous_version: str | None, judging: Any = None,
+                   model_usage: dict[str, Any] | None = None) -> dict[str, Any]:
     """The manifest of a filled release folder (call it last: it hashes the files already there).
 
     `judges` holds the agreement figures over this build's gate survivors (`judging`, when the judge stage
-    ran) and over every released task carrying verdicts."""
+    ran) and over every released task carrying verdicts. `model_usage` (what the run's model calls spent)
+    is added only when the run used models."""
     from judges.agreement import agreement
 
     all_tasks = [t for tasks in splits.values() for t in tasks]
-    return {
+    manifest = {
         "version": version,
         "previous_version": previous_version,
         "pipeline_version": pipeline_version(),
@@ -89,6 +91,9 @@ def build_manifest(folder: Path, *, version: str, splits: Mapping[str, Sequence[
         "tasks": {t.task_id: {"sha256": task_digest(t), "split": name}
                   for name, tasks in splits.items() for t in tasks},
     }
+    if model_usage:
+        manifest["model_usage"] = model_usage
+    return manifest
 
 
 def manifest_text(manifest: dict[str, Any]) -> str:
