@@ -22,6 +22,7 @@ from pipeline import runs, settings, stages
 from pipeline.config import BuildConfig
 from pipeline.funnel import Funnel, StageCount
 from pipeline.mining.stage import mining_configured
+from pipeline.models.run_state import model_stop_message
 from pipeline.runs import RunOutcome
 from pipeline.store import ArtifactStore
 from pipeline.timing import add_time
@@ -113,6 +114,10 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
     record(stages.COMPOSE_STAGE, compose_task(artifacts, run_id, config))
     if mining_configured(config.mine):  # a local folder or GitHub with a token
         record(stages.MINE_STAGE, mine_task(artifacts, run_id, config))
+    if (stopped := model_stop_message(store.runs / run_id)) is not None:
+        # The model budget left work undone: no gate, judges or release until a raised budget resumes the run.
+        return BuildSummary(run_id=run_id, run_dir=store.runs / run_id, funnel=runs.read_funnel(store, run_id),
+                            release_message=stopped)
     gate, repair = validate_task(artifacts, run_id, config)
     record(stages.VALIDATE_STAGE, gate)
     record(stages.REPAIR_STAGE, repair)

@@ -52,12 +52,20 @@ class BuildConfig(BaseModel):
         matrix = self.compose.composable or ComposeConfig.from_registry(registry).composable
         return self.compose.model_copy(update={"rng_seed": self.rng_seed, "composable": matrix})
 
-    def fingerprint(self) -> str:
-        """Digest of the settings, part of the default run id so that changed settings start a new run."""
+    def _identity(self) -> dict:
         settings = self.model_dump(mode="json", exclude={"models"})
         if self.models.uses_models:  # offline builds keep their run ids; the budget never changes a run's id
             settings["models"] = self.models.run_identity()
-        return content_hash(settings, length=10)
+        return settings
+
+    def resumes_as(self, other: BuildConfig) -> bool:
+        """True when `other` may resume a run started under this configuration: they differ at most in what
+        does not change what a run makes (the model budget, the cache switch, where models are served)."""
+        return self._identity() == other._identity()
+
+    def fingerprint(self) -> str:
+        """Digest of the settings, part of the default run id so that changed settings start a new run."""
+        return content_hash(self._identity(), length=10)
 
 
 def load_config(path: Path | None) -> BuildConfig:

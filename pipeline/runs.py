@@ -85,6 +85,9 @@ def record_configuration(store: ArtifactStore, run_id: str, config: BuildConfig)
         recorded = BuildConfig.model_validate_json(path.read_bytes())
     except ValueError as exc:
         raise InputError(f"{path}: not a valid build configuration: {exc}") from None
+    if recorded != config and recorded.resumes_as(config):
+        store.write_run_file(run_id, CONFIG_FILE, text)  # a raised model budget (or the like) resumes the run
+        return
     if recorded != config:
         mine, theirs = config.model_dump(mode="json"), recorded.model_dump(mode="json")
         fields = sorted(k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))

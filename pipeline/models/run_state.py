@@ -100,6 +100,15 @@ def manifest_usage(run_dir: Path) -> dict:
             "budget_refused": usage.budget_refused}
 
 
+def model_stop_message(run_dir: Path) -> str | None:
+    """Why the run cannot go on to the gate and the release yet (the budget left model work undone), or None."""
+    stop = read_stop(run_dir)
+    if stop is None:
+        return None
+    undone = sum(len(items) for items in stop.not_done.values())
+    return f"no release yet: the model budget left {undone} work item(s) undone (see the model summary below)"
+
+
 def summary_lines(run_dir: Path) -> list[str]:
     """The build's closing lines about models: usage per role, and what the budget stopped."""
     if not (run_dir / USAGE_FILE).is_file():

@@ -19,6 +19,7 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 
+from pipeline import progress
 from pipeline.funnel import StageCount
 from pipeline.models.client import BudgetExhausted, ModelClient, Role
 from pipeline.models.conversation import Conversation
@@ -135,11 +136,17 @@ def run_model_stage(store: ArtifactStore, run_id: str, stage: str, blueprints: S
     from validation.sandbox import SandboxPool
 
     run = _StageRun(store, run_id, stage, config)
-    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
+    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool, \
+            progress.step(stage, total=len(blueprints)) as step:
         def gate(candidate):  # noqa: ANN001, ANN202 - Candidate -> GateReport
             return validate_candidate(candidate, config.gate, pool)
 
-        results = list(in_order(lambda blueprint: [(blueprint, run.one(blueprint, gate))], blueprints, config.jobs))
+        def work(blueprint: Blueprint) -> list[tuple[Blueprint, ModelWork | None]]:
+            done = run.one(blueprint, gate)
+            step.advance()
+            return [(blueprint, done)]
+
+        results = list(in_order(work, blueprints, config.jobs))
     run.ledger.save_usage(run.client.usage())
     done = [work for _, work in results if work is not None]
     not_done = [blueprint.work_id for blueprint, work in results if work is None]

@@ -57,15 +57,14 @@ def seeds_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _build_in_process(artifacts: Path, config: BuildConfig):
     store = ArtifactStore(artifacts)
-    seeds = stages.load_seed_records(config)
-    run_id = stages.default_run_id(config, seeds)
+    run_id = stages.default_run_id(config, stages.load_seed_records(config))
     funnel = Funnel(run_id=run_id)
-    funnel = funnel.with_stage("seeds", stages.stage_seeds(store, run_id, seeds))
-    funnel = funnel.with_stage("enhance", stages.stage_enhance(store, run_id, seeds, config))
-    funnel = funnel.with_stage("compose", stages.stage_compose(store, run_id, seeds, config))
+    funnel = funnel.with_stage("seeds", stages.stage_seeds(store, run_id, config))
+    funnel = funnel.with_stage("enhance", stages.stage_enhance(store, run_id, config))
+    funnel = funnel.with_stage("compose", stages.stage_compose(store, run_id, config))
     gate, repair = stages.stage_validate(store, run_id, config)
     funnel = funnel.with_stage("validate", gate).with_stage("repair", repair)
-    result = stages.stage_release(store, run_id, seeds, funnel, config)
+    result = stages.stage_release(store, run_id, funnel, config)
     return store, run_id, result
 
 
@@ -136,7 +135,7 @@ def test_budget_stops_the_build_cleanly_and_a_raised_budget_resumes(tmp_path: Pa
         assert stopped.returncode == 0, stopped.stderr[-3000:]
         assert len(server.calls) == 2
         assert "stopped: budget exhausted" in stopped.stdout and "max_calls=2" in stopped.stdout
-        assert "Raise [models.budget]" in stopped.stdout
+        assert "Raise [models.budget]" in stopped.stdout and "no release yet" in stopped.stdout
         [run] = list((tmp_path / "artifacts" / "runs").iterdir())
         stop = read_stop(run)
         assert stop is not None and sum(len(v) for v in stop.not_done.values()) >= 1

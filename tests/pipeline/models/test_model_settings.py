@@ -92,3 +92,16 @@ def test_run_ledger_carries_spending_and_stops_across_attempts(tmp_path: Path) -
     assert any("2 work item(s) not done (enhance 2)" in line for line in lines)
     again.record_stop("enhance", "", [])
     assert read_stop(tmp_path / "runs" / "run-1") is None
+
+
+def test_a_raised_budget_resumes_the_run_a_new_model_does_not(tmp_path: Path) -> None:
+    from pipeline import runs
+
+    store = ArtifactStore(tmp_path)
+    started = apply_build_options(BuildConfig(), backend="model", model="openai/a", max_calls=2)
+    runs.record_configuration(store, "run-1", started)
+    raised = apply_build_options(BuildConfig(), backend="model", model="openai/a", max_calls=20, no_cache=True)
+    runs.record_configuration(store, "run-1", raised)  # accepted, and recorded as the run's configuration now
+    assert BuildConfig.model_validate_json((tmp_path / "runs" / "run-1" / "config.json").read_bytes()) == raised
+    with pytest.raises(InputError, match="differs in models"):
+        runs.record_configuration(store, "run-1", apply_build_options(BuildConfig(), backend="model", model="openai/b"))
