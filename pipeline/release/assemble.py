@@ -35,7 +35,6 @@ from pipeline.release.dedup import DedupSettings, deduplicate
 from pipeline.release.diff import release_diff
 from pipeline.release.export import classeval_json
 from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
-from pipeline.report import collect_release, write_release_report
 from pipeline.release.versioning import next_version, sorted_versions
 from pipeline.store import ArtifactStore, atomic_write_text
 from pipeline.timing import timed
@@ -189,6 +188,8 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
             pretty_name=config.pretty_name, repo_hint=config.repo_hint or local_name(store.release_dir(version)),
             contamination=contamination,
             dedup={"threshold": config.near_duplicate_threshold}, judging=judging))
+        from pipeline.report import collect_release, write_release_report  # plotly: imported when a release is made
+
         write_release_report(folder, collect_release(store, run_id, version, splits, funnel))
         counts = {"received": len(tasks), "released": len(new_tasks),
                   "rejected": {r.value: n for r, n in sorted(per_reason.items(), key=lambda kv: kv[0].value)},
