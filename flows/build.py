@@ -18,13 +18,16 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from pydantic import BaseModel
 
-from pipeline import runs, settings, stages
+from flows.server_watch import api_url, start_watch
+from flows.stop_tracking import StopTracker
+from pipeline import runs, settings, stages, stopping
 from pipeline.config import BuildConfig
 from pipeline.funnel import Funnel, StageCount
 from pipeline.mining.stage import mining_configured
 from pipeline.models.run_state import model_stop_message
+from pipeline.report import REPORT_FILE, collect_run, render_report, write_run_report
 from pipeline.runs import RunOutcome
-from pipeline.store import ArtifactStore
+from pipeline.store import ArtifactStore, atomic_write_text
 from pipeline.timing import add_time
 
 
@@ -88,14 +91,41 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
 
     A finished run is left untouched and its outcome returned. Stages report their own progress
     (pipeline/progress.py) to whatever reporter the caller installed.
+    SIGINT and SIGTERM (and a lost Prefect server) stop it cleanly (pipeline/stopping.py): the funnel then
+    records where it stopped, and `BuildStopped` reaches the caller, which exits with its code.
     """
+    from validation.sandbox.pool import close_all_pools
+
     artifacts = settings.artifacts_dir()
     store = ArtifactStore(artifacts)
     run_id = run_id or stages.default_run_id(config, stages.load_seed_records(config))
     if (outcome := runs.finished_outcome(store, run_id)) is not None:
         return _summary(store, outcome, already=True)
+    stopping.reset()
+    stopping.on_stop(close_all_pools)
+    start_watch(api_url())  # ended by the caller (it must outlast Prefect's last state report)
+    with stopping.stop_on_signals(), StopTracker() as tracker:
+        try:
+            return _run_stages(store, artifacts, run_id, config)
+        except stopping.BuildStopped as stop:
+            record_stop(store, run_id, tracker.note(stop.cause))
+            raise
+
+
+def record_stop(store: ArtifactStore, run_id: str, where) -> None:
+    """Write the funnel so far with where the build stopped, and the run report. Written past the store's
+    stop check on purpose: these two files describe the stop, they are not records a resume trusts."""
+    funnel = runs.read_funnel(store, run_id).model_copy(update={"stopped": where})
+    atomic_write_text(store.runs / run_id / runs.FUNNEL_FILE, funnel.to_json() + "\n")
+    atomic_write_text(store.runs / run_id / REPORT_FILE, render_report(collect_run(store, run_id)))
+
+
+def _run_stages(store: ArtifactStore, artifacts: Path, run_id: str, config: BuildConfig) -> BuildSummary:
     runs.record_configuration(store, run_id, config)
     funnel = Funnel(run_id=run_id)
+    if runs.read_funnel(store, run_id).stopped is not None:  # resuming a stopped run: it is running again
+        store.write_run_file(run_id, runs.FUNNEL_FILE,
+                             runs.read_funnel(store, run_id).model_copy(update={"stopped": None}).to_json() + "\n")
 
     stage_clock = [time.perf_counter()]
 
@@ -125,4 +155,6 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
         record(stages.JUDGE_STAGE, judge_task(artifacts, run_id, config))
     result = release_task(artifacts, run_id, config, funnel)
     add_time("build", "release", time.perf_counter() - stage_clock[0])
-    return _summary(store, result)
+    summary = _summary(store, result)
+    write_run_report(store, run_id)
+    return summary

@@ -16,6 +16,7 @@ import logging
 from pathlib import Path
 
 from pipeline.records import Candidate, Decision, GateReport, JudgeSpec, Verdict, content_hash
+from pipeline import stopping
 from pipeline.store import atomic_write_text
 
 log = logging.getLogger(__name__)
@@ -62,4 +63,5 @@ class VerdictCache:
     def put(self, candidate: Candidate, report: GateReport | None, verdict: Verdict) -> None:
         if verdict.decision is Decision.ABSTAIN:
             return
+        stopping.check()  # a verdict reached after a build was stopped may rest on a killed sandbox run
         atomic_write_text(self._path(verdict_key(candidate, report, verdict.judge)), verdict.to_json() + "\n")

@@ -145,7 +145,7 @@ def build(
     from pipeline.config import load_config
     from pipeline.models.config import apply_build_options
 
-    from pipeline import stages
+    from pipeline import stages, stopping
 
     cfg = apply_build_options(load_config(config), backend=backend, model=model, enhance_model=enhance_model,
                               compose_model=compose_model, test_model=test_model, reference_model=reference_model,
@@ -164,8 +164,16 @@ def build(
         return
     runs.record_configuration(store, run_id, cfg)  # a resumed run under another configuration ends here
     from flows.build import build_flow  # imports Prefect: about a second
+    from flows.server_watch import stop_watch
 
-    summary = build_flow(cfg, run_id)
+    try:
+        with stopping.stop_on_signals():  # from here on; the flow takes the signals over when it starts
+            summary = build_flow(cfg, run_id)
+    except stopping.BuildStopped as stop:
+        _print_stop(run_id, stop)
+        raise typer.Exit(stop.exit_code) from None
+    finally:
+        stop_watch()
     console.print(f"run {summary.run_id}: {summary.run_dir}", highlight=False, soft_wrap=True)
     if profile:
         from pipeline.timing import format_profile, step_times
@@ -189,6 +197,22 @@ def build(
 
     for line in summary_lines(summary.run_dir):
         console.print(line, highlight=False, soft_wrap=True, markup=False)
+
+
+def _print_stop(run_id: str, stop) -> None:
+    """How far a stopped build got, from the funnel it saved."""
+    from pipeline.funnel import Funnel
+
+    path = settings.artifacts_dir() / "runs" / run_id / "funnel.json"
+    funnel = Funnel.from_json(path.read_bytes()) if path.is_file() else None
+    where = funnel.stopped if funnel else None
+    finished = ", ".join(funnel.stages) if funnel and funnel.stages else "none"
+    during = ""
+    if where and where.stage:
+        during = f" during {where.stage}" + (f" ({where.done} of {where.total} done)" if where.total else "")
+    err_console.print(f"{stop.cause}{during}; finished stages: {finished}.", highlight=False, soft_wrap=True)
+    err_console.print(f"Finished records are kept under {path.parent}; rerun the same command to resume.",
+                      highlight=False, soft_wrap=True)
 
 
 # Release commands live with the release stage; registered here so that they share the one app.

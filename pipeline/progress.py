@@ -241,6 +241,12 @@ def step(name: str, total: int | None = None) -> Iterator[Step]:
         _reporter.finished(current)
 
 
+def current_reporter() -> Reporter:
+    """The reporter installed now (a wrapper installed over it forwards to it)."""
+    with _lock:
+        return _reporter
+
+
 @contextmanager
 def reporting(reporter: Reporter) -> Iterator[Reporter]:
     """Install `reporter` for the whole process while the block runs (the command line does this once)."""

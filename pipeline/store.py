@@ -6,6 +6,9 @@
 Every file is written atomically (a temporary file in the same folder, flushed, then renamed over the
 target), so a crash mid-write leaves either the old state or the new one, never half a record. A rerun of
 the same run id finds records already written and skips them: runs resume by content.
+
+Once a build is asked to stop (pipeline/stopping.py), every write below raises instead: a result computed
+after the stop (a sandbox run cut short by the stop) must never become a record that the resumed build trusts.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from pipeline import stopping
 from pipeline.errors import InputError
 from pipeline.records import Record
 
@@ -104,6 +108,7 @@ class ArtifactStore:
         path = self.record_path(run_id, stage, record_id)
         if path.is_file():
             return False
+        stopping.check()
         atomic_write_text(path, record.to_json() + "\n")
         return True
 
@@ -127,6 +132,7 @@ class ArtifactStore:
     def write_run_file(self, run_id: str, name: str, text: str) -> Path:
         """A run-level file (funnel, configuration); rewritten atomically on every call."""
         path = self.runs / _check_id("run id", run_id) / _check_id("file name", name)
+        stopping.check()
         atomic_write_text(path, text)
         return path
 
@@ -157,6 +163,7 @@ class ArtifactStore:
             yield staging
             if final.exists():  # another build released the same version meanwhile
                 raise InputError(f"{final}: release {version} appeared while building; not overwritten")
+            stopping.check()
             os.rename(staging, final)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)

@@ -8,47 +8,11 @@ the whole chain (seeds, enhance, compose, validate, repair, release) runs in abo
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-from pipeline import settings
-
-CLI = [sys.executable, "-c", "from pipeline.cli import main; main()"]
-SEEDS = ("Math_Stats/histogram", "Utils_Tools/unit_converter")
-CONFIG = """
-[enhance]
-candidates_per_seed = 1
-max_features = 1
-[compose]
-max_pairs = 1
-[gate]
-run_mutation = false
-"""
-
-
-def _build(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, "build", *args], env=env, capture_output=True, text=True, timeout=900)
-
-
-@pytest.fixture
-def workspace(tmp_path: Path) -> tuple[dict[str, str], Path]:
-    seeds = tmp_path / "seeds"
-    seeds.mkdir()
-    shutil.copy(settings.PROJECT_ROOT / "seeds" / "domains.toml", seeds / "domains.toml")
-    for seed in SEEDS:
-        shutil.copytree(settings.PROJECT_ROOT / "seeds" / seed, seeds / seed, ignore=shutil.ignore_patterns("__pycache__"))
-    config = tmp_path / "build.toml"
-    config.write_text(CONFIG)
-    # Prefect and Hugging Face settings that an in-process CLI test left in os.environ would point the build
-    # at another artifact tree: the subprocess derives its own from CLASSEVAL_PRO_ARTIFACTS.
-    inherited = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "HF_"))}
-    env = {**inherited, "CLASSEVAL_PRO_SEEDS": str(seeds), "CLASSEVAL_PRO_ARTIFACTS": str(tmp_path / "artifacts")}
-    return env, config
+from build_workspace import run_build as _build
 
 
 def _snapshot(folder: Path) -> dict[Path, tuple[int, bytes]]:

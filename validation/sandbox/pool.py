@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,8 @@ FAKETIME_LIBRARY_CANDIDATES = (
 ALLOWED_TOP_LEVEL = ("pytest", "_pytest", "py.py", "pluggy", "iniconfig", "packaging", "pygments", "coverage")
 ETC_FILES = ("passwd", "group", "hosts", "nsswitch.conf", "localtime", "ld.so.cache", "ld.so.conf", "ld.so.conf.d")
 SECRET_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL")
+# Every pool not yet closed, so that a build being stopped can remove all workers at once (close_all_pools).
+_OPEN_POOLS: "weakref.WeakSet[SandboxPool]" = weakref.WeakSet()
 
 
 def _faketime_library() -> str | None:
@@ -302,6 +305,7 @@ class SandboxPool:
         self._cgroup_memory_ok = bool(probe and probe.memory_limited)
         if probe:
             probe.remove()
+        _OPEN_POOLS.add(self)
 
     def _make_site_dir(self) -> Path:
         """A folder of links to pytest, coverage and their dependencies (plus this package, for the runner):
@@ -377,6 +381,10 @@ class SandboxPool:
                 self._lock.notify_all()
             raise
         with self._lock:
+            if self._closed:  # closed while it started (a stopping build): it must not outlive the pool
+                self._alive[profile] -= 1
+                worker.kill()
+                raise RuntimeError("sandbox pool is closed")
             self._all.append(worker)
         return worker
 
@@ -422,6 +430,9 @@ class SandboxPool:
             self._release(worker)
 
     def close(self) -> None:
+        """Kill every worker and remove its cgroup and folders; runs in flight end as `worker_died`, and
+        later `run` calls raise. Safe to call twice and from another thread."""
+        _OPEN_POOLS.discard(self)
         with self._lock:
             self._closed = True
             workers = list(self._all)
@@ -431,3 +442,11 @@ class SandboxPool:
             worker.kill()
         self._spawn_queue.put(None)
         shutil.rmtree(self.base_dir, ignore_errors=True)
+
+
+def close_all_pools() -> int:
+    """Close every open pool of this process (a build being stopped); returns how many were open."""
+    pools = list(_OPEN_POOLS)
+    for pool in pools:
+        pool.close()
+    return len(pools)

@@ -1,0 +1,91 @@
+"""A real Prefect server for scheduled builds, started on loopback when none is configured.
+
+Why not Prefect's temporary server: it cannot schedule ("Cannot schedule flows on an ephemeral server") and
+it dies with the process that started it. `classeval-pro serve` needs a server whose scheduler creates the
+runs, so it uses `PREFECT_API_URL` when set and otherwise starts `prefect server start` itself.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.errors import InputError
+
+HEALTH_TIMEOUT_S = 180.0  # a fresh server takes about 13 s on an idle machine, far more on a busy one
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def is_healthy(api_url: str, timeout_s: float = 2.0) -> bool:
+    import httpx
+
+    try:
+        return httpx.get(f"{api_url.rstrip('/')}/health", timeout=timeout_s).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+@dataclass
+class PrefectServer:
+    """A `prefect server start` process of ours; `stop()` ends it and its children."""
+
+    process: subprocess.Popen[bytes]
+    api_url: str
+    log: Path
+
+    def stop(self, timeout_s: float = 30.0) -> None:
+        if self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=timeout_s)
+
+
+def _prefect_command() -> str:
+    beside = Path(sys.executable).with_name("prefect")
+    found = str(beside) if beside.is_file() else shutil.which("prefect")
+    if not found:
+        raise InputError("the `prefect` command is not installed beside this Python; reinstall classeval-pro")
+    return found
+
+
+def start_server(home: Path, *, host: str = "127.0.0.1", port: int | None = None,
+                 extra_env: dict[str, str] | None = None, timeout_s: float = HEALTH_TIMEOUT_S) -> PrefectServer:
+    """Start `prefect server start` on `host` with its database under `home`; wait until it answers.
+
+    Its own process group, so that stopping it also stops the web server processes it starts.
+    """
+    home.mkdir(parents=True, exist_ok=True)
+    port = port or free_port(host)
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    env.update({"PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1",
+                "PREFECT_UI_ENABLED": env.get("PREFECT_UI_ENABLED", "true"), **(extra_env or {})})
+    log = home / "server.log"
+    with log.open("ab") as out:
+        process = subprocess.Popen([_prefect_command(), "server", "start", "--host", host, "--port", str(port)],
+                                   env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    server = PrefectServer(process, f"http://{host}:{port}/api", log)
+    deadline = time.monotonic() + timeout_s
+    while not is_healthy(server.api_url):
+        if process.poll() is not None:
+            raise InputError(f"the Prefect server exited with {process.returncode} before answering; see {log}")
+        if time.monotonic() > deadline:
+            server.stop()
+            raise InputError(f"the Prefect server at {server.api_url} did not answer within {timeout_s:.0f} s; see {log}")
+        time.sleep(0.5)
+    return server

@@ -1,0 +1,54 @@
+"""Shared by the flow tests (fixtures in conftest.py): a two-seed corpus with a small configuration (one enhanced candidate per seed,
+one composed pair, no mutation run), so that the whole chain runs in about a minute, and one uninterrupted
+reference build per session that other builds are compared with."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from pipeline import settings
+
+CLI = [sys.executable, "-c", "from pipeline.cli import main; main()"]
+SEEDS = ("Math_Stats/histogram", "Utils_Tools/unit_converter")
+CONFIG = """
+[enhance]
+candidates_per_seed = 1
+max_features = 1
+[compose]
+max_pairs = 1
+[gate]
+run_mutation = false
+"""
+
+
+def make_workspace(root: Path) -> tuple[dict[str, str], Path]:
+    """A corpus of SEEDS under `root`, the small configuration, and the environment that points a build at
+    them (artifacts under `root/artifacts`)."""
+    seeds = root / "seeds"
+    seeds.mkdir(parents=True)
+    shutil.copy(settings.PROJECT_ROOT / "seeds" / "domains.toml", seeds / "domains.toml")
+    for seed in SEEDS:
+        shutil.copytree(settings.PROJECT_ROOT / "seeds" / seed, seeds / seed, ignore=shutil.ignore_patterns("__pycache__"))
+    config = root / "build.toml"
+    config.write_text(CONFIG)
+    # Prefect and Hugging Face settings that an in-process CLI test left in os.environ would point the build
+    # at another artifact tree: the subprocess derives its own from CLASSEVAL_PRO_ARTIFACTS.
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "HF_"))}
+    env = {**inherited, "CLASSEVAL_PRO_SEEDS": str(seeds), "CLASSEVAL_PRO_ARTIFACTS": str(root / "artifacts")}
+    return env, config
+
+
+def run_build(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, "build", *args], env=env, capture_output=True, text=True, timeout=900)
+
+
+def released_tasks(artifacts: Path) -> dict[str, list[dict]]:
+    """Release version -> its ClassEval export, for comparing what two builds released."""
+    releases = artifacts / "releases"
+    return {p.name: json.loads((p / "classeval.json").read_text())
+            for p in sorted(releases.iterdir()) if p.is_dir() and not p.name.startswith(".")} if releases.is_dir() else {}

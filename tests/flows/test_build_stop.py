@@ -1,0 +1,145 @@
+"""Stopping a build with SIGINT or SIGTERM, then resuming it, releases exactly what an uninterrupted build
+releases; a build whose Prefect server dies ends with a clear error instead of hanging.
+
+One artifact tree is stopped three times, at synthesis, at the gate and at the release, and resumed after
+each stop, so that one test covers every point for about the cost of one build plus three start-ups.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from build_workspace import CLI, make_workspace, released_tasks, run_build
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]  # the reference build is part of the first test
+
+POLL_S = 0.2
+WAIT_S = 600
+
+
+def _start(env: dict[str, str], config: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([*CLI, "build", "--config", str(config)], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _run_dir(artifacts: Path) -> Path | None:
+    runs = sorted((artifacts / "runs").glob("run-*")) if (artifacts / "runs").is_dir() else []
+    return runs[0] if runs else None
+
+
+def _funnel_stages(artifacts: Path) -> list[str]:
+    run = _run_dir(artifacts)
+    path = run / "funnel.json" if run else None
+    try:
+        return list(json.loads(path.read_text())["stages"]) if path and path.is_file() else []
+    except (ValueError, OSError):
+        return []
+
+
+def _wait_for(process: subprocess.Popen[str], ready: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not ready():
+        if process.poll() is not None:
+            raise AssertionError(f"the build ended before {what}: {process.stderr.read()[-3000:]}")
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(POLL_S)
+
+
+def _sandbox_leftovers(pid: int) -> list[str]:
+    """Folders, cgroups and processes of the sandbox pools the build with `pid` started."""
+    left = [str(p) for p in Path("/tmp").glob(f"classeval-sandbox-{pid}-*")]
+    for pattern in (f"*/classeval-pro-sandbox/p{pid}-*", f"classeval-pro-sandbox/p{pid}-*"):  # cgroup v1, v2
+        left += [str(p) for p in Path("/sys/fs/cgroup").glob(pattern)]
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and f"classeval-sandbox-{pid}-".encode() in (proc / "cmdline").read_bytes():
+                left.append(f"process {proc.name}")
+        except OSError:
+            continue
+    return left
+
+
+def _stop(env, config, artifacts: Path, ready: Callable[[], bool], what: str, signum: int) -> dict:
+    process = _start(env, config)
+    _wait_for(process, ready, what)
+    os.kill(process.pid, signum)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[signum], stderr[-3000:]
+    name = signal.Signals(signum).name
+    assert f"stopped by {name}" in stderr and "rerun the same command to resume" in stderr, stderr[-3000:]
+    assert _sandbox_leftovers(process.pid) == []
+    funnel = json.loads((_run_dir(artifacts) / "funnel.json").read_text())
+    assert funnel["stopped"]["cause"] == f"stopped by {name}"
+    assert (_run_dir(artifacts) / "report.html").is_file()
+    return funnel
+
+
+def test_stops_at_synthesis_gate_and_release_then_resume_to_the_uninterrupted_release(tmp_path, reference_release):
+    env, config = make_workspace(tmp_path)
+    artifacts = Path(env["CLASSEVAL_PRO_ARTIFACTS"])
+
+    # Synthesis: seeds recorded, enhance running (its sandbox oracle runs take seconds).
+    funnel = _stop(env, config, artifacts, lambda: _funnel_stages(artifacts) == ["seeds"], "enhance to start",
+                   signal.SIGINT)
+    assert funnel["stopped"]["stage"] == "enhance" and "enhance" not in funnel["stages"]
+    assert released_tasks(artifacts) == {}
+
+    # Gate: stopped once the first gate report is on disk, while others are still running.
+    def gate_running() -> bool:
+        run = _run_dir(artifacts)
+        return run is not None and any((run / "validate").glob("*.json"))
+
+    funnel = _stop(env, config, artifacts, gate_running, "the first gate report", signal.SIGTERM)
+    assert funnel["stopped"]["stage"] in ("validate", "repair") and "release" not in funnel["stages"]
+    assert released_tasks(artifacts) == {}
+
+    # Release: every stage before it is recorded (the judges too), the release is being assembled.
+    funnel = _stop(env, config, artifacts, lambda: "judge" in _funnel_stages(artifacts), "the release stage",
+                   signal.SIGINT)
+    assert funnel["stopped"]["stage"].startswith("release")  # "release tasks" (building them) or "release"
+    assert "release" not in funnel["stages"]
+    assert released_tasks(artifacts) == {}
+    assert list((artifacts / "releases").glob(".*")) == []  # no half-written release folder is left either
+
+    resumed = run_build(env, "--config", str(config))
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert released_tasks(artifacts) == reference_release
+    funnel = json.loads((_run_dir(artifacts) / "funnel.json").read_text())
+    assert funnel["stopped"] is None and list(funnel["stages"])[-1] == "release"
+
+
+def _ephemeral_server_pid(build_pid: int) -> int | None:
+    for proc in Path("/proc").iterdir():
+        try:
+            if not proc.name.isdigit():
+                continue
+            stat = (proc / "stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            if ppid == build_pid and b"uvicorn" in (proc / "cmdline").read_bytes():
+                return int(proc.name)
+        except (OSError, ValueError, IndexError):
+            continue
+    return None
+
+
+def test_a_lost_prefect_server_ends_the_build_with_a_clear_error(workspace, tmp_path):
+    env, config = workspace
+    artifacts = Path(env["CLASSEVAL_PRO_ARTIFACTS"])
+    process = _start(env, config)
+    _wait_for(process, lambda: _funnel_stages(artifacts) == ["seeds"], "the build to start")
+    server = _ephemeral_server_pid(process.pid)
+    assert server is not None, "the temporary Prefect server is not a child of the build"
+    os.kill(server, signal.SIGKILL)
+    _, stderr = process.communicate(timeout=300)
+    assert process.returncode == 1, stderr[-3000:]
+    assert "lost the Prefect server at http://127.0.0.1:" in stderr, stderr[-3000:]
+    assert _sandbox_leftovers(process.pid) == []
+    funnel = json.loads((_run_dir(artifacts) / "funnel.json").read_text())
+    assert funnel["stopped"]["cause"].startswith("lost the Prefect server")
