@@ -223,6 +223,9 @@ from judges.cli import judge_command  # noqa: E402 - likewise
 app.command("publish")(publish_command)
 app.command("judge")(judge_command)
 app.command("mine")(mine_command)
+from flows.cli import serve_command  # noqa: E402
+
+app.command("serve")(serve_command)
 app.add_typer(release_app, name="release")
 from pipeline.evaluation.cli import eval_command  # noqa: E402 - the evaluation harness's command
 

@@ -23,3 +23,12 @@ def reference_release(tmp_path_factory) -> dict[str, list[dict]]:
     assert len(released) == 1 and next(iter(released.values()))
     return released
 
+
+@pytest.fixture(scope="session")
+def prefect_server(tmp_path_factory):
+    """A real `prefect server start` on loopback, shared by the tests that need one (about 15-30 s)."""
+    from flows.server import start_server
+
+    server = start_server(tmp_path_factory.mktemp("prefect-server"))
+    yield server
+    server.stop()

@@ -1,0 +1,54 @@
+"""Scheduled rebuilds: a Prefect deployment that runs the build (and, when asked, pushes its release to the
+Hub) on a cron or interval schedule, served by this process against a real Prefect server.
+
+The scheduled flow takes only JSON-able parameters (a configuration path and a repository name) because the
+server stores them with the deployment and the runner passes them to a fresh process for every run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+from pydantic import BaseModel
+
+from flows.build import build_flow
+from pipeline.config import load_config
+
+DEPLOYMENT_FLOW = "classeval-pro-scheduled-build"
+
+
+class ScheduledResult(BaseModel):
+    """What one scheduled run did (kept by Prefect as the run's result)."""
+
+    run_id: str
+    release_version: str | None
+    published: str | None = None
+
+
+@task(name="publish", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=30)
+def publish_task(version: str, repo: str) -> str:
+    from pipeline.release.publish import publish
+
+    return publish(version, repo).message
+
+
+@flow(name=DEPLOYMENT_FLOW, log_prints=False)
+def scheduled_build(config_path: str | None = None, publish_repo: str | None = None) -> ScheduledResult:
+    """Build with the configuration at `config_path` (the offline defaults when None); when a release was
+    made and `publish_repo` is set, push it to that Hub dataset repository (token from `HF_TOKEN`)."""
+    config = load_config(Path(config_path) if config_path else None)
+    summary = build_flow(config)
+    published = None
+    if publish_repo and summary.release_version:
+        published = publish_task(summary.release_version, publish_repo)
+    return ScheduledResult(run_id=summary.run_id, release_version=summary.release_version, published=published)
+
+
+def serve_schedule(*, name: str, cron: str | None, interval_s: float | None, config_path: Path | None,
+                   publish_repo: str | None) -> None:
+    """Register the deployment and run its scheduled runs until interrupted (one build at a time)."""
+    parameters = {"config_path": str(config_path.resolve()) if config_path else None, "publish_repo": publish_repo}
+    scheduled_build.serve(name=name, cron=cron, interval=interval_s, parameters=parameters, limit=1,
+                          description="Scheduled classeval-pro rebuild", tags=["classeval-pro"])
