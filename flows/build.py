@@ -109,6 +109,8 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
             return _run_stages(store, artifacts, run_id, config)
         except stopping.BuildStopped as stop:
             record_stop(store, run_id, tracker.note(stop.cause))
+            stopping.wait_for_callbacks()
+            close_all_pools()  # any pool a stage thread opened after the stop callbacks ran
             raise
 
 

@@ -45,6 +45,7 @@ _lock = threading.Lock()
 _request: StopRequest | None = None
 _raised = False  # BuildStopped was raised in the main thread already
 _on_stop: list[Callable[[], None]] = []
+_callbacks: threading.Thread | None = None
 
 
 def requested() -> StopRequest | None:
@@ -61,15 +62,23 @@ def check() -> None:
 def request(cause: str, exit_code: int) -> StopRequest:
     """Record a stop (the first one wins) and run the stop callbacks once, on a helper thread (they kill
     processes and may block; a signal handler must not)."""
-    global _request
+    global _request, _callbacks
     with _lock:
         first = _request is None
         if first:
             _request = StopRequest(cause, exit_code)
         callbacks = list(_on_stop) if first else []
     if callbacks:
-        threading.Thread(target=lambda: [cb() for cb in callbacks], name="build-stop", daemon=True).start()
+        _callbacks = threading.Thread(target=lambda: [cb() for cb in callbacks], name="build-stop", daemon=True)
+        _callbacks.start()
     return _request
+
+
+def wait_for_callbacks(timeout_s: float = 60.0) -> None:
+    """Wait until the stop callbacks finished (pools closed, cgroups removed) before the process may end:
+    they run on a daemon thread, which an exiting interpreter would cut short."""
+    if _callbacks is not None:
+        _callbacks.join(timeout_s)
 
 
 def reset() -> None:
