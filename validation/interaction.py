@@ -21,7 +21,8 @@ cost of the many other calls to a dict lookup. Only the main thread is traced.
 
 What is recorded, per test and per instance (identified by ``id(self)``, made unique for the test with a
 serial number and a weak reference, so that a collected object's reused id does not merge two instances;
-static and class methods are grouped on one pseudo-instance per test, as DESIGN.md asks):
+static and class methods are grouped on one pseudo-instance per test, or a class built of them could
+never pass):
 
 - for each method, the sequence numbers of its first and last call start (enough to decide "a call of A
   starts before a later call of B" exactly, however long the test);

@@ -5,7 +5,7 @@ asked to exercise), synthesis (which methods share state, so that new features c
 and release (ClassEval's per-method dependency columns). Nothing here runs the code: it is safe on
 untrusted sources.
 
-Definitions (DESIGN.md, "Cross-method interaction: what counts"):
+Definitions (the ones the gate and docs/ARCHITECTURE.md use):
 
 - A *read* of attribute ``x`` is a load of ``self.x`` (or ``cls.x``, ``ClassName.x``, ``type(self).x``,
   ``self.__class__.x``, ``getattr(self, "x")``) that is not the root of a write.

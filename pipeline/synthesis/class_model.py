@@ -5,8 +5,8 @@ are pure queries (to combine into a summary), which fields `__init__` sets (to s
 and what each parameter's annotation is (to validate inputs and to find bridge types for composition).
 
 Why not reuse the gate's interaction analysis: the transforms need a *transitively closed* mutator set
-and the `__init__` field list in source order, both cheap to compute here from the same rules DESIGN.md
-states for writes (plain stores, augmented stores and in-place mutation through `self`, also through a
+and the `__init__` field list in source order, both cheap to compute here from the same rules
+`pipeline/analysis/class_facts.py` states for writes (plain stores, augmented stores and in-place mutation through `self`, also through a
 local alias such as `deal = self.deals[name]; deal["stage"] = ...`).
 """
 
@@ -411,7 +411,7 @@ def _close_mutators(methods: dict[str, MethodModel]) -> frozenset[str]:
 
 
 def static_edges(model: ClassModel) -> list[tuple[str, str, str]]:
-    """Interaction edges as DESIGN.md defines them: ("call", A, B) and ("state", A, B), sorted.
+    """Interaction edges as `pipeline/analysis/class_facts.py` defines them: ("call", A, B) and ("state", A, B), sorted.
 
     `__init__` is neither source nor target of a state edge; recursive self-calls are not edges.
     """

@@ -2,7 +2,7 @@
 one run process per job.
 
 Why a worker: starting Python and importing pytest costs far more than the tests of one class take to run
-(STACK-NOTES: ~650 ms for a fresh `coverage run -m pytest`, ~150-250 ms for a fork of a warm parent). The
+(measured on a 2-core machine: ~650 ms for a fresh `coverage run -m pytest`, ~150-250 ms for a fork of a warm parent). The
 worker itself never runs untrusted code; it forks, waits with a deadline, kills the run's process group (and,
 inside its own PID namespace, every other process but itself), and reports.
 
