@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from pipeline.config import BuildConfig
 from pipeline.runs import RunOutcome
 
 from corpus_fixture import corpus  # noqa: F401 - fixture
+from tests.cli_runner import run_cli
 
 COMMANDS = (("--help",), ("domains", "--help"), ("seeds", "--help"), ("seeds", "check", "--help"),
             ("validate", "--help"), ("import-classeval", "--help"), ("build", "--help"), ("publish", "--help"),
@@ -32,20 +32,10 @@ def restore_environ():
     os.environ.update(saved)
 
 
-def _run(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
-    from pipeline.cli import main
-
-    monkeypatch.setattr(sys, "argv", ["classeval-pro", *args])
-    with pytest.raises(SystemExit) as exit_info:
-        main()
-    out = capsys.readouterr()
-    return exit_info.value.code or 0, out.out, out.err
-
-
 @pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
 def test_help_pages_show_no_bool_type_and_no_braces(monkeypatch, capsys, args):
     monkeypatch.setenv("COLUMNS", "160")
-    code, out, _ = _run(monkeypatch, capsys, *args)
+    code, out, _ = run_cli(monkeypatch, capsys, *args)
     assert code == 0 and "Usage: classeval-pro" in out
     assert "<bool>" not in out
     usage = next(line for line in out.splitlines() if "Usage:" in line)
@@ -54,7 +44,7 @@ def test_help_pages_show_no_bool_type_and_no_braces(monkeypatch, capsys, args):
 
 def test_arguments_are_named_in_capitals_in_usage(monkeypatch, capsys):
     monkeypatch.setenv("COLUMNS", "160")
-    _, out, _ = _run(monkeypatch, capsys, "release", "verify", "--help")
+    _, out, _ = run_cli(monkeypatch, capsys, "release", "verify", "--help")
     assert "Usage: classeval-pro release verify [OPTIONS] RELEASE" in out
 
 
@@ -69,7 +59,7 @@ def test_rerunning_a_finished_run_reports_it_and_touches_nothing(corpus, tmp_pat
     (run / "release.done.json").write_text(RunOutcome(run_id="run-done", version="2026.12.0", message="released").to_json())
     before = _snapshot(tmp_path / "artifacts")
 
-    code, out, err = _run(monkeypatch, capsys, "build", "--run-id", "run-done")
+    code, out, err = run_cli(monkeypatch, capsys, "build", "--run-id", "run-done")
 
     assert (code, out, err) == (0, "run run-done already released as 2026.12.0\n", "")
     assert _snapshot(tmp_path / "artifacts") == before
@@ -81,7 +71,7 @@ def test_a_finished_run_without_a_release_says_why(corpus, tmp_path, monkeypatch
     run.mkdir(parents=True)
     message = "no new release: none of 3 task(s) survived (3 duplicate)"
     (run / "release.done.json").write_text(RunOutcome(run_id="run-done", message=message).to_json())
-    code, out, _ = _run(monkeypatch, capsys, "build", "--run-id", "run-done")
+    code, out, _ = run_cli(monkeypatch, capsys, "build", "--run-id", "run-done")
     assert code == 0 and out == f"run run-done already finished without a release ({message})\n"
 
 
@@ -90,7 +80,7 @@ def test_resuming_a_run_under_another_configuration_is_refused(corpus, tmp_path,
     run.mkdir(parents=True)
     (run / "config.json").write_text(BuildConfig(jobs=1).model_dump_json(indent=2) + "\n")
     before = _snapshot(run)
-    code, _, err = _run(monkeypatch, capsys, "build", "--run-id", "run-x")
+    code, _, err = run_cli(monkeypatch, capsys, "build", "--run-id", "run-x")
     assert code == 2 and "run run-x was started with another configuration (differs in jobs)" in " ".join(err.split())
     assert _snapshot(run) == before
 
@@ -98,18 +88,18 @@ def test_resuming_a_run_under_another_configuration_is_refused(corpus, tmp_path,
 def test_validate_on_an_empty_task_list_exits_2_and_says_so(tmp_path, monkeypatch, capsys):
     empty = tmp_path / "tasks.json"
     empty.write_text("[]\n")
-    code, out, err = _run(monkeypatch, capsys, "validate", str(empty))
+    code, out, err = run_cli(monkeypatch, capsys, "validate", str(empty))
     assert code == 2 and f"{empty}: no tasks to validate" in " ".join(err.split())
     assert "passed" not in out
 
 
 def test_validate_takes_a_release_version(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
-    code, _, err = _run(monkeypatch, capsys, "validate", "2026.12.0")
+    code, _, err = run_cli(monkeypatch, capsys, "validate", "2026.12.0")
     assert code == 2 and "no release 2026.12.0 in " in " ".join(err.split())  # resolved as a version, not a path
 
 
 def test_judge_takes_a_release_version(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
-    code, _, err = _run(monkeypatch, capsys, "judge", "2026.12.0")
+    code, _, err = run_cli(monkeypatch, capsys, "judge", "2026.12.0")
     assert code == 2 and "no release 2026.12.0 in " in " ".join(err.split())

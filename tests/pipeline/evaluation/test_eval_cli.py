@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from datetime import date
 
 import pytest
@@ -16,6 +15,7 @@ from release_fixtures import build_task as counter_task
 from pipeline.funnel import Funnel
 from pipeline.release.assemble import ReleaseConfig, release
 from pipeline.store import ArtifactStore
+from tests.cli_runner import run_cli
 
 VERSION = "2026.11.0"
 
@@ -34,22 +34,12 @@ def artifacts(tmp_path):
     os.environ.update(saved)
 
 
-def _run(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
-    from pipeline.cli import main
-
-    monkeypatch.setattr(sys, "argv", ["classeval-pro", *args])
-    with pytest.raises(SystemExit) as exit_info:
-        main()
-    out = capsys.readouterr()
-    return exit_info.value.code or 0, out.out, out.err
-
-
 @pytest.mark.slow
 def test_baselines_on_a_release_and_its_classeval_export(artifacts, monkeypatch, capsys, tmp_path):
     summaries = {}
     for baseline in ("reference", "skeleton", "mutant"):
         out_json = tmp_path / f"{baseline}.json"
-        code, out, err = _run(monkeypatch, capsys, "eval", VERSION, "--model", baseline, "--n", "3", "--k", "1,3",
+        code, out, err = run_cli(monkeypatch, capsys, "eval", VERSION, "--model", baseline, "--n", "3", "--k", "1,3",
                               "--after", "2025-01-01", "--json", str(out_json))
         assert code == 0, err
         summaries[baseline] = json.loads(out_json.read_text())
@@ -75,7 +65,7 @@ def test_baselines_on_a_release_and_its_classeval_export(artifacts, monkeypatch,
 
     export = artifacts / "releases" / VERSION / "classeval.json"
     out_json = tmp_path / "classeval.json"
-    code, out, err = _run(monkeypatch, capsys, "eval", str(export), "--model", "reference", "--n", "1", "--k", "1",
+    code, out, err = run_cli(monkeypatch, capsys, "eval", str(export), "--model", "reference", "--n", "1", "--k", "1",
                           "--json", str(out_json))
     assert code == 0, err
     both = json.loads(out_json.read_text())  # no --after: the undated task too
@@ -84,13 +74,13 @@ def test_baselines_on_a_release_and_its_classeval_export(artifacts, monkeypatch,
 
 
 def test_bad_options_end_with_one_line(artifacts, monkeypatch, capsys):
-    code, _, err = _run(monkeypatch, capsys, "eval", VERSION, "--model", "reference", "--n", "2", "--k", "1,5")
+    code, _, err = run_cli(monkeypatch, capsys, "eval", VERSION, "--model", "reference", "--n", "2", "--k", "1,5")
     assert code == 2 and "pass@5 needs --n of at least 5" in err and "Traceback" not in err
-    code, _, err = _run(monkeypatch, capsys, "eval", VERSION, "--model", "openai/x", "--strategy", "sideways")
+    code, _, err = run_cli(monkeypatch, capsys, "eval", VERSION, "--model", "openai/x", "--strategy", "sideways")
     assert code == 2 and "sideways" in err and "holistic" in err
-    code, _, err = _run(monkeypatch, capsys, "eval", "no-such-release", "--model", "reference")
+    code, _, err = run_cli(monkeypatch, capsys, "eval", "no-such-release", "--model", "reference")
     assert code == 2 and "no-such-release" in err
-    code, _, err = _run(monkeypatch, capsys, "eval", VERSION, "--model", "reference", "--after", "2099-01-01")
+    code, _, err = run_cli(monkeypatch, capsys, "eval", VERSION, "--model", "reference", "--after", "2099-01-01")
     assert code == 2 and "no task to evaluate" in err
 
 
@@ -103,10 +93,10 @@ def test_a_model_through_the_command_line(artifacts, monkeypatch, capsys, tmp_pa
     with ChatEmulator(lambda call: SCRIPTED["right"] if "Ledger" in call.last_user_message else "no idea") as server:
         args = ("eval", VERSION, "--model", "openai/solver-a", "--api-base", server.base_url, "--n", "2", "--k", "1,2",
                 "--strategy", "holistic", "--json", str(tmp_path / "s.json"))
-        code, out, err = _run(monkeypatch, capsys, *args)
+        code, out, err = run_cli(monkeypatch, capsys, *args)
         assert code == 0, err
         calls = len(server.calls)
-        code, _, err = _run(monkeypatch, capsys, *args)  # a rerun: every answer from the cache
+        code, _, err = run_cli(monkeypatch, capsys, *args)  # a rerun: every answer from the cache
         assert code == 0, err
         assert len(server.calls) == calls
     summary = json.loads((tmp_path / "s.json").read_text())

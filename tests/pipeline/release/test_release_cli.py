@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from datetime import date
 
 import pytest
@@ -12,6 +11,7 @@ from release_fixtures import build_task
 from pipeline.funnel import Funnel
 from pipeline.release.assemble import ReleaseConfig, release
 from pipeline.store import ArtifactStore
+from tests.cli_runner import run_cli
 from tests.emulators.hub import HubEmulator
 
 TOKEN = "hf_cliToken456"
@@ -29,42 +29,32 @@ def env(tmp_path, monkeypatch):
     os.environ.update(saved)
 
 
-def _run(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
-    from pipeline.cli import main
-
-    monkeypatch.setattr(sys, "argv", ["classeval-pro", *args])
-    with pytest.raises(SystemExit) as exit_info:
-        main()
-    out = capsys.readouterr()
-    return exit_info.value.code or 0, out.out, out.err
-
-
 def test_publish_twice_then_with_a_bad_token(env, monkeypatch, capsys):
     with HubEmulator(tokens={TOKEN: "alice"}) as hub:
         hub.add_repo("acme/cep")
-        code, out, _ = _run(monkeypatch, capsys, "publish", "2026.11.0", "--repo", "acme/cep", "--endpoint", hub.endpoint)
+        code, out, _ = run_cli(monkeypatch, capsys, "publish", "2026.11.0", "--repo", "acme/cep", "--endpoint", hub.endpoint)
         assert code == 0 and "published 2026.11.0 to acme/cep" in out
-        code, out, _ = _run(monkeypatch, capsys, "publish", "2026.11.0", "--repo", "acme/cep", "--endpoint", hub.endpoint)
+        code, out, _ = run_cli(monkeypatch, capsys, "publish", "2026.11.0", "--repo", "acme/cep", "--endpoint", hub.endpoint)
         assert code == 0 and "nothing changed" in out
         os.environ["HF_TOKEN"] = "hf_bad"
-        code, out, err = _run(monkeypatch, capsys, "publish", "2026.11.0", "--repo", "acme/cep", "--endpoint", hub.endpoint)
+        code, out, err = run_cli(monkeypatch, capsys, "publish", "2026.11.0", "--repo", "acme/cep", "--endpoint", hub.endpoint)
         assert code == 2 and "acme/cep" in err and "rejected HF_TOKEN" in err and "Traceback" not in err
         assert "hf_bad" not in err + out and TOKEN not in err + out
 
 
 def test_release_verify(env, monkeypatch, capsys):
     folder = env.release_dir("2026.11.0")
-    code, out, _ = _run(monkeypatch, capsys, "release", "verify", str(folder))
+    code, out, _ = run_cli(monkeypatch, capsys, "release", "verify", str(folder))
     assert code == 0 and "matches manifest.json" in out
     (folder / "diff.json").write_text("{}\n")
-    code, _, err = _run(monkeypatch, capsys, "release", "verify", str(folder))
+    code, _, err = run_cli(monkeypatch, capsys, "release", "verify", str(folder))
     assert code == 1 and "diff.json" in err
 
 
 def test_release_verify_takes_a_version_or_a_path(env, monkeypatch, capsys):
     folder = env.release_dir("2026.11.0")
     for name in ("2026.11.0", str(folder)):
-        code, out, err = _run(monkeypatch, capsys, "release", "verify", name)
+        code, out, err = run_cli(monkeypatch, capsys, "release", "verify", name)
         assert code == 0 and f"{folder}: every file and task matches manifest.json" in out, err
 
 
@@ -75,7 +65,7 @@ def test_release_verify_takes_a_version_or_a_path(env, monkeypatch, capsys):
     ("./elsewhere/2026.11.0", "no such release folder"),
 ])
 def test_release_verify_names_a_missing_release_or_a_bad_version_with_exit_2(env, monkeypatch, capsys, name, message):
-    code, out, err = _run(monkeypatch, capsys, "release", "verify", name)
+    code, out, err = run_cli(monkeypatch, capsys, "release", "verify", name)
     assert code == 2 and message in " ".join(err.split()) and "Traceback" not in err
 
 
@@ -84,5 +74,5 @@ def test_publish_checks_the_release_then_the_version_then_the_token(env, monkeyp
     for name, message in (("2026.12.5", "no release 2026.12.5"),
                           ("2026.1.0", "needs a two-digit month (2026.01.0)"),
                           ("2026.11.0", "HF_TOKEN is not set")):
-        code, _, err = _run(monkeypatch, capsys, "publish", name, "--repo", "acme/cep", "--endpoint", "http://127.0.0.1:9")
+        code, _, err = run_cli(monkeypatch, capsys, "publish", name, "--repo", "acme/cep", "--endpoint", "http://127.0.0.1:9")
         assert code == 2 and message in " ".join(err.split()), err
