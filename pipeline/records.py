@@ -320,6 +320,11 @@ class Task(Record):
     candidate_id: str = Field(
         default="", description="The candidate this task was built from, so a release traces back to its run."
     )
+    family: str = Field(
+        default="", description="The seeds it grew from, so near-variants can be told apart: an enhanced task's seed "
+        "id, a composed task's two seed ids joined by '+' (sorted), a mined task's repository:path::class "
+        "(pipeline.release.family; empty only in tasks written before the field existed)."
+    )
 
     @staticmethod
     def make_id(class_name: str, skeleton: str, solution_code: str, test: str) -> str:

@@ -6,7 +6,7 @@ the run (stage `release`) with its evidence, and the full per-task reports are w
 (`release_decontamination.json`, `release_dedup.json`): rejection is data, not a log line.
 
 A release folder holds every split so far (earlier splits copied byte for byte from the previous release,
-the new split with the tasks that survived), `classeval.json`, `diff.json`, `README.md`, `report.html` (figures) and `manifest.json`
+or re-encoded with the same tasks when written before a column existed; the new split with the tasks that survived), `classeval.json`, `diff.json`, `README.md`, `report.html` (figures) and `manifest.json`
 (written last, because it hashes the others). It is filled in a temporary folder and renamed into place by
 `ArtifactStore.new_release`, so no reader ever sees half a release, and an existing version is never
 overwritten. When nothing new survives, no release is made.
@@ -29,11 +29,12 @@ from pipeline.errors import InputError
 from pipeline.funnel import Funnel, StageCount
 from pipeline.records import Rejection, RejectReason, Task
 from pipeline.release.card import render_card
-from pipeline.release.dataset_io import read_split, split_file, write_split
+from pipeline.release.dataset_io import has_current_schema, read_split, split_file, write_split
 from pipeline.release.decontam import DecontamSettings, decontaminate
 from pipeline.release.dedup import DedupSettings, deduplicate
 from pipeline.release.diff import release_diff
 from pipeline.release.export import classeval_json
+from pipeline.release.family import task_family
 from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
 from pipeline.release.versioning import next_version, sorted_versions
 from pipeline.store import ArtifactStore, atomic_write_text
@@ -169,7 +170,10 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
                 source = store.release_dir(previous) / split_file(name)
                 target = folder / split_file(name)
                 target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(source, target)  # byte-identical: the Hub sees an unchanged file
+                if has_current_schema(source):
+                    shutil.copyfile(source, target)  # byte-identical: the Hub sees an unchanged file
+                else:  # written before a column existed: the same tasks with today's columns, or no load works
+                    write_split([t.model_copy(update={"family": task_family(t)}) for t in read_split(source)], target)
                 splits[name] = read_split(target)
             previous_tasks = [t for ts in splits.values() for t in ts]
         write_split(new_tasks, folder / split_file(version))

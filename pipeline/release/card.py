@@ -15,6 +15,7 @@ from typing import Any
 from pipeline.funnel import Funnel
 from pipeline.records import Task
 from pipeline.release.dataset_io import split_file
+from pipeline.release.family import family_counts
 
 SOURCE_STAGES = ("enhance", "compose", "mine")
 DISTRIBUTIONS = (("line_coverage", "Line coverage of the reference by its tests"),
@@ -142,6 +143,34 @@ def counts_section(tasks: Sequence[Task]) -> str:
                if dated else "No task carries a source date."))
 
 
+def transform_counts(tasks: Sequence[Task]) -> dict[str, int]:
+    """Tasks per synthesis transform (a task counts once under each transform it applied); a composed task's
+    bridge methods count under `bridge`, a task made without a transform (mined) under `none`."""
+    counts: Counter[str] = Counter()
+    for task in tasks:
+        names = {"bridge" if n.startswith("bridge:") else n for n in task.provenance.transforms}
+        counts.update(names or {"none"})
+    return dict(sorted(counts.items()))
+
+
+def families_section(tasks: Sequence[Task]) -> str:
+    """Tasks per family (the seeds a task grew from: near-variants share one) and per transform."""
+    families = family_counts(tasks)
+    if not families:
+        return "This release holds no tasks."
+    largest = max(families.values())
+    shared = sum(1 for n in families.values() if n > 1)
+    rows = sorted(families.items(), key=lambda kv: (-kv[1], kv[0]))
+    return (f"{len(tasks)} tasks come from {len(families)} families (a family is the seed a task grew from, the "
+            f"pair of seeds of a composed task, or a mined class's own origin; column `family`). {shared} "
+            f"families hold more than one task (at most {largest}): such tasks are near-variants, for example "
+            f"one seed enhanced with different features. A sample without near-variants keeps one task per "
+            f"family ({len(families)} tasks; see How to load it).\n\n"
+            + _table(("transform", "tasks"), list(transform_counts(tasks).items()))
+            + "\n\n<details><summary>Tasks per family</summary>\n\n"
+            + _table(("family", "tasks"), rows) + "\n\n</details>")
+
+
 SOURCES = {
     "enhanced": "seed classes made harder by weaving in features (`enhance`)",
     "composed": "two classes from different domains fused into one (`compose`)",
@@ -220,6 +249,10 @@ Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, remo
 
 {counts_section(tasks)}
 
+## Families and transforms
+
+{families_section(tasks)}
+
 ## How to load it
 
 ```python
@@ -227,6 +260,8 @@ from datasets import load_dataset
 
 tasks = load_dataset("{repo_hint}", split="{version}")
 recent = tasks.filter(lambda t: (t["source_date"] or "") > "2025-01-01")
+# one task per family (no near-variants): the lowest task_id of each family
+one_per_family = tasks.to_pandas().sort_values("task_id").drop_duplicates("family")
 ```
 
 `classeval.json` holds every task in ClassEval's format for ClassEval harnesses: there the test's

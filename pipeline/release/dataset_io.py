@@ -55,6 +55,7 @@ def task_features():
                           "findings": List({"criterion": string, "ok": Value("bool"), "note": string}),
                           "raw_response": string}),
         "candidate_id": string,
+        "family": string,
     })
 
 
@@ -105,9 +106,21 @@ def read_split(path: Path) -> list[Task]:
     return [row_to_task(r) for r in rows]
 
 
-def load_release(path: Path | str) -> list[Task]:
+def has_current_schema(path: Path) -> bool:
+    """Whether a split file has exactly the columns of `task_features` (a split written before a column
+    was added lacks it, and `load_dataset` refuses splits of different schemas in one folder)."""
+    import pyarrow.parquet as pq
+
+    return set(pq.read_schema(path).names) == set(task_features())
+
+
+def load_release(path: Path | str, *, one_per_family: bool = False) -> list[Task]:
     """Every task of a release folder, read with `datasets.load_dataset` on the folder (its README's
     `configs` name the splits), oldest split first, rows in file order.
+
+    `one_per_family=True` keeps one task per family (`pipeline.release.family`): a sample without
+    near-variants, such as two enhancements of one seed. The task kept for a family is its first in that
+    order: from the earliest split holding the family, and within it the lowest `task_id`.
 
     The dataset cache goes to a temporary folder that is removed afterwards: a release is small, and a
     cache keyed by file path would otherwise grow with every verification.
@@ -126,6 +139,10 @@ def load_release(path: Path | str) -> list[Task]:
         tasks: list[Task] = []
         for name in sorted_versions(splits.keys()) + sorted(k for k in splits.keys() if k not in sorted_versions(splits.keys())):
             tasks.extend(row_to_task(row) for row in splits[name])
+        if one_per_family:
+            from pipeline.release.family import one_per_family as first_of_each_family
+
+            return first_of_each_family(tasks)
         return tasks
     finally:
         shutil.rmtree(cache, ignore_errors=True)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from pipeline.errors import InputError
 from pipeline.records import Candidate, GateReport, MethodInfo, Task, Verdict
+from pipeline.release.family import family_of
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 METRIC_FIELDS = ("line_coverage", "branch_coverage", "interaction_edge_coverage", "mutation_score")
@@ -126,4 +127,5 @@ def build_task(candidate: Candidate, report: GateReport, verdicts: Sequence[Verd
         metrics=metrics_of(report),
         verdicts=tuple(verdicts),
         candidate_id=cid,
+        family=family_of(candidate.origin, candidate.provenance, candidate.class_name),
     )

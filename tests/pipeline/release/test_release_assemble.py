@@ -124,6 +124,7 @@ def test_first_release_writes_everything_and_reloads_exactly(tmp_path):
     report = (folder / "report.html").read_text()
     assert "Release 2026.11.0" in report and 'id="figure-domains"' in report and "split 2026.11.0" in report
     assert "| Algo_DataStruct | 1 |" in card and "| Business_App | 1 |" in card
+    assert "2 tasks come from 2 families" in card and "| Algo_DataStruct/counter | 1 |" in card
     # No Hub repository configured: the loading example loads this folder. Only the sources that
     # contributed are described.
     assert f'load_dataset("{folder.resolve()}", split="2026.11.0")' in card and "ORG/NAME" not in card
