@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from typing import Any
 
 from flows.server import is_healthy
 from pipeline import stopping
@@ -44,9 +45,15 @@ def start_watch(url: str | None, *, interval_s: float = 3.0, failures: int = 5, 
     done = _watch = threading.Event()
 
     def watch() -> None:
+        import httpx
+
+        with httpx.Client() as client:
+            _watch_with(client)
+
+    def _watch_with(client: Any) -> None:
         misses = 0
         while not done.wait(interval_s):
-            misses = 0 if is_healthy(url, timeout_s=timeout_s) else misses + 1
+            misses = 0 if is_healthy(url, timeout_s=timeout_s, client=client) else misses + 1
             if misses >= failures:
                 cause = f"lost the Prefect server at {url} (it failed {failures} health checks in a row)"
                 stopping.interrupt_main(cause, LOST_SERVER_EXIT)
