@@ -421,6 +421,12 @@ class SandboxPool:
                 worker.kill()
             self._lock.notify_all()
 
+    def spare(self, profile: str = "base") -> int:
+        """How many more jobs of `profile` could start now without waiting (idle or not yet started workers)."""
+        with self._lock:
+            busy = self._alive[profile] - len(self._idle[profile])
+            return max(0, self.jobs - busy)
+
     def run(self, job: SandboxJob) -> RunResult:
         """Run one job in a warm worker of its profile; blocks while all such workers are busy."""
         worker = self._acquire(job.profile)

@@ -31,6 +31,9 @@ PROFILES: dict[str, Profile] = {
         Profile("base", 0, False, BASE_HOSTNAME, False),
         # Hash seed changes go together with a shuffled test order: both are flakiness, not environment.
         Profile("reseeded", 2_718_281, False, BASE_HOSTNAME, False),
+        # The gate's first robustness run: every change at once, flakiness and machine alike. Most suites
+        # show no difference, and one run settles both checks; a difference is attributed by the runs below.
+        Profile("varied", 2_718_281, True, OTHER_HOSTNAME, True),
         # Everything about the machine changes at once; differences are then attributed with the three below.
         Profile("elsewhere", 0, True, OTHER_HOSTNAME, True),
         Profile("clock", 0, False, BASE_HOSTNAME, True),
