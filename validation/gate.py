@@ -33,6 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from pipeline.analysis import parse_lock
+from pipeline.analysis.parsed import parsed
 from pipeline.records import Candidate, CheckResult, GateReport, RejectReason, TestOutcome
 from pipeline.timing import timed
 from validation.policy import GatePolicy
@@ -296,7 +297,7 @@ def _robustness(report: _Report, candidate: Candidate, base: RunResult, files: d
 
 
 def _method_spans(source: str, class_name: str) -> dict[str, tuple[int, int]]:
-    tree = ast.parse(source)
+    tree = parsed(source).tree  # the parse the static edges already made; read only
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == class_name:
             return {item.name: (item.lineno, item.end_lineno or item.lineno) for item in node.body

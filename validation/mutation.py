@@ -47,7 +47,8 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState  # the renderer libcst itself uses; see _SiteRenderer
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from pipeline.analysis.class_facts import docstring_statement, find_class
+from pipeline.analysis.class_text import docstring_statement, find_class
+from pipeline.analysis.parsed import parsed
 
 if TYPE_CHECKING:
     from validation.schemata import MutantSchema
@@ -310,7 +311,7 @@ class _SiteCollector(cst.CSTVisitor):
 
 def mutation_sites(source: str, class_name: str) -> int:
     """How many mutation sites the class has (before invalid and duplicate mutants are dropped)."""
-    wrapper = MetadataWrapper(cst.parse_module(source))
+    wrapper = MetadataWrapper(parsed(source).module, unsafe_skip_copy=True)  # the shared parse: no copy
     collector = _SiteCollector(wrapper.module, find_class(wrapper.module, class_name))
     wrapper.visit(collector)
     return len(collector.sites)
@@ -408,8 +409,7 @@ def _chosen(source: str, class_name: str, max_mutants: int | None, seed: int, wi
     `with_places`, where each site switches in a mutant schema (by id of the site's node)."""
     if max_mutants is not None and max_mutants < 0:
         raise ValueError(f"max_mutants must be >= 0, not {max_mutants}")
-    # The module was parsed here and is not shared: no defensive deep copy of it (a third of the wrapper's cost).
-    wrapper = MetadataWrapper(cst.parse_module(source), unsafe_skip_copy=True)
+    wrapper = MetadataWrapper(parsed(source).module, unsafe_skip_copy=True)  # the shared parse: no copy
     module = wrapper.module
     collector = _SiteCollector(module, find_class(module, class_name))
     wrapper.visit(collector)

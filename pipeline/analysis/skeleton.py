@@ -34,7 +34,9 @@ from typing import Literal
 
 import libcst as cst
 
-from pipeline.analysis.class_facts import class_facts, docstring_statement, find_class
+from pipeline.analysis.class_facts import class_facts
+from pipeline.analysis.class_text import docstring_statement, find_class
+from pipeline.analysis.parsed import parsed
 
 BodyKind = Literal["pass", "raise"]
 
@@ -121,12 +123,12 @@ def make_skeleton(source: str, class_name: str, *, body: BodyKind = "pass", keep
     """The module `source` with `class_name` (and every other top-level class and function) reduced to
     signatures, decorators and docstrings; see the module docstring for what else is kept.
 
-    Raises libcst.ParserSyntaxError on unparsable source and class_facts.ClassNotFound when the class is
+    Raises libcst.ParserSyntaxError on unparsable source and class_text.ClassNotFound when the class is
     absent. ``keep_init`` keeps ``__init__`` and the methods it calls (meant for ``body="raise"``).
     """
     if body not in ("pass", "raise"):
         raise ValueError(f"body must be 'pass' or 'raise', not {body!r}")
-    module = cst.parse_module(source)
+    module = parsed(source).module  # shared with the other readers of this source
     find_class(module, class_name)
     filler = _PASS if body == "pass" else _RAISE
     keep = _kept_by_init(source, class_name) if keep_init else frozenset()
@@ -151,7 +153,7 @@ def strip_imports(source: str) -> tuple[list[str], str]:
     code, where they are guarded or local. ``"\\n".join(imports) + "\\n\\n" + rest`` runs like the original
     as long as the imports came before the code that uses them (which is how modules are written).
     """
-    module = cst.parse_module(source)
+    module = parsed(source).module  # shared with the other readers of this source
     imports: list[str] = []
     rest: list[cst.BaseStatement] = []
     for stmt in module.body:

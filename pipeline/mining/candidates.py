@@ -82,7 +82,7 @@ def _defined_names(source: str) -> set[str]:
 
 def _oracle_tests(mined: MinedClass, module: str, pool: Any, rng_seed: int) -> tuple[str, int]:
     from pipeline.mining.pools import static_pools
-    from pipeline.synthesis.class_model import analyse
+    from pipeline.analysis.class_model import analyse
     from pipeline.synthesis.testgen import synthesize_tests
 
     model = analyse(mined.slice_code, mined.class_name)

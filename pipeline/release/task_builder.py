@@ -13,6 +13,7 @@ import re
 import textwrap
 from collections.abc import Sequence
 
+from pipeline.analysis.parsed import parsed
 from pipeline.errors import InputError
 from pipeline.records import Candidate, GateReport, MethodInfo, Task, Verdict
 from pipeline.release.family import family_of
@@ -28,7 +29,7 @@ def split_imports(source: str) -> tuple[tuple[str, ...], str]:
     pastes them back together in that order. Only module-level imports move: an import inside a function
     or under `if`/`try` belongs where it is. Raises SyntaxError for code that does not parse.
     """
-    tree = ast.parse(source)
+    tree = parsed(source).tree  # the parse the class facts use too; read only
     lines = source.splitlines(keepends=True)
     imports: list[str] = []
     drop: set[int] = set()
@@ -96,6 +97,10 @@ def build_task(candidate: Candidate, report: GateReport, verdicts: Sequence[Verd
         methods = tuple(MethodInfo.model_validate(m)
                         for m in methods_info(candidate.solution_code, candidate.class_name, candidate.test_code,
                                               facts=facts))
+        init = next((m for m in facts.methods if m.is_init), None)
+        # the text fields parse with libcst on first read: read them here, where its errors are caught
+        constructor = f"class {candidate.class_name}:\n" + textwrap.indent(init.source, "    ") if init else ""
+        class_docstring, fields = facts.docstring, facts.fields
     except SyntaxError as exc:
         raise InputError(f"candidate {cid}: solution_code does not parse: line {exc.lineno}: {exc.msg}") from None
     except ClassNotFound as exc:
@@ -103,8 +108,6 @@ def build_task(candidate: Candidate, report: GateReport, verdicts: Sequence[Verd
     except Exception as exc:  # libcst's ParserSyntaxError is not a SyntaxError
         raise InputError(f"candidate {cid}: solution_code could not be analysed: {type(exc).__name__}: {exc}") from None
 
-    init = next((m for m in facts.methods if m.is_init), None)
-    constructor = f"class {candidate.class_name}:\n" + textwrap.indent(init.source, "    ") if init else ""
     skeleton = candidate.skeleton
     return Task(
         task_id=Task.make_id(candidate.class_name, skeleton, solution, candidate.test_code),
@@ -113,9 +116,9 @@ def build_task(candidate: Candidate, report: GateReport, verdicts: Sequence[Verd
         solution_code=solution,
         import_statement=imports,
         class_name=candidate.class_name,
-        class_description=(facts.docstring or candidate.description).strip(),
+        class_description=(class_docstring or candidate.description).strip(),
         class_constructor=constructor,
-        fields=tuple(f"self.{name}" for name in facts.fields),
+        fields=tuple(f"self.{name}" for name in fields),
         test_classes=test_names(candidate.test_code),
         methods_info=methods,
         module_name=candidate.module_name,

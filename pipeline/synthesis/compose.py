@@ -19,7 +19,7 @@ from typing import Any
 import libcst as cst
 
 from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
-from pipeline.synthesis.class_model import ClassModel, MethodModel, analyse
+from pipeline.analysis.class_model import ClassModel, MethodModel, analyse
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.cst_edit import ClassEditor, EditError, _docstring_node
 from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal

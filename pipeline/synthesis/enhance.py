@@ -14,7 +14,7 @@ from typing import Any
 
 from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
 from pipeline.synthesis import transforms as registry
-from pipeline.synthesis.class_model import analyse
+from pipeline.analysis.class_model import analyse
 from pipeline.synthesis.config import EnhanceConfig
 from pipeline.synthesis.cst_edit import EditError
 from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal

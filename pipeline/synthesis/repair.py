@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from pipeline.records import Candidate, GateReport
-from pipeline.synthesis.class_model import analyse
+from pipeline.analysis.class_model import analyse
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from pipeline.synthesis.testgen import Renderer, dedupe, random_walks
 from pipeline.synthesis.tracing import harvest, replay_scenarios

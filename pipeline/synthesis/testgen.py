@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.synthesis.class_model import ClassModel
+from pipeline.analysis.class_model import ClassModel
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from pipeline.synthesis.scenarios import CLASS, MAIN, Arg, Scenario, Step
 from pipeline.synthesis.tracing import ArgumentPools, replay_scenarios

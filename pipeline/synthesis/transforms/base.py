@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from pipeline.synthesis.class_model import ClassModel, MethodModel
+from pipeline.analysis.class_model import ClassModel, MethodModel
 from pipeline.synthesis.scenarios import Scenario, Step
 
 FEATURE_FIELDS = frozenset(

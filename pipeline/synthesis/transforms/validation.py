@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.synthesis.class_model import ClassModel, MethodModel, Param
+from pipeline.analysis.class_model import ClassModel, MethodModel, Param
 from pipeline.synthesis.cst_edit import ClassEditor
 from pipeline.synthesis.scenarios import Arg, Scenario, Step
 from pipeline.synthesis.transforms.base import ScenarioContext, TransformError, own_methods, require_free_names

@@ -3,7 +3,7 @@
 import random
 
 from pipeline.records import Provenance, SeedClass
-from pipeline.synthesis.class_model import analyse
+from pipeline.analysis.class_model import analyse
 from pipeline.synthesis.compose import fuse
 from pipeline.synthesis.pairing import domains_compatible, pair_seeds
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from pipeline.analysis.parsed import parsed
+
 MUTATING_METHODS = frozenset(
     {
         "append", "appendleft", "extend", "extendleft", "insert", "pop", "popleft", "popitem", "remove",
@@ -299,7 +301,7 @@ def analyse(source: str, class_name: str, bookkeeping: frozenset[str] = frozense
     Fields named in `bookkeeping` (counters and stacks that features add) are left out of reads and
     writes, so that counting a call does not turn a query into a mutator.
     """
-    tree = ast.parse(source)
+    tree = parsed(source).tree  # shared with class_facts and the other readers of this source; read only
     cls = find_class(tree, class_name)
     defs = [n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     names = {d.name for d in defs}
