@@ -5,6 +5,10 @@ or a callback for cache keys would only produce warnings.
 
 Tasks receive and return paths, ids and small counts, never large records, so the artifact tree stays the
 source of truth and a rerun of the same run id resumes from it (each stage skips what is already written).
+Offline synthesis runs as one task per seed (enhance) or pair (compose) and the gate as one task per
+candidate (flows/mapped.py), so the UI shows progress per record, a record is retried on its own, and the
+flow's task runner (threads, or Dask workers: flows/runners.py) spreads them; the other stages are one task
+each.
 Stages that are not built yet (model-driven generation) are absent, not faked; mining runs when `[mine]` names
 a source (a local folder, or GitHub with a token).
 """
@@ -18,6 +22,8 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from pydantic import BaseModel
 
+from flows.mapped import mapped_gate, synthesize_stage
+from flows.pools import close_shared_pools, close_worker_pools
 from flows.server_watch import api_url, start_watch
 from flows.stop_tracking import StopTracker
 from pipeline import runs, settings, stages, stopping
@@ -65,7 +71,8 @@ def mine_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
 
 @task(name="validate", cache_policy=NO_CACHE)
 def validate_task(artifacts: Path, run_id: str, config: BuildConfig) -> tuple[StageCount, StageCount]:
-    return stages.stage_validate(ArtifactStore(artifacts), run_id, config)
+    """Gate and repair; the gate itself runs as one mapped task per candidate (flows/mapped.py)."""
+    return stages.stage_validate(ArtifactStore(artifacts), run_id, config, run_gate=mapped_gate(artifacts, run_id, config))
 
 
 @task(name="judge", cache_policy=NO_CACHE)
@@ -112,6 +119,9 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
             stopping.wait_for_callbacks()
             close_all_pools()  # any pool a stage thread opened after the stop callbacks ran
             raise
+        finally:
+            close_shared_pools()  # the per-record tasks' pools, here and on Dask workers
+            close_worker_pools()
 
 
 def record_stop(store: ArtifactStore, run_id: str, where) -> None:
@@ -142,8 +152,11 @@ def _run_stages(store: ArtifactStore, artifacts: Path, run_id: str, config: Buil
             store.write_run_file(run_id, runs.FUNNEL_FILE, funnel.to_json() + "\n")
 
     record(stages.SEEDS_STAGE, seeds_task(artifacts, run_id, config))
-    record(stages.ENHANCE_STAGE, enhance_task(artifacts, run_id, config))
-    record(stages.COMPOSE_STAGE, compose_task(artifacts, run_id, config))
+    for stage, whole_stage in ((stages.ENHANCE_STAGE, enhance_task), (stages.COMPOSE_STAGE, compose_task)):
+        if config.models.backend_for(stage) == "model":  # model work keeps its own items (pipeline/models)
+            record(stage, whole_stage(artifacts, run_id, config))
+        else:  # one task per seed or pair
+            record(stage, synthesize_stage(artifacts, run_id, stage, config))
     if mining_configured(config.mine):  # a local folder or GitHub with a token
         record(stages.MINE_STAGE, mine_task(artifacts, run_id, config))
     if (stopped := model_stop_message(store.runs / run_id)) is not None:

@@ -140,6 +140,9 @@ def build(
     max_cost: Annotated[Optional[float], typer.Option(help="Budget: most dollars this run may spend on models.")] = None,
     max_calls: Annotated[Optional[int], typer.Option(help="Budget: most model calls this run may make.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Ask the models again instead of using cached answers.")] = False,
+    task_runner: Annotated[str, typer.Option(help="thread | dask: what runs the per-record tasks (see More than one machine).")] = "thread",
+    dask_address: Annotated[Optional[str], typer.Option(help="tcp://HOST:PORT of a running Dask scheduler (default: a local cluster).")] = None,
+    dask_workers: Annotated[int, typer.Option(min=1, help="Worker processes of the local Dask cluster.")] = 2,
 ) -> None:
     """Run the build flow on the bundled seeds and write the run (and a release) under artifacts/."""
     from pipeline.config import load_config
@@ -164,11 +167,13 @@ def build(
         return
     runs.record_configuration(store, run_id, cfg)  # a resumed run under another configuration ends here
     from flows.build import build_flow  # imports Prefect: about a second
+    from flows.runners import runner_from_options
     from flows.server_watch import stop_watch
 
     try:
         with stopping.stop_on_signals():  # from here on; the flow takes the signals over when it starts
-            summary = build_flow(cfg, run_id)
+            runner = runner_from_options(task_runner, jobs=cfg.jobs, dask_address=dask_address, dask_workers=dask_workers)
+            summary = build_flow.with_options(task_runner=runner)(cfg, run_id)
     except stopping.BuildStopped as stop:
         _print_stop(run_id, stop)
         raise typer.Exit(stop.exit_code) from None

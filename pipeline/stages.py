@@ -8,7 +8,7 @@ The Prefect flow in flows/build.py only sequences these; they are tested without
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from pipeline import progress, runs, settings
 from pipeline.config import BuildConfig
@@ -69,25 +69,25 @@ def default_run_id(config: BuildConfig, seeds: tuple[SeedClass, ...]) -> str:
 def stage_seeds(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
     """Record the seeds the run starts from. Later stages read these records (`runs.run_seeds`), never the
     live corpus, which is read here once: a resumed run keeps the seeds it started with."""
-    if (done := _finished_count(store, run_id, SEEDS_STAGE)) is not None:
+    if (done := finished_count(store, run_id, SEEDS_STAGE)) is not None:
         return done
     seeds = load_seed_records(config)
     for seed in seeds:
         store.write(run_id, SEEDS_STAGE, record_file_id(seed.seed_id), seed)
-    return _finish(store, run_id, SEEDS_STAGE, StageCount(received=len(seeds), accepted=len(seeds)))
+    return finish_stage(store, run_id, SEEDS_STAGE, StageCount(received=len(seeds), accepted=len(seeds)))
 
 
 def _done_marker(stage: str) -> str:
     return f"{stage}.done.json"
 
 
-def _finished_count(store: ArtifactStore, run_id: str, stage: str) -> StageCount | None:
+def finished_count(store: ArtifactStore, run_id: str, stage: str) -> StageCount | None:
     """The count a finished stage left behind, so that a resumed run does not redo it."""
     path = store.runs / run_id / _done_marker(stage)
     return StageCount.from_json(path.read_bytes()) if path.is_file() else None
 
 
-def _finish(store: ArtifactStore, run_id: str, stage: str, count: StageCount) -> StageCount:
+def finish_stage(store: ArtifactStore, run_id: str, stage: str, count: StageCount) -> StageCount:
     store.write_run_file(run_id, _done_marker(stage), count.to_json() + "\n")
     return count
 
@@ -96,7 +96,7 @@ def _rejection_count(rejections: Iterable[Rejection]) -> dict[RejectReason, int]
     return dict(sorted(Counter(r.reason for r in rejections).items()))
 
 
-def _store_generated(store: ArtifactStore, run_id: str, stage: str, items: Iterable[Candidate | Rejection],
+def store_generated(store: ArtifactStore, run_id: str, stage: str, items: Iterable[Candidate | Rejection],
                      received: int | None = None) -> StageCount:
     """Write a generating stage's candidates and rejections. `received` defaults to what came out (one
     attempt per candidate or rejection), for stages whose inputs are the attempts themselves (pairs)."""
@@ -121,13 +121,13 @@ def _with_models(store: ArtifactStore, run_id: str, stage: str, seeds: Sequence[
 
     blueprints = enhance_blueprints(seeds) if stage == ENHANCE_STAGE else compose_blueprints(seeds, config)
     count, complete = run_model_stage(store, run_id, stage, blueprints, config)
-    return _finish(store, run_id, stage, count) if complete else count
+    return finish_stage(store, run_id, stage, count) if complete else count
 
 
 def stage_enhance(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
     """Stage 1: enhanced candidates from every seed the run recorded (offline synthesis; oracle runs in the
     sandbox)."""
-    if (done := _finished_count(store, run_id, ENHANCE_STAGE)) is not None:
+    if (done := finished_count(store, run_id, ENHANCE_STAGE)) is not None:
         return done
     seeds = run_seeds(store, run_id)
     if config.models.backend_for(ENHANCE_STAGE) == "model":
@@ -138,14 +138,14 @@ def stage_enhance(store: ArtifactStore, run_id: str, config: BuildConfig) -> Sta
     with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool, \
             progress.step(ENHANCE_STAGE, total=len(seeds)) as step:
         candidates = enhance_seeds(seeds, config.enhance_config(), pool=pool, jobs=config.jobs, on_done=step.advance)
-        count = _store_generated(store, run_id, ENHANCE_STAGE, candidates,
+        count = store_generated(store, run_id, ENHANCE_STAGE, candidates,
                                  received=len(seeds))
-    return _finish(store, run_id, ENHANCE_STAGE, count)
+    return finish_stage(store, run_id, ENHANCE_STAGE, count)
 
 
 def stage_compose(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
     """Stage 2: hybrid classes fused from pairs of the run's seeds of different domains."""
-    if (done := _finished_count(store, run_id, COMPOSE_STAGE)) is not None:
+    if (done := finished_count(store, run_id, COMPOSE_STAGE)) is not None:
         return done
     seeds = run_seeds(store, run_id)
     if config.models.backend_for(COMPOSE_STAGE) == "model":
@@ -158,21 +158,21 @@ def stage_compose(store: ArtifactStore, run_id: str, config: BuildConfig) -> Sta
             progress.step(COMPOSE_STAGE) as step:
         candidates = compose_seeds(seeds, compose_config, pool=pool, jobs=config.jobs, on_pairs=step.set_total,
                                    on_done=step.advance)
-        count = _store_generated(store, run_id, COMPOSE_STAGE, candidates)  # received: the pairs tried
-    return _finish(store, run_id, COMPOSE_STAGE, count)
+        count = store_generated(store, run_id, COMPOSE_STAGE, candidates)  # received: the pairs tried
+    return finish_stage(store, run_id, COMPOSE_STAGE, count)
 
 
 def stage_mine(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
     """Stage 3: classes first committed after the cut-off, from the configured local folder and/or GitHub
     (pipeline/mining); the flow runs it only when `[mine]` has a source."""
-    if (done := _finished_count(store, run_id, MINE_STAGE)) is not None:
+    if (done := finished_count(store, run_id, MINE_STAGE)) is not None:
         return done
     from pipeline.mining.stage import stage_mine as mine
     from validation.sandbox import SandboxPool
 
     with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
         result = mine(store, run_id, config.mine, load_domains(settings.domain_registry_path()), pool=pool)
-    return _finish(store, run_id, MINE_STAGE, result.count)
+    return finish_stage(store, run_id, MINE_STAGE, result.count)
 
 
 def generated_candidates(store: ArtifactStore, run_id: str) -> list[Candidate]:
@@ -192,8 +192,13 @@ def _gate_rejection(candidate: Candidate, report: GateReport) -> Rejection:
                      detail=detail, evidence=evidence)
 
 
+# Runs the gate on candidates and hands each (candidate, report) to the callback as it is made. The default
+# runs them in this process's threads; the build flow passes one that maps a Prefect task per candidate.
+GateRunner = Callable[[Sequence[Candidate], Callable[[Candidate, GateReport], None]], None]
+
+
 def _validate_all(store: ArtifactStore, run_id: str, candidates: Sequence[Candidate], config: BuildConfig,
-                  pool, step_name: str) -> dict[str, GateReport]:
+                  pool, step_name: str, run_gate: GateRunner | None = None) -> dict[str, GateReport]:
     """Gate reports for `candidates`, reading the ones an earlier attempt wrote and running the rest."""
     from validation.gate import validate_many
 
@@ -213,17 +218,22 @@ def _validate_all(store: ArtifactStore, run_id: str, candidates: Sequence[Candid
             reports[candidate.candidate_id] = report
             step.advance()
 
-        validate_many(todo, config.gate, pool, jobs=config.jobs, on_report=keep)
+        if run_gate is None:
+            validate_many(todo, config.gate, pool, jobs=config.jobs, on_report=keep)
+        elif todo:
+            run_gate(todo, keep)
     return reports
 
 
-def stage_validate(store: ArtifactStore, run_id: str, config: BuildConfig) -> tuple[StageCount, StageCount]:
+def stage_validate(store: ArtifactStore, run_id: str, config: BuildConfig,
+                   run_gate: GateRunner | None = None) -> tuple[StageCount, StageCount]:
     """The validation gate on every generated candidate, then one repair round for the repairable failures.
 
     Returns the counts of the gate and of the repair round. A candidate whose repaired tests pass is
     accepted in its repaired form (the repaired candidate is written under `repair/<original id>.json`).
+    `run_gate` runs the gate on the candidates without a report (default: threads of this process).
     """
-    gate_done, repair_done = (_finished_count(store, run_id, s) for s in (VALIDATE_STAGE, REPAIR_STAGE))
+    gate_done, repair_done = (finished_count(store, run_id, s) for s in (VALIDATE_STAGE, REPAIR_STAGE))
     if gate_done is not None and repair_done is not None:
         return gate_done, repair_done
     from pipeline.synthesis.jobs import JobFailed
@@ -232,7 +242,7 @@ def stage_validate(store: ArtifactStore, run_id: str, config: BuildConfig) -> tu
 
     candidates = generated_candidates(store, run_id)
     with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
-        reports = _validate_all(store, run_id, candidates, config, pool, VALIDATE_STAGE)
+        reports = _validate_all(store, run_id, candidates, config, pool, VALIDATE_STAGE, run_gate)
         failing = [c for c in candidates if not reports[c.candidate_id].passed]
         repairable = [c for c in failing if config.repair and set(reports[c.candidate_id].reasons) <= REPAIRABLE]
         repairable_ids = {c.candidate_id for c in repairable}
@@ -252,6 +262,7 @@ def stage_validate(store: ArtifactStore, run_id: str, config: BuildConfig) -> tu
                     store.write(run_id, REPAIR_STAGE, original, fixed)
                     repaired[original] = fixed
                 step.advance()
+        # The repaired candidates (few, stored under their original's id) are gated in this process.
         repair_reports = _validate_all(store, run_id, list(repaired.values()), config, pool, f"{REPAIR_STAGE} gate")
     gate_rejections = {c.candidate_id: _gate_rejection(c, reports[c.candidate_id]) for c in failing}
     rejections = []  # those that repair did not save
@@ -264,7 +275,7 @@ def stage_validate(store: ArtifactStore, run_id: str, config: BuildConfig) -> tu
                       rejected=_rejection_count(gate_rejections.values()))
     repair = StageCount(received=len(repairable), accepted=len(failing) - len(rejections),
                         rejected=_rejection_count(r for r in rejections if r.candidate_id in repairable_ids))
-    return _finish(store, run_id, VALIDATE_STAGE, gate), _finish(store, run_id, REPAIR_STAGE, repair)
+    return finish_stage(store, run_id, VALIDATE_STAGE, gate), finish_stage(store, run_id, REPAIR_STAGE, repair)
 
 
 def accepted_pairs(store: ArtifactStore, run_id: str) -> Iterator[tuple[Candidate, GateReport]]:
@@ -280,14 +291,14 @@ def accepted_pairs(store: ArtifactStore, run_id: str) -> Iterator[tuple[Candidat
 
 def stage_judge(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
     """The judge panel on the gate's survivors (judges/stage.py); the offline panel unless models are set."""
-    if (done := _finished_count(store, run_id, JUDGE_STAGE)) is not None:
+    if (done := finished_count(store, run_id, JUDGE_STAGE)) is not None:
         return done
     from judges.stage import judge_survivors, panel_factory
 
     count, _ = judge_survivors(store, run_id, list(accepted_pairs(store, run_id)),
                                panel_factory(config.judges, jobs=config.jobs, limits=config.gate.limits()),
                                jobs=config.judges.jobs if config.judges.models else config.jobs)
-    return _finish(store, run_id, JUDGE_STAGE, count)
+    return finish_stage(store, run_id, JUDGE_STAGE, count)
 
 
 def judged_tasks(store: ArtifactStore, run_id: str, config: BuildConfig) -> Iterator[Task]:

@@ -499,10 +499,15 @@ def compose_seeds(seeds: Sequence[SeedClass], config: ComposeConfig, *, pool: An
                        max_uses_per_seed=config.max_uses_per_seed, composable=config.composable)
     if on_pairs is not None:
         on_pairs(len(pairs))
+    yield from in_order(lambda pair: compose_guarded(pair, config, pool=pool), pairs, jobs, on_done)
+
+
+def compose_guarded(pair: tuple[SeedClass, SeedClass], config: ComposeConfig, *, pool: Any) -> list[Candidate | Rejection]:
+    """One pair's candidate (or rejection), such that the pair never ends the stage: an unexpected error
+    becomes its `internal_error` rejection. The unit of work of `compose_seeds` and of a per-pair task."""
     def failed(pair: tuple[SeedClass, SeedClass], exc: Exception) -> Rejection:
         a, b = pair
         return error_rejection("cmp-" + content_hash(a.seed_id, b.seed_id, "error", config.rng_seed), STAGE, exc,
                                seed_ids=[a.seed_id, b.seed_id], rng_seed=config.rng_seed)
 
-    yield from in_order(never_fatal(lambda pair: [compose_pair(*pair, config, pool=pool)], failed), pairs, jobs,
-                        on_done)
+    return never_fatal(lambda item: [compose_pair(*item, config, pool=pool)], failed)(pair)

@@ -36,11 +36,15 @@ def make_workspace(root: Path) -> tuple[dict[str, str], Path]:
         shutil.copytree(settings.PROJECT_ROOT / "seeds" / seed, seeds / seed, ignore=shutil.ignore_patterns("__pycache__"))
     config = root / "build.toml"
     config.write_text(CONFIG)
-    # Prefect and Hugging Face settings that an in-process CLI test left in os.environ would point the build
-    # at another artifact tree: the subprocess derives its own from CLASSEVAL_PRO_ARTIFACTS.
-    inherited = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "HF_"))}
-    env = {**inherited, "CLASSEVAL_PRO_SEEDS": str(seeds), "CLASSEVAL_PRO_ARTIFACTS": str(root / "artifacts")}
+    env = {**inherited_environment(), "CLASSEVAL_PRO_SEEDS": str(seeds), "CLASSEVAL_PRO_ARTIFACTS": str(root / "artifacts")}
     return env, config
+
+
+def inherited_environment() -> dict[str, str]:
+    """This process's environment for a child, less the Prefect and Hugging Face settings that an in-process
+    CLI test left in os.environ (they would point the child at another artifact tree: the child derives
+    its own from CLASSEVAL_PRO_ARTIFACTS or its arguments)."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "HF_"))}
 
 
 def run_build(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -13,15 +15,36 @@ def workspace(tmp_path: Path) -> tuple[dict[str, str], Path]:
     return make_workspace(tmp_path)
 
 
+@dataclass(frozen=True)
+class ReferenceBuild:
+    """The session's one uninterrupted build of the small workspace (default task runner)."""
+
+    env: dict[str, str]
+    config: Path
+    result: subprocess.CompletedProcess[str]
+    released: dict[str, list[dict]]
+
+    @property
+    def artifacts(self) -> Path:
+        """Its artifact tree: read it, or copy it before changing anything (other tests compare with it)."""
+        return Path(self.env["CLASSEVAL_PRO_ARTIFACTS"])
+
+
 @pytest.fixture(scope="session")
-def reference_release(tmp_path_factory) -> dict[str, list[dict]]:
-    """What an uninterrupted build of the small workspace releases (built once per session)."""
+def reference_build(tmp_path_factory) -> ReferenceBuild:
+    """Built once per session; every flow test that needs a whole build compares with or starts from it."""
     env, config = make_workspace(tmp_path_factory.mktemp("reference"))
     result = run_build(env, "--config", str(config))
     assert result.returncode == 0, result.stderr[-3000:]
     released = released_tasks(Path(env["CLASSEVAL_PRO_ARTIFACTS"]))
     assert len(released) == 1 and next(iter(released.values()))
-    return released
+    return ReferenceBuild(env=env, config=config, result=result, released=released)
+
+
+@pytest.fixture(scope="session")
+def reference_release(reference_build: ReferenceBuild) -> dict[str, list[dict]]:
+    """What an uninterrupted build of the small workspace releases."""
+    return reference_build.released
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,100 @@
+"""Per-record Prefect tasks: synthesis per seed or pair, the gate per candidate (pipeline/per_record.py).
+
+Each task gets ids and paths and returns an id or a small work record; its output is written to the
+artifact tree by the task itself, wherever the task runner ran it, so nothing large goes through Prefect
+results and a resumed run maps only what is missing. A task whose record failed for a passing reason
+(`TransientFailure`) is retried on its own; its last attempt writes whatever it got as the record's data.
+A stopped build does not retry anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from prefect import task, unmapped
+from prefect.cache_policies import NO_CACHE
+from prefect.futures import as_completed
+
+from pipeline import per_record, progress, stages, stopping
+from pipeline.config import BuildConfig
+from pipeline.funnel import StageCount
+from pipeline.records import Candidate, GateReport
+from pipeline.store import ArtifactStore
+
+RETRIES = 2  # attempts after the first, per record
+RETRY_DELAY_S = 1
+
+
+def _retry_transient(task, task_run, state) -> bool:  # noqa: ANN001 - Prefect's retry condition signature
+    """Retry only a `TransientFailure`, and never once the build is stopping."""
+    if stopping.requested() is not None:
+        return False
+    return isinstance(state.result(raise_on_failure=False), per_record.TransientFailure)
+
+
+def _last_attempt() -> bool:
+    from prefect.runtime import task_run
+
+    return task_run.run_count > RETRIES
+
+
+def _pool(config: BuildConfig):  # noqa: ANN202
+    from flows.pools import shared_pool
+    from pipeline.analysis import parse_lock
+
+    parse_lock.install()  # the tasks of one process parse code in parallel threads (see parse_lock)
+    return shared_pool(config.jobs, config.gate.limits())
+
+
+@task(name="synthesize", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=RETRY_DELAY_S,
+      retry_condition_fn=_retry_transient, task_run_name="{stage} {item_id}")
+def synthesize_task(artifacts: Path, run_id: str, stage: str, item_id: str, config: BuildConfig) -> str:
+    """One seed (enhance) or pair (compose): its candidates, rejections and work record are written."""
+    per_record.synthesize_one(ArtifactStore(artifacts), run_id, stage, item_id, config, _pool(config),
+                              last_attempt=_last_attempt())
+    return item_id
+
+
+@task(name="gate", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=RETRY_DELAY_S,
+      retry_condition_fn=_retry_transient, task_run_name="gate {candidate_id}")
+def gate_task(artifacts: Path, run_id: str, candidate_id: str, config: BuildConfig) -> str:
+    """One candidate through the gate: its report is written; the id comes back."""
+    per_record.gate_one(ArtifactStore(artifacts), run_id, candidate_id, config, _pool(config),
+                        last_attempt=_last_attempt())
+    return candidate_id
+
+
+def _each_done(futures, on_done: Callable[[str], None]) -> None:  # noqa: ANN001 - Prefect futures
+    # A record that failed after its retries ends the build (a rerun resumes from the records written).
+    for future in as_completed(futures):
+        on_done(future.result())
+
+
+def synthesize_stage(artifacts: Path, run_id: str, stage: str, config: BuildConfig) -> StageCount:
+    """A synthesis stage as one task per seed or pair; counted from the items' work records."""
+    store = ArtifactStore(artifacts)
+    if (done := stages.finished_count(store, run_id, stage)) is not None:
+        return done
+    items = per_record.synthesis_items(store, run_id, stage, config)
+    todo = per_record.pending_items(store, run_id, stage, items)
+    with progress.step(stage, total=len(items)) as step:
+        step.resume(len(items) - len(todo))
+        if todo:
+            futures = synthesize_task.map(unmapped(artifacts), unmapped(run_id), unmapped(stage), todo,
+                                          unmapped(config))
+            _each_done(futures, lambda _: step.advance())
+    return stages.finish_stage(store, run_id, stage, per_record.synthesis_count(store, run_id, stage, items))
+
+
+def mapped_gate(artifacts: Path, run_id: str, config: BuildConfig) -> stages.GateRunner:
+    """A gate runner for `stages.stage_validate`: one task per candidate; each report is read back from
+    the store as its task finishes."""
+    store = ArtifactStore(artifacts)
+
+    def run_gate(todo: Sequence[Candidate], keep: Callable[[Candidate, GateReport], None]) -> None:
+        by_id = {c.candidate_id: c for c in todo}
+        futures = gate_task.map(unmapped(artifacts), unmapped(run_id), list(by_id), unmapped(config))
+        _each_done(futures, lambda cid: keep(by_id[cid], store.read(run_id, stages.VALIDATE_STAGE, cid, GateReport)))
+
+    return run_gate

@@ -1,0 +1,60 @@
+"""One sandbox pool per process for the per-record tasks.
+
+A mapped task handles one record, but starting a sandbox pool (and its warm workers) costs far more than a
+record's work: the tasks of one process share a pool of the build's `jobs` workers (the pool is thread-safe
+and makes a task wait while all its workers are busy). Under the Dask task runner every worker process gets
+its own. The pools are closed when the flow ends (`close_shared_pools`, also run on each Dask worker), when
+a stop closes every pool of the process (validation.sandbox.pool.close_all_pools), or at interpreter exit.
+"""
+
+from __future__ import annotations
+
+import atexit
+import sys
+import threading
+
+from pipeline import stopping
+
+_lock = threading.Lock()
+_pools: dict[tuple[int, object], object] = {}
+
+
+def shared_pool(jobs: int, limits):  # noqa: ANN001, ANN201 - validation.sandbox types, imported on use
+    """The process's pool for these settings, started on first use. After a stop nothing new starts: a
+    pool opened then would outlive the clean-up that removes every worker and cgroup."""
+    from validation.sandbox import SandboxPool
+
+    stopping.check()
+    key = (jobs, limits)
+    with _lock:
+        pool = _pools.get(key)
+        if pool is None:
+            pool = _pools[key] = SandboxPool(jobs=jobs, limits=limits)
+        return pool
+
+
+@atexit.register
+def close_shared_pools() -> int:
+    """Close this process's shared pools; returns how many were open."""
+    with _lock:
+        pools = list(_pools.values())
+        _pools.clear()
+    for pool in pools:
+        pool.close()
+    return len(pools)
+
+
+def close_worker_pools() -> None:
+    """Close the shared pools on every worker of the flow's Dask cluster, if the flow runs on one (a
+    worker's pool would otherwise live as long as the worker, which on a long-lived cluster is forever)."""
+    from prefect.context import FlowRunContext
+
+    context = FlowRunContext.get()
+    runner = getattr(context, "task_runner", None)
+    client = getattr(runner, "_client", None)  # prefect-dask's client of the cluster, when on Dask
+    if client is None or type(runner).__name__ != "DaskTaskRunner":
+        return
+    try:
+        client.run(close_shared_pools)
+    except Exception as exc:  # noqa: BLE001 - a lost worker's pool went with it; the build's result stands
+        print(f"warning: could not close the Dask workers' sandbox pools: {exc}", file=sys.stderr, flush=True)
