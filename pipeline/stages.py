@@ -293,11 +293,16 @@ def stage_judge(store: ArtifactStore, run_id: str, config: BuildConfig) -> Stage
     """The judge panel on the gate's survivors (judges/stage.py); the offline panel unless models are set."""
     if (done := finished_count(store, run_id, JUDGE_STAGE)) is not None:
         return done
-    from judges.stage import judge_survivors, panel_factory
+    from judges.stage import judge_survivors, model_client, panel_factory
 
+    client = model_client() if config.judges.models else None  # its usage joins the run's model_usage.json
     count, _ = judge_survivors(store, run_id, list(accepted_pairs(store, run_id)),
-                               panel_factory(config.judges, jobs=config.jobs, limits=config.gate.limits()),
+                               panel_factory(config.judges, jobs=config.jobs, limits=config.gate.limits(), client=client),
                                jobs=config.judges.jobs if config.judges.models else config.jobs)
+    if client is not None:
+        from pipeline.models.run_state import RunLedger
+
+        RunLedger(store, run_id, config.models).save_usage(client.usage())
     return finish_stage(store, run_id, JUDGE_STAGE, count)
 
 

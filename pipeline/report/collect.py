@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pipeline.funnel import Funnel
 from judges.agreement import Agreement, agreement
 from pipeline.records import Candidate, GateReport, Origin, Rejection, RejectReason, Task
+from pipeline.models.usage import UsageSummary
 from pipeline.store import ArtifactStore
 
 # Stage folders whose records are candidates, and the source each stands for.
@@ -55,6 +56,15 @@ class ReportData:
     domains: dict[str, dict[str, int]] = field(default_factory=dict)  # group -> domain -> tasks
     reasons: tuple[ReasonRow, ...] = ()
     agreement: Agreement | None = None  # the judges' decisions and agreement, when judges ran
+    usage: UsageSummary | None = None  # what the run's model calls spent, when models were called
+
+
+def _read_usage(store: ArtifactStore, run_id: str) -> UsageSummary | None:
+    """The run's model usage (runs/<id>/model_usage.json, written by the model client's callers), if any."""
+    from pipeline.models.run_state import USAGE_FILE
+
+    path = store.runs / run_id / USAGE_FILE
+    return UsageSummary.from_json(path.read_bytes()) if path.is_file() else None
 
 
 def _read_funnel(store: ArtifactStore, run_id: str) -> Funnel | None:
@@ -118,7 +128,8 @@ def _source_funnel(candidates: Sequence[Candidate], outcomes: dict[str, GateRepo
 
 def collect_run(store: ArtifactStore, run_id: str) -> ReportData:
     """A run's page: its funnel, every gate report (passed and failed drawn apart), the domains of the
-    candidates that passed, its rejections and (when judges ran) their agreement figures."""
+    candidates that passed, its rejections, (when judges ran) their agreement figures and (when models were
+    called) what they cost."""
     from judges.stage import read_agreement
 
     candidates = _candidates(store, run_id)
@@ -136,7 +147,7 @@ def collect_run(store: ArtifactStore, run_id: str) -> ReportData:
         title=f"Run {run_id}", subtitle=f"Stages recorded: {stages}.", funnel=funnel,
         sources=_source_funnel(candidates, outcomes, rejections), samples=samples,
         domains={"passed the gate": dict(sorted(passed_domains.items()))} if passed_domains else {},
-        reasons=_reason_rows(rejections), agreement=read_agreement(store, run_id))
+        reasons=_reason_rows(rejections), agreement=read_agreement(store, run_id), usage=_read_usage(store, run_id))
 
 
 def collect_release(store: ArtifactStore, run_id: str, version: str, splits: dict[str, Sequence[Task]],
@@ -154,4 +165,4 @@ def collect_release(store: ArtifactStore, run_id: str, version: str, splits: dic
     return ReportData(
         title=f"Release {version}", subtitle=f"{total} task(s) in {len(splits)} split(s), new split made by run {run_id}.",
         funnel=funnel, sources=run.sources, samples=samples, domains=domains, reasons=run.reasons,
-        agreement=agreement(verdict_sets) if verdict_sets else run.agreement)
+        agreement=agreement(verdict_sets) if verdict_sets else run.agreement, usage=run.usage)

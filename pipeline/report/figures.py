@@ -113,6 +113,26 @@ def judge_agreement(data: ReportData) -> go.Figure | None:
     return _layout(fig, title)
 
 
+def model_usage(data: ReportData) -> go.Figure | None:
+    """Per role and model: dollars spent (left; calls of unknown price are marked, never counted as free)
+    and calls made beside answers served from the cache (right)."""
+    if data.usage is None or not data.usage.rows:
+        return None
+    from plotly.subplots import make_subplots
+
+    rows = data.usage.rows
+    labels = [f"{row.role}<br>{row.model}" for row in rows]
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("Cost (USD)", "Calls and cache hits"))
+    fig.add_trace(go.Bar(name="cost", x=labels, y=[row.priced_cost_usd for row in rows], marker_color="#6a51a3",
+                         text=[row.cost_label() for row in rows], textposition="auto"), row=1, col=1)
+    fig.add_trace(go.Bar(name="calls", x=labels, y=[row.calls for row in rows], marker_color="#3182bd"), row=1, col=2)
+    fig.add_trace(go.Bar(name="cache hits", x=labels, y=[row.cache_hits for row in rows], marker_color="#9ecae1"),
+                  row=1, col=2)
+    total = data.usage.total()
+    return _layout(fig, f"Model usage: {total.calls} calls, {total.cache_hits} cache hits, cost {total.cost_label()}",
+                   barmode="group")
+
+
 def all_figures(data: ReportData) -> list[tuple[str, str, go.Figure | None]]:
     """(anchor, heading, figure or None) in page order."""
     return [
@@ -123,4 +143,5 @@ def all_figures(data: ReportData) -> list[tuple[str, str, go.Figure | None]]:
         ("rejections", "Rejections per reason", rejections(data)),
         ("judges", "Judge decisions", judge_decisions(data)),
         ("agreement", "Judge agreement", judge_agreement(data)),
+        ("models", "Model usage", model_usage(data)),
     ]

@@ -50,6 +50,20 @@ def _examples_table(data: ReportData) -> str:
             + "".join(rows) + "</tbody></table></section>")
 
 
+def _usage_table(data: ReportData) -> str:
+    """The model figures as numbers (tokens and failures included), one row per role and model."""
+    if data.usage is None or not data.usage.rows:
+        return ""
+    rows = [f"<tr><td>{escape(r.role)}</td><td>{escape(r.model)}</td><td>{r.calls}</td><td>{r.cache_hits}</td>"
+            f"<td>{r.failures}</td><td>{r.prompt_tokens}+{r.completion_tokens}</td><td>{escape(r.cost_label())}</td></tr>"
+            for r in (*data.usage.rows, data.usage.total())]
+    refused = (f"<p>The budget refused {data.usage.budget_refused} call(s): that work was not done.</p>"
+               if data.usage.budget_refused else "")
+    return ('<section id="model-usage"><h2>Model usage per role and model</h2><table><thead><tr><th>role</th>'
+            "<th>model</th><th>calls</th><th>cache hits</th><th>failures</th><th>tokens (prompt+completion)</th>"
+            "<th>cost</th></tr></thead><tbody>" + "".join(rows) + f"</tbody></table>{refused}</section>")
+
+
 def render_report(data: ReportData) -> str:
     """The whole page as one string (self-contained: no external script, style or font)."""
     from plotly.offline import get_plotlyjs
@@ -60,7 +74,7 @@ def render_report(data: ReportData) -> str:
         f"<title>{escape(data.title)}</title><style>{STYLE}</style>"
         f"<script type=\"text/javascript\">{get_plotlyjs()}</script></head><body>"
         f"<h1>{escape(data.title)}</h1><p class=\"subtitle\">{escape(data.subtitle)}</p>\n"
-        f"{blocks}\n{_examples_table(data)}\n</body></html>\n"
+        f"{blocks}\n{_usage_table(data)}\n{_examples_table(data)}\n</body></html>\n"
     )
 
 

@@ -138,3 +138,24 @@ def test_the_configured_model_panel_judges_a_run_and_the_verdict_cache_spares_a_
     assert "line coverage 100%" in emulator.calls[0].last_user_message
     judge_survivors(ArtifactStore(tmp_path / "b"), "run-1", survivors, panel_factory(config, client=client, cache=cache))
     assert len(emulator.calls) == 3  # the second run read every verdict from the cache
+
+
+def test_the_judge_stage_adds_its_model_calls_to_the_runs_usage(emulator, tmp_path, candidate, monkeypatch):
+    from pipeline import stages
+    from pipeline.config import BuildConfig
+    from pipeline.models.run_state import read_usage
+    from pipeline.records import GateReport
+    from pipeline.store import ArtifactStore
+
+    monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
+    store = ArtifactStore(tmp_path / "artifacts")
+    store.write("run-1", stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
+    store.write("run-1", stages.VALIDATE_STAGE, candidate.candidate_id,
+                GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0))
+    config = BuildConfig.model_validate({"judges": {"models": ["openai/accept-a", "openai/reject-b"],
+                                                    "api_base": emulator.base_url}})
+    assert stages.stage_judge(store, "run-1", config).received == 1
+    usage = read_usage(store.runs / "run-1")
+    assert [(r.role, r.model, r.calls) for r in usage.rows] == [("judge", "openai/accept-a", 1),
+                                                                 ("judge", "openai/reject-b", 1)]
+    assert len(emulator.calls) == 2

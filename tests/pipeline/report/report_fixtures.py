@@ -8,6 +8,8 @@ from judges.stage import AGREEMENT_FILE
 from pipeline.funnel import Funnel, StageCount
 from pipeline.records import (Candidate, Decision, GateReport, GeneratorSpec, JudgeSpec, Origin, Provenance,
                               Rejection, RejectReason, Verdict)
+from pipeline.models.run_state import USAGE_FILE
+from pipeline.models.usage import UsageRow, UsageSummary
 from pipeline.store import ArtifactStore
 
 RUN = "run-report"
@@ -58,3 +60,13 @@ def write_run(store: ArtifactStore) -> None:
                                         "compose": StageCount(received=2, accepted=1),
                                         "validate": StageCount(received=4, accepted=2)})
     store.write_run_file(RUN, "funnel.json", funnel.to_json() + "\n")
+    store.write_run_file(RUN, USAGE_FILE, USAGE.to_json() + "\n")  # as the model stages and judges do
+
+
+# What the run's model calls spent: one priced model, one whose price litellm does not know.
+USAGE = UsageSummary(rows=(
+    UsageRow(role="enhancer", model="openai/strong-1", calls=4, cache_hits=2, prompt_tokens=4000,
+             completion_tokens=1200, priced_cost_usd=0.0312),
+    UsageRow(role="judge", model="openai/judge-a", calls=3, cache_hits=1, failures=1, prompt_tokens=900,
+             completion_tokens=150, unpriced_calls=3),
+), budget_refused=2)

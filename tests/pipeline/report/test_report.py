@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from plotly.offline import get_plotlyjs
-from report_fixtures import RUN, write_run
+from report_fixtures import RUN, USAGE, write_run
 
 from pipeline.records import RejectReason
 from pipeline.report import collect_run, render_report, write_run_report
@@ -57,3 +57,27 @@ def test_an_empty_run_says_what_is_absent(tmp_path):
     html = render_report(collect_run(store, "run-empty"))
     assert html.count("Nothing to draw") == len(all_figures(collect_run(store, "run-empty")))
     assert "No rejections." in html
+
+
+def test_model_cost_calls_and_cache_hits_are_drawn_and_tabled_per_role_and_model(tmp_path):
+    store = ArtifactStore(tmp_path)
+    write_run(store)
+    data = collect_run(store, RUN)
+    assert data.usage == USAGE
+    [figure] = [fig for anchor, _, fig in all_figures(data) if anchor == "models"]
+    cost, calls, hits = figure.data
+    assert list(cost.y) == [0.0312, 0.0] and list(cost.text) == ["$0.0312", "unknown price"]  # unknown is not free
+    assert (list(calls.y), list(hits.y)) == ([4, 3], [2, 1])
+    assert "cost $0.0312 + unknown price (3 call(s))" in figure.layout.title.text
+    html = render_report(data)
+    assert ("<tr><td>judge</td><td>openai/judge-a</td><td>3</td><td>1</td><td>1</td><td>900+150</td>"
+            "<td>unknown price</td></tr>") in html
+    assert "The budget refused 2 call(s)" in html
+
+
+def test_a_run_without_models_has_no_usage_section(tmp_path):
+    store = ArtifactStore(tmp_path)
+    write_run(store)
+    (tmp_path / "runs" / RUN / "model_usage.json").unlink()
+    data = collect_run(store, RUN)
+    assert data.usage is None and 'id="model-usage"' not in render_report(data)

@@ -67,7 +67,7 @@ def test_every_figure_is_drawn_by_plotly_in_headless_chromium(tmp_path):
     page = write_run_report(store, RUN)
     dom = _rendered_dom(page, tmp_path / "profile")
     figures = [anchor for anchor, _, figure in all_figures(collect_run(store, RUN)) if figure is not None]
-    assert len(figures) == 9
+    assert len(figures) == 10
     scan = FigureScan()
     scan.feed(dom)
     assert sorted(scan.classes) == sorted(figures)
