@@ -57,7 +57,7 @@ from pipeline.analysis.method_scan import (
     dotted,
     import_bindings,
 )
-from pipeline.analysis.parsed import RECENT_SOURCES, parsed
+from pipeline.analysis.parsed import RECENT_SOURCES, find_class_node, parsed
 
 MethodKind = Literal["instance", "static", "class", "property"]
 EdgeKind = Literal["call", "state"]
@@ -191,16 +191,6 @@ def _method_kind(node: ast.FunctionDef | ast.AsyncFunctionDef) -> MethodKind:
     return kind
 
 
-def _find_class(tree: ast.Module, class_name: str) -> ast.ClassDef:
-    names = []
-    for stmt in tree.body:
-        if isinstance(stmt, ast.ClassDef):
-            if stmt.name == class_name:
-                return stmt
-            names.append(stmt.name)
-    raise ClassNotFound(f"no top-level class {class_name!r} (found: {', '.join(names) or 'none'})")
-
-
 def _one_line_body(cls: ast.ClassDef, source: str) -> bool:
     """`class A: x = 1`: libcst keeps such a body apart (a statement suite) and finds no members in it."""
     first = cls.body[0]
@@ -245,7 +235,7 @@ def class_facts(source: str, class_name: str) -> ClassFacts:
     its rows. The facts are frozen; nothing may mutate them.
     """
     tree = parsed(source).tree
-    cls = _find_class(tree, class_name)
+    cls = find_class_node(tree, class_name)
     imports = import_bindings(tree.body)
     one_line = _one_line_body(cls, source)
     functions = [] if one_line else [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]

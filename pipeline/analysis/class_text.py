@@ -14,11 +14,10 @@ from functools import cached_property
 
 import libcst as cst
 
-from pipeline.analysis.parsed import parsed
+from pipeline.analysis.parsed import ClassNotFound, parsed
 
-
-class ClassNotFound(ValueError):
-    """The module has no top-level class of the requested name."""
+__all__ = ["ClassNotFound", "ClassText", "MethodText", "description_of", "docstring_of", "docstring_statement",
+           "find_class", "signature_of"]
 
 
 def find_class(module: cst.Module, class_name: str) -> cst.ClassDef:

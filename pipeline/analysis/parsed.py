@@ -33,6 +33,21 @@ consumers in a row), few enough that the trees do not pile up (each tree of an 1
 holds about 0.3 MB)."""
 
 
+class ClassNotFound(ValueError, LookupError):
+    """The module has no top-level class of the requested name."""
+
+
+def find_class_node(tree: ast.Module, class_name: str) -> ast.ClassDef:
+    """The top-level class `class_name` of `tree`; ClassNotFound names the classes there are instead."""
+    names = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ClassDef):
+            if stmt.name == class_name:
+                return stmt
+            names.append(stmt.name)
+    raise ClassNotFound(f"no top-level class {class_name!r} (found: {', '.join(names) or 'none'})")
+
+
 class ParsedSource:
     """A module's source and, on first use, its `ast` tree and its libcst module (each parsed once)."""
 
