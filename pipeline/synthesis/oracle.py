@@ -31,6 +31,8 @@ class ScenarioRun:
     arcs: frozenset[tuple[int, int]] = frozenset()
     edges: frozenset[tuple[str, str, str, str]] = frozenset()
     driven: int = 0  # most distinct methods driven on one instance
+    step_lines: tuple[frozenset[int], ...] = ()  # lines each step ran (empty when contexts were not recorded)
+    changed: tuple[frozenset[str], ...] = ()  # attributes of its target each step changed ("*": unknown)
 
     @property
     def usable(self) -> bool:
@@ -57,16 +59,20 @@ def oracle_job_files(source: str, module: str, class_name: str, scenarios: list[
     }
 
 
-def _per_test_lines(coverage: dict[str, Any] | None) -> tuple[dict[str, set[int]], frozenset[int]]:
+def _per_test_lines(coverage: dict[str, Any] | None) -> tuple[dict[str, set[int]], dict[str, dict[int, set[int]]]]:
+    """Lines per test, and per test the lines of each step (the driver's `<test id>|<step>` contexts)."""
     per_test: dict[str, set[int]] = {}
+    per_step: dict[str, dict[int, set[int]]] = {}
     if not coverage or "contexts" not in coverage:
-        return per_test, frozenset()
+        return per_test, per_step
     for line, contexts in coverage["contexts"].items():
         for context in contexts:
-            nodeid = context.split("|", 1)[0]
-            per_test.setdefault(nodeid.rsplit("::", 1)[-1], set()).add(int(line))
-    statements = frozenset(int(n) for n in coverage.get("executed_lines", []) + coverage.get("missing_lines", []))
-    return per_test, statements
+            nodeid, _, step = context.partition("|")
+            test = nodeid.rsplit("::", 1)[-1]
+            per_test.setdefault(test, set()).add(int(line))
+            if step.isdigit():
+                per_step.setdefault(test, {}).setdefault(int(step), set()).add(int(line))
+    return per_test, per_step
 
 
 def _per_test_edges(trace: Any, edges: list[Any]) -> dict[str, set[tuple[str, str, str, str]]]:
@@ -145,7 +151,7 @@ def run_oracle(pool: Any, *, source: str, module: str, class_name: str, scenario
                                        profile="reseeded", wall_seconds=wall)
         except jobs.JobFailed:
             reseeded = {}
-    lines, _ = _per_test_lines(result.coverage)
+    lines, step_lines = _per_test_lines(result.coverage)
     try:
         edges = static_edges(source, class_name)
     except Exception:  # noqa: BLE001 - no edges known: selection falls back to lines only
@@ -159,6 +165,7 @@ def run_oracle(pool: Any, *, source: str, module: str, class_name: str, scenario
             continue
         steps = record["steps"]
         other = reseeded.get(str(index))
+        changed = _changed(record, other)
         if other is not None and len(other["steps"]) == len(steps):
             for mine, theirs in zip(steps, other["steps"]):
                 if json.dumps(mine, sort_keys=True) != json.dumps({**theirs, **({"unstable": True} if mine.get("unstable") else {})}, sort_keys=True):
@@ -172,6 +179,23 @@ def run_oracle(pool: Any, *, source: str, module: str, class_name: str, scenario
             driven_here = len({s.method for s in scenario.steps if s.target == "obj"})
         else:
             exercised, driven_here = edge_map.get(name, set()), driven.get(name, 0)
+        per_step = step_lines.get(name, {})
         runs.append(ScenarioRun(scenario, record["ctor"], steps, frozenset(lines.get(name, ())),
-                                frozenset(), frozenset(exercised), driven_here))
+                                frozenset(), frozenset(exercised), driven_here,
+                                tuple(frozenset(per_step.get(i, ())) for i in range(len(steps))) if per_step else (),
+                                changed))
     return runs
+
+
+def _changed(record: dict[str, Any], other: dict[str, Any] | None) -> tuple[frozenset[str], ...]:
+    """Per step, the attributes it changed in either run (the other hash seed may order a set differently);
+    a step without the fact (an older driver) changed everything, as far as anyone can tell."""
+    mine = record.get("changed") or []
+    theirs = (other or {}).get("changed") or []
+    out = []
+    for index in range(len(record["steps"])):
+        names = set(mine[index]) if index < len(mine) else {"*"}
+        if index < len(theirs):
+            names |= set(theirs[index])
+        out.append(frozenset(names))
+    return tuple(out)

@@ -60,7 +60,7 @@ def repair_tests(candidate: Candidate, report: GateReport, *, pool: Any) -> Cand
     chosen = _pick(runs, missing, edges)
     if not chosen:
         return candidate
-    renderer = Renderer(model, candidate.module_name)
+    renderer = Renderer(model, candidate.module_name, candidate.solution_code)
     existing = ast.parse(candidate.test_code)
     renderer.names |= {n.name for n in existing.body if isinstance(n, ast.FunctionDef)}
     new_module = renderer.module_text(chosen)

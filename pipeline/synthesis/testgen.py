@@ -1,26 +1,31 @@
 """Oracle-based test synthesis: scenarios -> outcomes on the reference (in the sandbox) -> a readable
 pytest module of the scenarios that add coverage and interaction edges, greedily chosen.
 
-Tests read like hand-written ones: one scenario per test, named for what it checks, the instance in a
-variable named after the class, literal expectations, `pytest.raises` for refused calls. An expectation is
-written only when the value has a literal that evaluates back to it and the value was the same in two runs
-and under another hash seed; otherwise the call stays, unasserted.
+Tests read like hand-written ones: one scenario per test, named as a sentence about the behaviour it checks
+(`pipeline.synthesis.naming`), the instance in a variable named after the class, literal expectations,
+`pytest.raises` for refused calls, no repeated query and no call whose effect nothing observes
+(`pipeline.synthesis.pruning`). An expectation is written only when the value has a literal that evaluates
+back to it and the value was the same in two runs and under another hash seed; otherwise the call stays,
+unasserted, if a later assertion depends on it.
 """
 
 from __future__ import annotations
 
 import builtins
+import json
 import keyword
 import random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pipeline.analysis.class_model import ClassModel
+from pipeline.synthesis.naming import NamedStep, TestNamer, snake
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
+from pipeline.synthesis.pruning import ClassReads, RunFacts, StepFacts, class_reads, prune_suite
 from pipeline.synthesis.scenarios import CLASS, MAIN, Arg, Scenario, Step
 from pipeline.synthesis.tracing import ArgumentPools, replay_scenarios
+from pipeline.synthesis.transforms.base import CALL_COUNTER_FIELDS, FEATURE_METHODS
 
 MAX_TESTS = 36
 MAX_REPLAYS = 30
@@ -33,10 +38,6 @@ class SynthesisResult:
     test_code: str
     scenarios_run: int
     tests: int
-
-
-def snake(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
 
 def variable_for(class_name: str, taken: set[str]) -> str:
@@ -144,12 +145,20 @@ def _asserts(run: ScenarioRun) -> int:
 # -- rendering ------------------------------------------------------------------------------------------
 
 class Renderer:
-    def __init__(self, model: ClassModel, module: str) -> None:
+    """Writes chosen scenario runs as a pytest module.
+
+    With the reference's `source`, steps a reader does not need are left out (`pipeline.synthesis.pruning`:
+    repeated identical queries, calls whose effect nothing later observes, each only while the suite keeps
+    its measured lines and edges); without it every step up to the last assertion is written."""
+
+    def __init__(self, model: ClassModel, module: str, source: str | None = None) -> None:
         self.model = model
         self.module = module
         self.var = variable_for(model.name, set(model.methods))
         self.imports: set[str] = set()
         self.names: set[str] = set()
+        self.namer = TestNamer(self.names)
+        self.reads = _class_reads(source, model.name)
 
     def _name_of(self, variable: str) -> str:
         return self.var if variable == MAIN else variable
@@ -177,94 +186,109 @@ class Renderer:
         info = self.model.methods.get(method)
         return info is None or info.returns in (None, "None") and not info.returns_value
 
-    def lines_for(self, run: ScenarioRun) -> tuple[list[str], dict[str, Any] | None, str | None]:
+    def _checked(self, run: ScenarioRun, index: int) -> bool:
+        """Whether the step's outcome can be asserted: an exception, or a stable value written as a literal
+        (a None from a method that returns nothing says nothing)."""
+        outcome = run.steps[index]
+        if outcome["kind"] == "raise":
+            return True
+        return (outcome["kind"] == "return" and not outcome.get("unstable") and outcome.get("literal") is not None
+                and not (outcome.get("is_none") and self._returns_nothing(run.scenario.steps[index].method)))
+
+    def _last_checked(self, run: ScenarioRun) -> int:
+        return max((i for i in range(len(run.steps)) if self._checked(run, i)), default=-1)
+
+    def _asserted(self, run: ScenarioRun, index: int, last: int) -> bool:
+        """Whether the written test asserts this step (a bound value only at the end of the test)."""
+        if run.steps[index]["kind"] == "raise":
+            return True
+        return self._checked(run, index) and (not run.scenario.steps[index].bind or index == last)
+
+    def facts(self, run: ScenarioRun) -> RunFacts:
+        """The run as pruning sees it: the steps up to the last assertion (later ones are never written)."""
+        last = self._last_checked(run)
+        steps = [StepFacts(run.scenario.steps[i], self._asserted(run, i, last),
+                           json.dumps(run.steps[i], sort_keys=True),
+                           run.changed[i] if i < len(run.changed) else None,
+                           run.step_lines[i] if i < len(run.step_lines) else None)
+                 for i in range(last + 1)]
+        return RunFacts(steps, run.lines, run.edges, run.driven)
+
+    def _named(self, run: ScenarioRun, index: int, asserted: bool, ignored: frozenset[str]) -> NamedStep:
+        """The step for the test's name; a change of only the `ignored` fields is no change of state."""
+        step, outcome = run.scenario.steps[index], run.steps[index]
+        changed = run.changed[index] if index < len(run.changed) else None
+        info = self.model.methods.get(step.method)
+        positional = [p.name for p in info.params if p.kind == "positional"] if info else []
+        arguments = tuple((name, arg.literal) for name, arg in zip(positional, step.args) if arg.literal is not None) + \
+            tuple((name, arg.literal) for name, arg in step.kwargs if arg.literal is not None)
+        literal = outcome.get("literal")
+        return NamedStep(
+            method=step.method, on_instance=step.target == MAIN, asserted=asserted,
+            raised=outcome.get("exc") if outcome["kind"] == "raise" else None,
+            empty_result=asserted and literal in ("[]", "{}", "()", '""', "set()", "''"),
+            changes_state=bool(changed - ignored) if changed is not None else step.method in self.model.mutators,
+            arguments=arguments,
+            verb=step.method in self.model.mutators or bool(changed) and step.method in FEATURE_METHODS)
+
+    def lines_for(self, run: ScenarioRun, keep: Sequence[bool] | None = None) -> tuple[list[str], list[NamedStep]]:
+        """The test body (constructor, then each kept step up to the last assertion) and its steps for the
+        name."""
         scenario = run.scenario
         ctor = ", ".join([self._arg(a) for a in scenario.ctor_args] + [f"{k}={self._arg(v)}" for k, v in scenario.ctor_kwargs])
         body = [f"{self.var} = {self.model.name}({ctor})"]
-        last_checked = max((i for i, s in enumerate(run.steps) if s["kind"] == "raise" or (
-            s["kind"] == "return" and not s.get("unstable") and s.get("literal") is not None
-            and not (s.get("is_none") and self._returns_nothing(scenario.steps[i].method)))), default=-1)
-        focus: dict[str, Any] | None = None
-        focus_method: str | None = None
-        needed_binds = {a.var for s in scenario.steps for a in s.args if a.var} | {
-            a.call[0] for s in scenario.steps for a in s.args if a.call}
-        for index, (step, outcome) in enumerate(zip(scenario.steps, run.steps)):
-            if index > last_checked and not (step.bind and step.bind in needed_binds and index < last_checked):
-                break
+        named: list[NamedStep] = []
+        last = self._last_checked(run)
+        # Call counters change with every call: they are the situation only for a test that checks them.
+        focus = scenario.steps[last].method if last >= 0 else ""
+        ignored = CALL_COUNTER_FIELDS - (self.reads.of(focus) if self.reads and focus in FEATURE_METHODS else frozenset())
+        for index in range(last + 1):
+            if keep is not None and not keep[index]:
+                continue
+            step, outcome = scenario.steps[index], run.steps[index]
+            asserted = self._asserted(run, index, last)
+            named.append(self._named(run, index, asserted, ignored))
             expr = self._call(step)
             if outcome["kind"] == "raise":
                 body.append(f"with pytest.raises({self._exception(outcome)}):")
                 body.append(f"    {expr}")
-                focus, focus_method = outcome, step.method
                 continue
             literal = outcome.get("literal")
-            checked = literal is not None and not outcome.get("unstable")
             if step.bind:
                 body.append(f"{step.bind} = {expr}")
-                if checked and index == last_checked:
+                if asserted:
                     body.append(f"assert {step.bind} == {literal}")
-                    focus, focus_method = outcome, step.method
-                continue
-            if not checked or (outcome.get("is_none") and self._returns_nothing(step.method)):
+            elif not asserted:
                 body.append(expr)
-                continue
-            if literal in ("True", "False", "None"):
+            elif literal in ("True", "False", "None"):
                 body.append(f"assert {expr} is {literal}")
             else:
                 body.append(f"assert {expr} == {literal}")
-            focus, focus_method = outcome, step.method
-        return body, focus, focus_method
-
-    def test_name(self, run: ScenarioRun, focus: dict[str, Any] | None, focus_method: str | None) -> str:
-        scenario = run.scenario
-        if scenario.title:
-            base = scenario.title
-        elif focus is None or focus_method is None:
-            base = "sequence_of_calls"
-        else:
-            if focus["kind"] == "raise":
-                phrase = "raises_" + snake(focus["exc"])
-            else:
-                literal = focus.get("literal") or ""
-                slug = re.sub(r"[^a-z0-9]+", "_", literal.lower()).strip("_")
-                if literal in ("True", "False"):
-                    phrase = "is_" + literal.lower()
-                elif literal in ("[]", "{}", "()", '""', "set()"):
-                    phrase = "is_empty"
-                elif slug and len(slug) <= 24:
-                    phrase = "returns_" + slug
-                else:
-                    phrase = ""
-            before: list[str] = []
-            for step in scenario.steps:
-                if step.method == focus_method:
-                    break
-                if step.method not in before:
-                    before.append(step.method)
-            base = f"{focus_method.lstrip('_')}_{phrase}" if phrase else focus_method.lstrip("_")
-            if before:
-                base += "_after_" + "_and_".join(m.lstrip("_") for m in before[-2:])
-        base = re.sub(r"_+", "_", base)
-        while len(base) > 72 and "_" in base:
-            base = base.rsplit("_", 1)[0]  # cut at a word boundary, never mid-word
-        base = base.removesuffix("_and").removesuffix("_after").rstrip("_")
-        name, counter = f"test_{base}", 2
-        while name in self.names:
-            name, counter = f"test_{base}_{counter}", counter + 1
-        self.names.add(name)
-        return name
+        return body, named
 
     def module_text(self, runs: Sequence[ScenarioRun]) -> str:
+        facts = [self.facts(run) for run in runs]
+        if self.reads is not None:
+            prune_suite(facts, self.reads)
         blocks = []
-        for run in runs:
-            body, focus, focus_method = self.lines_for(run)
+        for run, fact in zip(runs, facts):
+            body, named = self.lines_for(run, fact.keep)
             if len(body) < 2:
                 continue
-            name = self.test_name(run, focus, focus_method)
+            name = self.namer.name(named, run.scenario.title)
             blocks.append(f"def {name}():\n" + "\n".join("    " + line for line in body) + "\n")
         names = ", ".join([self.model.name] + sorted(self.imports - {self.model.name}))
         header = f"import pytest\n\nfrom {self.module} import {names}\n"
         return header + "\n\n" + "\n\n".join(blocks)
+
+
+def _class_reads(source: str | None, class_name: str) -> ClassReads | None:
+    if source is None:
+        return None
+    try:
+        return class_reads(source, class_name)
+    except (SyntaxError, StopIteration):  # the class cannot be read: every step is written
+        return None
 
 
 def synthesize_tests(pool: Any, *, source: str, module: str, model: ClassModel, pools: ArgumentPools,
@@ -279,5 +303,5 @@ def synthesize_tests(pool: Any, *, source: str, module: str, model: ClassModel, 
         runs = run_oracle(pool, source=source, module=module, class_name=model.name, scenarios=scenarios)
     with timed("synthesis", "tests: select and render"):
         chosen = select(runs, max_tests)
-        text = Renderer(model, module).module_text(chosen)
+        text = Renderer(model, module, source).module_text(chosen)
     return SynthesisResult(text, len(scenarios), len(chosen))

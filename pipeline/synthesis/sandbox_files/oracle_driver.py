@@ -3,11 +3,18 @@
 `scenarios.json` holds the module and class names and the scenarios; each generated test
 `test_sNNNN` runs scenario NNNN twice on fresh instances (an outcome that differs between the two runs is
 marked unstable), and the conftest prints every outcome as JSON between markers when the session ends.
+
+Two facts per step let the renderer drop calls a reader does not need without losing what the tests
+measure: the attributes of the target a step changed (`changed`: its state pickled before and after, per
+attribute; an attribute that does not pickle counts as changed, a class attribute as `@name`), and the
+lines each step ran (a coverage context `<test id>|<step>` per step, when coverage records contexts).
 """
 
 import builtins
 import importlib
 import json
+import os
+import pickle
 
 from literals import evaluate, literal
 
@@ -46,43 +53,105 @@ def _exception(error, module):
             "builtin": builtin_base}
 
 
+def _pickled(value):
+    try:
+        return pickle.dumps(value, protocol=4)
+    except Exception:  # noqa: BLE001 - an unpicklable value cannot be compared: it counts as changed
+        return None
+
+
+def _state(target):
+    """Per attribute, its pickled value (None when it does not pickle); None for a target with no
+    instance state to read (a class)."""
+    if isinstance(target, type):
+        return None
+    fields = dict(getattr(target, "__dict__", {}))
+    for klass in type(target).__mro__:
+        for slot in getattr(klass, "__slots__", ()):
+            if isinstance(slot, str) and slot not in fields and hasattr(target, slot):
+                fields[slot] = getattr(target, slot)
+        if klass is not object:
+            for name, value in vars(klass).items():
+                if not name.startswith("__") and not callable(value) and not hasattr(value, "__get__"):
+                    fields["@" + name] = value
+    return {name: _pickled(value) for name, value in fields.items()}
+
+
+def _changed(before, after):
+    """Sorted names of the attributes whose value differs; ["*"] when the state could not be read."""
+    if before is None or after is None:
+        return ["*"]
+    names = set(before) | set(after)
+    return sorted(n for n in names if before.get(n) is None or after.get(n) is None or before[n] != after[n])
+
+
+def _coverage():
+    """The coverage run recording per-test contexts, and this test's context; (None, None) without."""
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    try:
+        import coverage
+
+        current = coverage.Coverage.current()
+    except Exception:  # noqa: BLE001 - no coverage in this run (the reseeded run)
+        return None, None
+    return (current, test) if current is not None and test else (None, None)
+
+
 def _once(scenario):
     module, cls = _class()
     env = {}
     outcomes = []
+    changed = []
+    cov, test = _coverage()
     try:
         args = [_value(a, env) for a in scenario["ctor_args"]]
         kwargs = {k: _value(v, env) for k, v in scenario["ctor_kwargs"]}
         env["obj"] = cls(*args, **kwargs)
     except Exception as error:  # noqa: BLE001
-        return {"ctor": _exception(error, module), "steps": []}
-    for step in scenario["steps"]:
+        return {"ctor": _exception(error, module), "steps": [], "changed": []}
+    for index, step in enumerate(scenario["steps"]):
+        if cov is not None:
+            cov.switch_context(f"{test}|{index}")
         try:
-            target = cls if step["target"] == "@cls" else env[step["target"]]
-            args = [_value(a, env) for a in step.get("args", [])]
-            kwargs = {k: _value(v, env) for k, v in step.get("kwargs", [])}
-        except Exception:  # noqa: BLE001 - an argument could not be built: the scenario stops here
-            outcomes.append({"kind": "skipped"})
+            outcome, before, after = _step(step, cls, module, env)
+        finally:
+            if cov is not None:
+                cov.switch_context(test)
+        outcomes.append(outcome)
+        changed.append(_changed(before, after))
+        if outcome["kind"] == "skipped":
             break
-        try:
-            value = getattr(target, step["method"])(*args, **kwargs)
-        except Exception as error:  # noqa: BLE001
-            outcomes.append(_exception(error, module))
-            continue
-        if step.get("bind"):
-            env[step["bind"]] = value
-        outcomes.append({"kind": "return", "literal": literal(value), "is_none": value is None,
-                         "type": type(value).__name__})
-    return {"ctor": None, "steps": outcomes}
+    return {"ctor": None, "steps": outcomes, "changed": changed}
+
+
+def _step(step, cls, module, env):
+    """(outcome, state before, state after) of one step."""
+    try:
+        target = cls if step["target"] == "@cls" else env[step["target"]]
+        args = [_value(a, env) for a in step.get("args", [])]
+        kwargs = {k: _value(v, env) for k, v in step.get("kwargs", [])}
+    except Exception:  # noqa: BLE001 - an argument could not be built: the scenario stops here
+        return {"kind": "skipped"}, None, None
+    before = _state(target)
+    try:
+        value = getattr(target, step["method"])(*args, **kwargs)
+    except Exception as error:  # noqa: BLE001
+        return _exception(error, module), before, _state(target)
+    if step.get("bind"):
+        env[step["bind"]] = value
+    return ({"kind": "return", "literal": literal(value), "is_none": value is None, "type": type(value).__name__},
+            before, _state(target))
 
 
 def run_scenario(index):
     scenario = _CONFIG["scenarios"][index]
     first = _once(scenario)
     second = _once(scenario)
-    stable = json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
+    stable = json.dumps(first["steps"], sort_keys=True) == json.dumps(second["steps"], sort_keys=True)
     if not stable and len(first["steps"]) == len(second["steps"]):
         for a, b in zip(first["steps"], second["steps"]):
             if json.dumps(a, sort_keys=True) != json.dumps(b, sort_keys=True):
                 a["unstable"] = True
+    first["changed"] = [sorted(set(a) | set(b)) for a, b in zip(first["changed"], second["changed"])] + \
+        first["changed"][len(second["changed"]):]
     RESULTS[str(index)] = first

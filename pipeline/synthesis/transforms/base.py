@@ -22,6 +22,10 @@ FEATURE_FIELDS = frozenset(
 """Fields the transforms add. They are bookkeeping, never part of the class's domain state: undo and
 snapshots must not capture them."""
 
+CALL_COUNTER_FIELDS = frozenset({"_call_counts", "_rejected_arguments"})
+"""Feature fields that count calls: every call (or every refused call) bumps them, so a call that changes
+only these has not changed the object's state as a reader of a test sees it."""
+
 FEATURE_METHODS = frozenset(
     {
         "undo", "can_undo", "undo_history", "_capture_state", "_restore_state",

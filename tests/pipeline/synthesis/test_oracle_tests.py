@@ -55,6 +55,7 @@ def test_generated_tests_read_like_hand_written_ones(two_builds):
     assert len(tests) >= 5
     assert len({t.name for t in tests}) == len(tests)
     assert all(t.name.startswith("test_") and "test_s0" not in t.name for t in tests)
+    assert not any(ch.isdigit() for t in tests for ch in t.name)  # names say what, never which values
     assert any(t.name.startswith("test_undo") for t in tests)
     for test in tests:  # one instance built per test, literal expectations only
         assert isinstance(test.body[0], ast.Assign)
@@ -75,6 +76,20 @@ def test_generated_tests_pass_on_the_reference(two_builds, sandbox_pool):
         assert result.counts().get("passed", 0) >= 5 and set(result.counts()) == {"passed"}, result.output[-2000:]
         summary = result.coverage["summary"]
         assert summary["covered_lines"] / summary["num_statements"] > 0.9
+
+
+def test_the_oracle_measures_what_each_step_changed_and_ran(sandbox_pool):
+    from pipeline.synthesis.oracle import run_oracle
+    from pipeline.synthesis.scenarios import Arg, Scenario, call
+
+    scenario = Scenario(ctor_args=(Arg(literal='"ada"'), Arg(literal="10")),
+                        steps=(call("deposit", "5"), call("current"), call("withdraw", "99")))
+    [run] = run_oracle(sandbox_pool, source=ACCOUNT, module="account", class_name="Account", scenarios=[scenario])
+    assert run.changed == (frozenset({"balance", "ledger"}), frozenset(), frozenset())
+    lines = ACCOUNT.splitlines()
+    assert [lines[n - 1].strip() for n in sorted(run.step_lines[1])] == ["return self.balance"]
+    assert any("insufficient funds" in lines[n - 1] for n in run.step_lines[2])
+    assert run.lines >= run.step_lines[0] | run.step_lines[1] | run.step_lines[2]
 
 
 def test_inapplicable_features_become_rejections(sandbox_pool):
