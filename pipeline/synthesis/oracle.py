@@ -165,7 +165,7 @@ def run_oracle(pool: Any, *, source: str, module: str, class_name: str, scenario
             continue
         steps = record["steps"]
         other = reseeded.get(str(index))
-        changed = _changed(record, other)
+        changed = _changed(record)
         if other is not None and len(other["steps"]) == len(steps):
             for mine, theirs in zip(steps, other["steps"]):
                 if json.dumps(mine, sort_keys=True) != json.dumps({**theirs, **({"unstable": True} if mine.get("unstable") else {})}, sort_keys=True):
@@ -187,15 +187,8 @@ def run_oracle(pool: Any, *, source: str, module: str, class_name: str, scenario
     return runs
 
 
-def _changed(record: dict[str, Any], other: dict[str, Any] | None) -> tuple[frozenset[str], ...]:
-    """Per step, the attributes it changed in either run (the other hash seed may order a set differently);
-    a step without the fact (an older driver) changed everything, as far as anyone can tell."""
-    mine = record.get("changed") or []
-    theirs = (other or {}).get("changed") or []
-    out = []
-    for index in range(len(record["steps"])):
-        names = set(mine[index]) if index < len(mine) else {"*"}
-        if index < len(theirs):
-            names |= set(theirs[index])
-        out.append(frozenset(names))
-    return tuple(out)
+def _changed(record: dict[str, Any]) -> tuple[frozenset[str], ...]:
+    """Per step, the attributes it changed (measured in the scenario's first run); a step without the fact
+    (no coverage contexts in this job) changed everything, as far as anyone can tell."""
+    measured = record.get("changed") or []
+    return tuple(frozenset(measured[i]) if i < len(measured) else frozenset({"*"}) for i in range(len(record["steps"])))

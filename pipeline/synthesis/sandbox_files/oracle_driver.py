@@ -7,7 +7,9 @@ marked unstable), and the conftest prints every outcome as JSON between markers 
 Two facts per step let the renderer drop calls a reader does not need without losing what the tests
 measure: the attributes of the target a step changed (`changed`: its state pickled before and after, per
 attribute; an attribute that does not pickle counts as changed, a class attribute as `@name`), and the
-lines each step ran (a coverage context `<test id>|<step>` per step, when coverage records contexts).
+lines each step ran (a coverage context `<test id>|<step>` per step). Both are taken in the first run of a
+scenario and only in the measured job (the one recording coverage contexts): the second run checks
+stability and the reseeded job hash-order dependence, and need neither.
 """
 
 import builtins
@@ -97,12 +99,13 @@ def _coverage():
     return (current, test) if current is not None and test else (None, None)
 
 
-def _once(scenario):
+def _once(scenario, measure):
+    """One run of the scenario on a fresh instance; with `measure`, also what each step changed and ran."""
     module, cls = _class()
     env = {}
     outcomes = []
     changed = []
-    cov, test = _coverage()
+    cov, test = _coverage() if measure else (None, None)
     try:
         args = [_value(a, env) for a in scenario["ctor_args"]]
         kwargs = {k: _value(v, env) for k, v in scenario["ctor_kwargs"]}
@@ -113,45 +116,45 @@ def _once(scenario):
         if cov is not None:
             cov.switch_context(f"{test}|{index}")
         try:
-            outcome, before, after = _step(step, cls, module, env)
+            outcome, before, after = _step(step, cls, module, env, measure and cov is not None)
         finally:
             if cov is not None:
                 cov.switch_context(test)
         outcomes.append(outcome)
-        changed.append(_changed(before, after))
+        if cov is not None:
+            changed.append(_changed(before, after))
         if outcome["kind"] == "skipped":
             break
     return {"ctor": None, "steps": outcomes, "changed": changed}
 
 
-def _step(step, cls, module, env):
-    """(outcome, state before, state after) of one step."""
+def _step(step, cls, module, env, measure):
+    """(outcome, state before, state after) of one step (the states only when `measure`)."""
     try:
         target = cls if step["target"] == "@cls" else env[step["target"]]
         args = [_value(a, env) for a in step.get("args", [])]
         kwargs = {k: _value(v, env) for k, v in step.get("kwargs", [])}
     except Exception:  # noqa: BLE001 - an argument could not be built: the scenario stops here
         return {"kind": "skipped"}, None, None
-    before = _state(target)
+    state = _state if measure else (lambda _: None)
+    before = state(target)
     try:
         value = getattr(target, step["method"])(*args, **kwargs)
     except Exception as error:  # noqa: BLE001
-        return _exception(error, module), before, _state(target)
+        return _exception(error, module), before, state(target)
     if step.get("bind"):
         env[step["bind"]] = value
     return ({"kind": "return", "literal": literal(value), "is_none": value is None, "type": type(value).__name__},
-            before, _state(target))
+            before, state(target))
 
 
 def run_scenario(index):
     scenario = _CONFIG["scenarios"][index]
-    first = _once(scenario)
-    second = _once(scenario)
+    first = _once(scenario, measure=True)
+    second = _once(scenario, measure=False)
     stable = json.dumps(first["steps"], sort_keys=True) == json.dumps(second["steps"], sort_keys=True)
     if not stable and len(first["steps"]) == len(second["steps"]):
         for a, b in zip(first["steps"], second["steps"]):
             if json.dumps(a, sort_keys=True) != json.dumps(b, sort_keys=True):
                 a["unstable"] = True
-    first["changed"] = [sorted(set(a) | set(b)) for a, b in zip(first["changed"], second["changed"])] + \
-        first["changed"][len(second["changed"]):]
     RESULTS[str(index)] = first
