@@ -157,3 +157,54 @@ def test_methods_info_builds_records() -> None:
 def test_missing_class_is_named() -> None:
     with pytest.raises(ValueError, match="no top-level class 'Nope'"):
         class_facts(STORE, "Nope")
+
+
+DYNAMIC = '''
+import heapq
+from bisect import insort
+
+
+class Board:
+    TAX = 1
+
+    def __init__(self):
+        self.tree = {}
+        self.items = []
+        self.heap = []
+        self.buf = None
+
+    def walrus(self):
+        if (node := self.tree.get("x")) is not None:
+            node["y"] = 1
+        with self.buf as out:
+            out.write("x")
+        for index, *rest in enumerate(reversed(self.items)):
+            rest.append(index)
+
+    def dynamic(self):
+        type(self).TAX = 2
+        setattr(self, "heap", [])
+        return getattr(self, "walrus")
+
+    def functions(self):
+        insort(self.items, 3)
+        heapq.heappop(self.heap)
+
+    def nested(self):
+        def inner():
+            return self.tree[1]
+        key = lambda e: self.items[e]
+        return inner, key
+'''
+
+
+def test_aliases_dynamic_access_and_nested_scopes() -> None:
+    facts = class_facts(DYNAMIC, "Board")
+    walrus = facts.method("walrus")
+    assert walrus.writes == ("buf", "items", "tree")  # through a walrus, a with-target and a starred loop target
+    dynamic = facts.method("dynamic")
+    assert dynamic.writes == ("TAX", "heap") and dynamic.calls == ("walrus",)
+    functions = facts.method("functions")
+    assert functions.writes == ("heap", "items") and functions.reads == ("heap", "items")  # arguments are read
+    assert functions.libraries == ("bisect", "heapq")
+    assert facts.method("nested").reads == ("items", "tree")  # a nested function and a lambda are the method's
