@@ -5,10 +5,10 @@ or a callback for cache keys would only produce warnings.
 
 Tasks receive and return paths, ids and small counts, never large records, so the artifact tree stays the
 source of truth and a rerun of the same run id resumes from it (each stage skips what is already written).
-Offline synthesis runs as one task per seed (enhance) or pair (compose) and the gate as one task per
-candidate (flows/mapped.py), so the UI shows progress per record, a record is retried on its own, and the
-flow's task runner (threads, or Dask workers: flows/runners.py) spreads them; the other stages are one task
-each.
+Offline synthesis runs as one task per seed (enhance) or pair (compose), the gate and the judges as one
+task per candidate (flows/mapped.py), so the UI shows progress per record, a record is retried on its own,
+and the flow's task runner (threads, or Dask workers: flows/runners.py) spreads them; the other stages are
+one task each.
 Stages that are not built yet (model-driven generation) are absent, not faked; mining runs when `[mine]` names
 a source (a local folder, or GitHub with a token).
 """
@@ -22,7 +22,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from pydantic import BaseModel
 
-from flows.mapped import mapped_gate, synthesize_stage
+from flows.mapped import judge_stage, mapped_gate, synthesize_stage
 from flows.pools import close_shared_pools, close_worker_pools
 from flows.server_watch import api_url, start_watch
 from flows.stop_tracking import StopTracker
@@ -73,11 +73,6 @@ def mine_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
 def validate_task(artifacts: Path, run_id: str, config: BuildConfig) -> tuple[StageCount, StageCount]:
     """Gate and repair; the gate itself runs as one mapped task per candidate (flows/mapped.py)."""
     return stages.stage_validate(ArtifactStore(artifacts), run_id, config, run_gate=mapped_gate(artifacts, run_id, config))
-
-
-@task(name="judge", cache_policy=NO_CACHE)
-def judge_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
-    return stages.stage_judge(ArtifactStore(artifacts), run_id, config)
 
 
 @task(name="release", cache_policy=NO_CACHE)
@@ -167,7 +162,7 @@ def _run_stages(store: ArtifactStore, artifacts: Path, run_id: str, config: Buil
     record(stages.VALIDATE_STAGE, gate)
     record(stages.REPAIR_STAGE, repair)
     if config.judges.enabled:  # after the gate, on its survivors only; before release
-        record(stages.JUDGE_STAGE, judge_task(artifacts, run_id, config))
+        record(stages.JUDGE_STAGE, judge_stage(artifacts, run_id, config))  # one task per survivor
     result = release_task(artifacts, run_id, config, funnel)
     add_time("build", "release", time.perf_counter() - stage_clock[0])
     summary = _summary(store, result)

@@ -1,4 +1,5 @@
-"""Per-record Prefect tasks: synthesis per seed or pair, the gate per candidate (pipeline/per_record.py).
+"""Per-record Prefect tasks: synthesis per seed or pair, the gate and the judges per candidate
+(pipeline/per_record.py).
 
 Each task gets ids and paths and returns an id or a small work record; its output is written to the
 artifact tree by the task itself, wherever the task runner ran it, so nothing large goes through Prefect
@@ -19,6 +20,7 @@ from prefect.futures import as_completed
 from pipeline import per_record, progress, stages, stopping
 from pipeline.config import BuildConfig
 from pipeline.funnel import StageCount
+from pipeline.models.usage import UsageSummary
 from pipeline.records import Candidate, GateReport
 from pipeline.store import ArtifactStore
 
@@ -65,7 +67,62 @@ def gate_task(artifacts: Path, run_id: str, candidate_id: str, config: BuildConf
     return candidate_id
 
 
-def _each_done(futures, on_done: Callable[[str], None]) -> None:  # noqa: ANN001 - Prefect futures
+def _judge_panel(config: BuildConfig):  # noqa: ANN202 - (Panel, ModelClient | None)
+    """The configured panel for one task: model judges with a client of the task's own (so that the task can
+    report exactly what its calls spent), or the offline judges on the process's shared sandbox pool."""
+    from judges.cache import VerdictCache
+    from judges.stage import model_client, model_panel, offline_panel, verdict_cache_dir
+
+    cache = VerdictCache(verdict_cache_dir())
+    if config.judges.models:
+        client = model_client()
+        return model_panel(config.judges, client, cache), client
+    return offline_panel(config.judges, _pool(config), config.gate.limits(), cache), None
+
+
+@task(name="judge candidate", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=RETRY_DELAY_S,
+      retry_condition_fn=_retry_transient, task_run_name="judge {candidate_id}")
+def judge_task(artifacts: Path, run_id: str, candidate_id: str, config: BuildConfig) -> tuple[str, UsageSummary | None]:
+    """One gate survivor before the panel: its decision is written; the decided id and what the task's model
+    calls spent (a few rows) come back."""
+    panel, client = _judge_panel(config)
+    decided = per_record.judge_one(ArtifactStore(artifacts), run_id, candidate_id, panel, last_attempt=_last_attempt())
+    return decided, client.usage() if client is not None else None
+
+
+def judge_stage(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
+    """The judge stage as one task per gate survivor; counted, and its agreement figures written, from the
+    decisions in the store; the model calls of this attempt join the run's model_usage.json."""
+    from judges.panel import STAGE, PanelDecision
+    from judges.stage import tally_decisions
+
+    store = ArtifactStore(artifacts)
+    if (done := stages.finished_count(store, run_id, stages.JUDGE_STAGE)) is not None:
+        return done
+    items = per_record.judge_items(store, run_id)
+    todo = [item for item in items if per_record.judged_id(store, run_id, item) is None]
+    spent = UsageSummary()
+
+    def judged(result: tuple[str, UsageSummary | None]) -> None:
+        nonlocal spent
+        if result[1] is not None:
+            spent = spent.plus(result[1])
+        step.advance()
+
+    with progress.step(stages.JUDGE_STAGE, total=len(items)) as step:
+        step.resume(len(items) - len(todo))
+        if todo:
+            _each_done(judge_task.map(unmapped(artifacts), unmapped(run_id), todo, unmapped(config)), judged)
+    decisions = [store.read(run_id, STAGE, per_record.judged_id(store, run_id, item), PanelDecision) for item in items]
+    count, _ = tally_decisions(store, run_id, decisions)
+    if spent.rows:
+        from pipeline.models.run_state import RunLedger
+
+        RunLedger(store, run_id, config.models).save_usage(spent)
+    return stages.finish_stage(store, run_id, stages.JUDGE_STAGE, count)
+
+
+def _each_done(futures, on_done: Callable) -> None:  # noqa: ANN001 - Prefect futures
     # A record that failed after its retries ends the build (a rerun resumes from the records written).
     for future in as_completed(futures):
         on_done(future.result())

@@ -18,6 +18,8 @@ from judges.answer import BadJudgeAnswer, parse_answer
 from judges.criteria import MODEL_CRITERIA
 from judges.protocol import abstention
 
+CALL_FAILED = "the model call failed"  # an abstention's note when the client gave up (a retry may succeed)
+
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
 RETRY_PROMPT = "judge_retry"
 
@@ -73,7 +75,7 @@ class ModelJudge:
             try:
                 answers.append(self._ask(messages))
             except ModelError as exc:
-                return abstention(candidate.candidate_id, self.spec, f"the model call failed: {exc}",
+                return abstention(candidate.candidate_id, self.spec, f"{CALL_FAILED}: {exc}",
                                   raw_response="\n\n---\n\n".join(answers))
             try:
                 parsed = parse_answer(answers[-1], MODEL_CRITERIA)

@@ -98,10 +98,7 @@ def judge_survivors(store: ArtifactStore, run_id: str, survivors: Sequence[tuple
     todo = [(c, r) for c, r in survivors if c.candidate_id not in done]
 
     def keep(decision: PanelDecision) -> None:
-        store.write(run_id, STAGE, decision.candidate_id, decision)
-        rejection = decision.rejection()
-        if rejection is not None:
-            store.write(run_id, REJECTIONS, decision.candidate_id, rejection)
+        record_decision(store, run_id, decision)
         step.advance()
 
     with progress.step(STAGE, total=len(survivors)) as step:
@@ -110,13 +107,25 @@ def judge_survivors(store: ArtifactStore, run_id: str, survivors: Sequence[tuple
             with open_panel() as panel:
                 for decision in panel.review_many(todo, jobs=jobs, on_decision=keep):
                     done[decision.candidate_id] = decision
-    decisions = [done[c.candidate_id] for c, _ in survivors]
+    return tally_decisions(store, run_id, [done[c.candidate_id] for c, _ in survivors])
+
+
+def record_decision(store: ArtifactStore, run_id: str, decision: PanelDecision) -> None:
+    """Write a candidate's decision (and its rejection, when the panel did not accept it)."""
+    store.write(run_id, STAGE, decision.candidate_id, decision)
+    rejection = decision.rejection()
+    if rejection is not None:
+        store.write(run_id, REJECTIONS, decision.candidate_id, rejection)
+
+
+def tally_decisions(store: ArtifactStore, run_id: str, decisions: Sequence[PanelDecision]) -> tuple[StageCount, Agreement]:
+    """The stage's count and the run's agreement figures (written to judge_agreement.json) from its decisions."""
     outcomes = Counter(d.outcome for d in decisions)
     rejected = {reason: n for reason, n in ((RejectReason.JUDGE_REJECTED, outcomes[Outcome.REJECT]),
                                             (RejectReason.JUDGE_ABSTAINED, outcomes[Outcome.HELD])) if n}
     figures = agreement([d.verdicts for d in decisions])
     store.write_run_file(run_id, AGREEMENT_FILE, figures.to_json() + "\n")
-    return StageCount(received=len(survivors), accepted=outcomes[Outcome.ACCEPT], rejected=rejected), figures
+    return StageCount(received=len(decisions), accepted=outcomes[Outcome.ACCEPT], rejected=rejected), figures
 
 
 def read_agreement(store: ArtifactStore, run_id: str) -> Agreement | None:

@@ -135,3 +135,47 @@ def gate_one(store: ArtifactStore, run_id: str, candidate_id: str, config: Build
         raise TransientFailure(f"gate {candidate_id}: {report.evidence.get('error', 'internal error')}")
     store.write(run_id, stages.VALIDATE_STAGE, candidate_id, report)
     return report.passed
+
+
+def judge_items(store: ArtifactStore, run_id: str) -> list[str]:
+    """Ids of the generated candidates that passed the gate (in their repaired form or not): the judges'
+    items, named by the generated candidate's id so that each resolves without reading the others."""
+    return [c.candidate_id for c in stages.generated_candidates(store, run_id)
+            if _survivor(store, run_id, c.candidate_id)[1].passed]
+
+
+def _survivor(store: ArtifactStore, run_id: str, candidate_id: str) -> tuple[Candidate, GateReport]:
+    """The candidate the gate decided on (the repaired one, when repair replaced it) and its report."""
+    if store.has(run_id, stages.REPAIR_STAGE, candidate_id):
+        candidate = store.read(run_id, stages.REPAIR_STAGE, candidate_id, Candidate)
+    else:
+        candidate = _candidate(store, run_id, candidate_id)
+    return candidate, store.read(run_id, stages.VALIDATE_STAGE, candidate.candidate_id, GateReport)
+
+
+def judged_id(store: ArtifactStore, run_id: str, candidate_id: str) -> str | None:
+    """The id the panel's decision on this item is stored under, once it is written."""
+    from judges.panel import STAGE
+
+    decided = _survivor(store, run_id, candidate_id)[0].candidate_id
+    return decided if store.has(run_id, STAGE, decided) else None
+
+
+def judge_one(store: ArtifactStore, run_id: str, candidate_id: str, panel, *, last_attempt: bool = True) -> str:
+    """The panel's decision on one gate survivor, written with its rejection; returns the decided id.
+
+    A judge whose model call failed after the client's own retries abstains; while attempts remain that
+    is a passing failure (nothing written), so that a brief outage does not become a held task.
+    """
+    from judges.model_judge import CALL_FAILED
+    from judges.stage import record_decision
+
+    if (decided := judged_id(store, run_id, candidate_id)) is not None:
+        return decided
+    candidate, report = _survivor(store, run_id, candidate_id)
+    decision = panel.review(candidate, report)
+    failed = [f.note for v in decision.verdicts for f in v.findings if f.note.startswith(CALL_FAILED)]
+    if failed and not last_attempt:
+        raise TransientFailure(f"judge {candidate.candidate_id}: {failed[0]}")
+    record_decision(store, run_id, decision)
+    return decision.candidate_id

@@ -1,9 +1,10 @@
 """`classeval-pro serve` against a real `prefect server start` on loopback: the deployment's schedule makes a
-run, the run completes on the server, and its release appears in the artifact tree."""
+run, the run completes on the server, and the release it makes appears in the artifact tree."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -23,9 +24,14 @@ def _deployment_runs(api_url: str) -> list[dict]:
     return [r for r in runs if r.get("deployment_id")]
 
 
-def test_a_scheduled_run_completes_and_its_release_appears(prefect_server, workspace, reference_release):
-    env, config = workspace
-    artifacts = Path(env["CLASSEVAL_PRO_ARTIFACTS"])
+def test_a_scheduled_run_completes_and_its_release_appears(prefect_server, reference_build, tmp_path):
+    # The session reference build's records up to its judges, without its release: the scheduled run resumes
+    # that run and makes the release (the whole chain is the reference build's; a scheduled run is the same
+    # build flow, run by the deployment).
+    artifacts, config = tmp_path / "artifacts", reference_build.config
+    shutil.copytree(reference_build.artifacts, artifacts, ignore=shutil.ignore_patterns("release*", ".prefect"))
+    env = {**reference_build.env, "CLASSEVAL_PRO_ARTIFACTS": str(artifacts)}
+    assert released_tasks(artifacts) == {} and not list(artifacts.glob("runs/*/release.done.json"))
     env = {**env, "PREFECT_API_URL": prefect_server.api_url, "PREFECT_RUNNER_POLL_FREQUENCY": "2"}
     serve = subprocess.Popen([*CLI, "serve", "--interval", "15", "--config", str(config), "--name", "test-schedule"],
                              env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
@@ -40,7 +46,7 @@ def test_a_scheduled_run_completes_and_its_release_appears(prefect_server, works
         run = completed[0]
         assert run["parameters"] == {"config_path": str(config.resolve()), "publish_repo": None}
         assert run["auto_scheduled"] is True  # made by the schedule, not triggered by hand
-        assert released_tasks(artifacts) == reference_release
+        assert released_tasks(artifacts) == reference_build.released
     finally:
         serve.send_signal(signal.SIGINT)
         try:

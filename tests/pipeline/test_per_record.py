@@ -174,3 +174,84 @@ def test_validate_uses_the_given_gate_runner_for_the_first_pass(store: ArtifactS
     assert given == [["Todo"]]
     assert (gate.received, gate.accepted, repair.received) == (2, 2, 0)
     assert store.has(RUN, stages.VALIDATE_STAGE, todo.candidate_id)
+
+
+class _Judge:
+    """A judge that accepts, rejects, or (while `outage` holds) abstains because its model call failed."""
+
+    def __init__(self, name: str, decision, outage: list[bool] | None = None):
+        from pipeline.records import JudgeSpec
+
+        self.spec = JudgeSpec(backend="litellm", name=name, model=f"openai/{name}")
+        self.decision, self.outage = decision, outage
+
+    def review(self, candidate, report):
+        from judges.model_judge import CALL_FAILED
+        from judges.protocol import abstention
+        from pipeline.records import Finding, Verdict
+
+        if self.outage:
+            return abstention(candidate.candidate_id, self.spec, f"{CALL_FAILED}: 503 after 4 retries")
+        return Verdict(candidate_id=candidate.candidate_id, judge=self.spec, decision=self.decision,
+                       findings=(Finding(criterion="coherent", ok=True),))
+
+
+def test_judges_one_survivor_at_a_time_decide_and_count_what_the_whole_stage_does(store: ArtifactStore, tmp_path):
+    from contextlib import contextmanager
+
+    from judges.panel import Panel
+    from judges.rules import DecisionRule
+    from judges.stage import judge_survivors, read_decisions, tally_decisions
+    from pipeline.records import Decision
+
+    outage = [True]
+    panel = Panel([_Judge("a", Decision.ACCEPT, outage), _Judge("b", Decision.REJECT), _Judge("c", Decision.ACCEPT)],
+                  DecisionRule.parse("majority"))
+    kept, failed, repaired = (_candidate(n, ("Math_Stats/histogram",)) for n in ("Kept", "Failed", "Original"))
+    fixed = _candidate("Fixed", ("Math_Stats/histogram",))
+    for candidate in (kept, failed, repaired):
+        store.write(RUN, stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
+    store.write(RUN, stages.REPAIR_STAGE, repaired.candidate_id, fixed)
+    for candidate, passed in ((kept, True), (failed, False), (repaired, False), (fixed, True)):
+        store.write(RUN, stages.VALIDATE_STAGE, candidate.candidate_id,
+                    GateReport(candidate_id=candidate.candidate_id, passed=passed, line_coverage=1.0))
+
+    items = per_record.judge_items(store, RUN)
+    assert sorted(items) == sorted([kept.candidate_id, repaired.candidate_id])  # named by the generated id
+    with pytest.raises(per_record.TransientFailure, match="503"):
+        per_record.judge_one(store, RUN, kept.candidate_id, panel, last_attempt=False)
+    assert read_decisions(store, RUN) == {}  # nothing written while attempts remain
+    outage.clear()  # the model answers again on the retry
+    decided = [per_record.judge_one(store, RUN, item, panel, last_attempt=False) for item in items]
+    assert sorted(decided) == sorted([kept.candidate_id, fixed.candidate_id])  # the repaired form is judged
+    assert [per_record.judged_id(store, RUN, item) for item in items] == decided
+    count, _ = tally_decisions(store, RUN, [read_decisions(store, RUN)[d] for d in decided])
+
+    whole = ArtifactStore(tmp_path / "whole")
+
+    @contextmanager
+    def open_panel():
+        yield panel
+
+    assert judge_survivors(whole, RUN, list(stages.accepted_pairs(store, RUN)), open_panel)[0] == count
+    assert (count.received, count.accepted) == (2, 2)
+
+
+def test_the_last_attempt_keeps_a_failed_model_call_as_an_abstention(store: ArtifactStore):
+    from judges.panel import Panel
+    from judges.rules import DecisionRule
+    from judges.stage import read_decisions
+    from pipeline.records import Decision
+
+    panel = Panel([_Judge("a", Decision.ACCEPT, [True]), _Judge("b", Decision.ACCEPT, [True]),
+                   _Judge("c", Decision.ACCEPT)], DecisionRule.parse("majority"))
+    kept = _candidate("Kept", ("Math_Stats/histogram",))
+    store.write(RUN, stages.ENHANCE_STAGE, kept.candidate_id, kept)
+    store.write(RUN, stages.VALIDATE_STAGE, kept.candidate_id,
+                GateReport(candidate_id=kept.candidate_id, passed=True, line_coverage=1.0))
+    per_record.judge_one(store, RUN, kept.candidate_id, panel, last_attempt=True)
+    [decision] = read_decisions(store, RUN).values()
+    assert [v.decision for v in decision.verdicts] == [Decision.ABSTAIN, Decision.ABSTAIN, Decision.ACCEPT]
+    assert decision.outcome.value == "held"
+    [(_, rejection)] = store.iter_records(RUN, stages.REJECTIONS, Rejection)
+    assert rejection.reason is RejectReason.JUDGE_ABSTAINED
