@@ -156,8 +156,9 @@ class RunFacts:
         """The measured edges the kept steps still exercise, judged from their order: a state edge A -> B
         needs a kept step reaching A before a kept step reaching B (or one call of A reaching B), a call edge
         A -> B a kept step reaching A (B reachable from A)."""
+        kept_steps = [s for s, k in zip(self.steps, self.keep) if k]
         reached = [reads.reached_by(s.step.method) if s.step.target in (MAIN, CLASS) else frozenset()
-                   for s, k in zip(self.steps, self.keep) if k]
+                   for s in kept_steps]
         kept = set()
         for edge in self.edges:
             kind, source, target = edge[0], edge[1], edge[2]
@@ -166,13 +167,10 @@ class RunFacts:
                 ok = bool(sources) and target in reads.reached_by(source)
             else:
                 ok = any(target in r for i in sources[:1] for r in reached[i + 1:]) or any(
-                    target in reads.reached_by(source) and self._method_at(i) == source for i in sources)
+                    target in reads.reached_by(source) and kept_steps[i].step.method == source for i in sources)
             if ok:
                 kept.add(edge)
         return frozenset(kept)
-
-    def _method_at(self, kept_index: int) -> str:
-        return [s.step.method for s, k in zip(self.steps, self.keep) if k][kept_index]
 
     def kept_driven(self) -> int:
         """At most the measured figure, and no more than the distinct methods the kept steps call."""
@@ -183,29 +181,32 @@ class RunFacts:
 def prune_suite(runs: Sequence[RunFacts], reads: ClassReads) -> None:
     """Set each run's `keep` mask: drop repeated identical queries, then bare calls nothing observes, each
     only while the suite keeps its lines, edges and widest test (see the module docstring)."""
-    target_lines = frozenset().union(*(r.kept_lines() for r in runs))
-    target_edges = frozenset().union(*(r.kept_edges(reads) for r in runs))
-    target_driven = min(MIN_DRIVEN, max((r.kept_driven() for r in runs), default=0))
+    measured = [(r.kept_lines(), r.kept_edges(reads), r.kept_driven()) for r in runs]
+    target_lines = frozenset().union(*(m[0] for m in measured))
+    target_edges = frozenset().union(*(m[1] for m in measured))
+    target_driven = min(MIN_DRIVEN, max((m[2] for m in measured), default=0))
 
-    def still_measured() -> bool:
-        return (frozenset().union(*(r.kept_lines() for r in runs)) >= target_lines
-                and frozenset().union(*(r.kept_edges(reads) for r in runs)) >= target_edges
-                and max((r.kept_driven() for r in runs), default=0) >= target_driven)
+    def try_drop(position: int, index: int) -> None:
+        """Drop one step of one run, unless the suite then measures less (only that run is measured again)."""
+        run = runs[position]
+        if run.steps[index].lines is None:
+            return  # what the step ran is unknown: dropping it could lose a line
+        run.keep[index] = False
+        mine = (run.kept_lines(), run.kept_edges(reads), run.kept_driven())
+        others = measured[:position] + measured[position + 1:]
+        if (mine[0].union(*(m[0] for m in others)) >= target_lines
+                and mine[1].union(*(m[1] for m in others)) >= target_edges
+                and max([mine[2], *(m[2] for m in others)]) >= target_driven):
+            measured[position] = mine
+        else:
+            run.keep[index] = True
 
-    for run in runs:
+    for position, run in enumerate(runs):
         for index in _repeated_queries(run):
-            _try_drop(run, index, still_measured)
+            try_drop(position, index)
         for index in reversed(range(len(run.steps))):
             if run.keep[index] and not run.steps[index].asserted and not _observed(run, index, reads):
-                _try_drop(run, index, still_measured)
-
-
-def _try_drop(run: RunFacts, index: int, still_measured) -> None:  # noqa: ANN001 - a closure
-    if run.steps[index].lines is None:
-        return  # what the step ran is unknown: dropping it could lose a line
-    run.keep[index] = False
-    if not still_measured():
-        run.keep[index] = True
+                try_drop(position, index)
 
 
 def _repeated_queries(run: RunFacts) -> list[int]:
