@@ -63,6 +63,7 @@ MethodKind = Literal["instance", "static", "class", "property"]
 EdgeKind = Literal["call", "state"]
 
 _PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 __all__ = [
     "MUTATING_FUNCTIONS", "MUTATING_METHODS", "RETURNING_MUTATORS", "ClassFacts", "ClassNotFound", "Edge",
@@ -194,8 +195,9 @@ def _method_kind(node: ast.FunctionDef | ast.AsyncFunctionDef) -> MethodKind:
 def _one_line_body(cls: ast.ClassDef, source: str) -> bool:
     """`class A: x = 1`: libcst keeps such a body apart (a statement suite) and finds no members in it."""
     first = cls.body[0]
-    line = source.splitlines()[first.lineno - 1].encode("utf-8")[: first.col_offset]
-    return bool(line.strip())
+    # lines as the parser counts them (str.splitlines also splits at form feeds and other separators)
+    line = _LINE_BREAK.split(source, maxsplit=first.lineno)[first.lineno - 1]
+    return bool(line.encode("utf-8")[: first.col_offset].strip())
 
 
 def _class_attributes(cls: ast.ClassDef) -> list[str]:

@@ -52,3 +52,9 @@ def test_only_recent_sources_are_kept() -> None:
 def test_an_import_inside_a_method_is_its_library() -> None:
     source = "class Clock:\n    def now(self):\n        import time as t\n        return t.time()\n"
     assert class_facts(source, "Clock").method("now").libraries == ("time",)
+
+
+def test_line_separators_other_than_newlines_do_not_hide_methods() -> None:
+    # str.splitlines() also breaks at U+2028 and form feeds; the parser's line numbers do not
+    source = "# a\u2028b\x0cc\nclass Box:\n    def get(self):\n        return self.value\n"
+    assert class_facts(source, "Box").method("get").reads == ("value",)
