@@ -14,7 +14,7 @@ from functools import cached_property
 
 import libcst as cst
 
-from pipeline.analysis.parsed import ClassNotFound, parsed
+from pipeline.analysis.parsed import ClassNotFound, class_not_found, parsed
 
 __all__ = ["ClassNotFound", "ClassText", "MethodText", "description_of", "docstring_of", "docstring_statement",
            "find_class", "signature_of"]
@@ -28,7 +28,7 @@ def find_class(module: cst.Module, class_name: str) -> cst.ClassDef:
             if stmt.name.value == class_name:
                 return stmt
             names.append(stmt.name.value)
-    raise ClassNotFound(f"no top-level class {class_name!r} (found: {', '.join(names) or 'none'})")
+    raise class_not_found(class_name, names)
 
 
 def docstring_statement(body: cst.BaseSuite) -> cst.SimpleStatementLine | None:

@@ -37,6 +37,11 @@ class ClassNotFound(ValueError, LookupError):
     """The module has no top-level class of the requested name."""
 
 
+def class_not_found(class_name: str, found: list[str]) -> ClassNotFound:
+    """The error for a missing class, naming the top-level classes there are (same words for both trees)."""
+    return ClassNotFound(f"no top-level class {class_name!r} (found: {', '.join(found) or 'none'})")
+
+
 def find_class_node(tree: ast.Module, class_name: str) -> ast.ClassDef:
     """The top-level class `class_name` of `tree`; ClassNotFound names the classes there are instead."""
     names = []
@@ -45,7 +50,7 @@ def find_class_node(tree: ast.Module, class_name: str) -> ast.ClassDef:
             if stmt.name == class_name:
                 return stmt
             names.append(stmt.name)
-    raise ClassNotFound(f"no top-level class {class_name!r} (found: {', '.join(names) or 'none'})")
+    raise class_not_found(class_name, names)
 
 
 class ParsedSource:
