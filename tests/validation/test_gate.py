@@ -257,3 +257,16 @@ def test_pool_counts_spare_workers_while_a_job_runs(pool):
     finally:
         running.join()
     assert pool.spare("base") == pool.jobs
+
+
+def test_a_run_reports_the_cpu_time_of_its_process(pool):
+    """Benchmarks on a shared machine compare CPU seconds, which other load barely moves."""
+    from validation.sandbox import SandboxJob
+
+    burn = "def test_burn():\n    total = 0\n    for i in range(3_000_000):\n        total += i\n    assert total\n"
+    idle = "import time\n\ndef test_idle():\n    time.sleep(0.5)\n"
+    busy = pool.run(SandboxJob(files={"m.py": "", "test_m.py": burn}, test_file="test_m.py"))
+    quiet = pool.run(SandboxJob(files={"m.py": "", "test_m.py": idle}, test_file="test_m.py"))
+    assert busy.status == quiet.status == "completed"
+    assert busy.cpu_seconds > quiet.cpu_seconds > 0
+    assert quiet.cpu_seconds < quiet.duration_seconds  # sleeping is wall time, not CPU time

@@ -114,6 +114,7 @@ class RunResult:
     trace: Any = None
     output: str = ""
     duration_seconds: float = 0.0
+    cpu_seconds: float = 0.0  # CPU time of the run's process (user + system), from the worker's wait4
     profile: str = "base"
     notes: list[str] = field(default_factory=list)
     mutants: list[dict[str, Any]] = field(default_factory=list)  # {"id", "killed", "why"} in mutant mode
@@ -153,6 +154,7 @@ class RunResult:
             trace=reply.get("trace"),
             output=str(reply.get("output", "")),
             duration_seconds=float(reply.get("duration_seconds") or 0.0),
+            cpu_seconds=float(reply.get("cpu_seconds") or 0.0),
             profile=profile,
             notes=[str(n) for n in reply.get("notes") or []],
             mutants=[{"id": str(m.get("id")), "killed": bool(m.get("killed")), "why": str(m.get("why", ""))[:200],

@@ -158,7 +158,7 @@ def run_job(request: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
                     eof = True
         else:
             time.sleep(0.002)
-        done, wait_status = os.waitpid(pid, os.WNOHANG)
+        done, wait_status, usage = os.wait4(pid, os.WNOHANG)
         if done:
             status = wait_status
             break
@@ -168,7 +168,7 @@ def run_job(request: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
                 target()
             except OSError:
                 pass
-        status = os.waitpid(pid, 0)[1]
+        _, status, usage = os.wait4(pid, 0)
     # Drain what the run wrote before it ended (it may not have closed its end if a grandchild kept it).
     while not flooded:
         ready, _, _ = select.select([read_end], [], [], 0)
@@ -186,6 +186,9 @@ def run_job(request: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
         pass
     swept = _sweep_namespace() if config.get("pid_namespace") else 0
     reply = _assemble(bytes(buffer), status, timed_out, flooded, swept, request, time.monotonic() - started, nonce)
+    # CPU seconds of the run's process and of what it forked and waited for (a mutant run's per-mutant
+    # processes): unlike wall time, a figure that other load on a shared machine barely moves.
+    reply["cpu_seconds"] = round(usage.ru_utime + usage.ru_stime, 4)
     after = _hashes(request["run_dir"], request.get("protected_files") or ())
     reply["tampering"] += [f"the harness's file {name} was changed during the run"
                            for name in sorted(hashes) if after.get(name) != hashes[name]]
