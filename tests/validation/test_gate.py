@@ -270,3 +270,26 @@ def test_a_run_reports_the_cpu_time_of_its_process(pool):
     assert busy.status == quiet.status == "completed"
     assert busy.cpu_seconds > quiet.cpu_seconds > 0
     assert quiet.cpu_seconds < quiet.duration_seconds  # sleeping is wall time, not CPU time
+
+
+def test_brief_failures_keep_every_outcome_and_name_the_exception(pool):
+    """Runs that read outcomes only skip pytest's traceback formatting; a timeout is still a timeout."""
+    from validation.sandbox import Limits, SandboxJob
+
+    tests = ("import pytest\n\n"
+             "def test_pass():\n    assert 1\n\n"
+             "def test_fail():\n    assert [1, 2] == [1, 3], 'lists differ'\n\n"
+             "def test_error():\n    raise KeyError('missing')\n\n"
+             "def test_loop():\n    while True:\n        pass\n\n"
+             "@pytest.mark.skip(reason='not here')\ndef test_skip():\n    pass\n")
+    runs = {text: pool.run(SandboxJob(files={"m.py": "", "test_m.py": tests}, test_file="test_m.py",
+                                      limits=Limits(per_test_seconds=0.5), failure_text=text))
+            for text in (True, False)}
+    assert runs[True].outcomes() == runs[False].outcomes() == {
+        "test_m.py::test_pass": "passed", "test_m.py::test_fail": "failed", "test_m.py::test_error": "failed",
+        "test_m.py::test_loop": "timeout", "test_m.py::test_skip": "skipped"}
+    brief = {t.test_id.split("::")[1]: t.reason for t in runs[False].tests}
+    assert brief["test_fail"].startswith("AssertionError: lists differ")
+    assert brief["test_error"] == "KeyError: 'missing'"
+    full = {t.test_id.split("::")[1]: t.reason for t in runs[True].tests}
+    assert brief["test_skip"] == full["test_skip"] == "Skipped: not here"  # skips are not failures

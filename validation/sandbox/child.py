@@ -97,6 +97,10 @@ class RunPlugin:
         seed = self.request.get("shuffle_seed")
         if seed is not None:
             random.Random(seed).shuffle(items)
+        if self.request.get("failure_text") is False:
+            for item in items:
+                item.repr_failure = _brief_failure
+                item._repr_failure_py = _brief_failure
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: Any) -> Any:
@@ -197,6 +201,16 @@ def _load_into(module: Any, test_modules: dict[int, Any], source: str) -> None:
         for name, obj in list(vars(test_module).items()):
             if id(obj) in replaced:
                 setattr(test_module, name, replaced[id(obj)])
+
+
+def _brief_failure(excinfo: Any, style: Any = None) -> str:
+    """A failure's exception type and first message line, in place of pytest's formatted traceback (see
+    SandboxJob.failure_text). Keeps the type name, which is how a per-test timeout is recognised."""
+    try:
+        message = str(excinfo.value).strip().splitlines()
+    except Exception:  # noqa: BLE001 - an exception whose __str__ fails
+        message = []
+    return f"E   {excinfo.typename}: {message[0] if message else ''}"[:MAX_REASON]
 
 
 def _no_failure_text(excinfo: Any, style: Any = None) -> str:

@@ -50,6 +50,10 @@ class SandboxJob:
     shuffle_seed: int | None = None  # shuffle the collected tests with this seed
     select: tuple[str, ...] | None = None  # run only these test ids (pytest node ids)
     stop_on_failure: bool = False  # stop at the first failing test (mutants: one kill is enough)
+    # False: a failing test's reason is its exception's type and first message line, without pytest's
+    # traceback formatting (reading and parsing source for every failure, which costs more than the test);
+    # for runs whose verdict reads outcomes only (the vacuous run, where nearly every test fails).
+    failure_text: bool = True
     limits: Limits = field(default_factory=Limits)
     # Mutant mode: the suite is collected once, then each mutant {"id", "source", "select", "switch"?} runs its
     # selected tests in a forked process, by its switch number in `mutant_schema` when it has one, else by
@@ -72,6 +76,7 @@ class SandboxJob:
             "shuffle_seed": self.shuffle_seed,
             "select": list(self.select) if self.select is not None else None,
             "stop_on_failure": self.stop_on_failure,
+            "failure_text": self.failure_text,
             "limits": self.limits.to_dict(),
             "mutants": [dict(m) for m in self.mutants] if self.mutants is not None else None,
             "mutant_module": self.mutant_module,
