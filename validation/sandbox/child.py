@@ -219,6 +219,12 @@ def _no_failure_text(excinfo: Any, style: Any = None) -> str:
     return "failed"
 
 
+# A mutant's process exits with _KILLED_BY + i when its i-th test failed (the run process counts kills per
+# test from it); 0 when every test passed, 3 without the module, 1 for any other death.
+_KILLED_BY = 16
+_MAX_NAMED_KILLER = 200
+
+
 def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
     """Run each mutant against its tests without starting pytest again: the suite is collected once, then a
     forked process per mutant runs only the mutant's selected test items, stopping at the first failure.
@@ -231,6 +237,11 @@ def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
     Why: a pytest start-up (configuration, plugins, collection, assertion rewriting) costs far more than the
     few tests that cover one line; this makes a mutant cost a fork and those tests. The difference from a
     fresh run: the test module is not re-imported, so module-level code of the tests runs once.
+
+    A mutant's tests run strongest first: those that killed the most earlier mutants of the batch (ties in
+    the given order). The verdict does not depend on the order (killed when any selected test fails; the
+    gate has already checked that the suite's outcomes do not depend on test order), but most mutants die at
+    their first test instead of after several that cannot notice them.
     """
     from _pytest.runner import runtestprotocol
 
@@ -246,8 +257,9 @@ def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
             schema_loaded = True
         except BaseException:  # noqa: BLE001 - then every mutant runs from its own source
             schema_loaded = False
+    kills: dict[str, int] = {}  # test id -> mutants of this batch it killed
     for mutant in request["mutants"]:
-        selected = [items[t] for t in mutant["select"] if t in items]
+        selected = sorted((items[t] for t in mutant["select"] if t in items), key=lambda i: -kills.get(i.nodeid, 0))
         switched = schema_loaded and isinstance(mutant.get("switch"), int)
         started = time.monotonic()
         pid = os.fork()
@@ -262,7 +274,7 @@ def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
                 else:
                     _load_into(module, test_modules, mutant["source"])
                 code = 0
-                for item in selected:
+                for index, item in enumerate(selected):
                     if schema_loaded:
                         item.repr_failure = _no_failure_text
                         item._repr_failure_py = _no_failure_text
@@ -271,7 +283,7 @@ def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
                     reports = runtestprotocol(item, nextitem=None, log=False)
                     signal.setitimer(signal.ITIMER_REAL, 0)
                     if any(r.failed for r in reports):
-                        code = 1
+                        code = _KILLED_BY + index if index < _MAX_NAMED_KILLER else 1
                         break
             except BaseException:  # noqa: BLE001 - the mutant broke the module or a test: killed
                 code = 1
@@ -299,6 +311,9 @@ def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
             verdict = (False, "solution module was not imported by the tests")
         else:
             verdict = (True, "a test failed" if os.WIFEXITED(status) else f"killed by signal {os.WTERMSIG(status)}")
+            if os.WIFEXITED(status) and _KILLED_BY <= os.WEXITSTATUS(status) < _KILLED_BY + len(selected):
+                killer = selected[os.WEXITSTATUS(status) - _KILLED_BY].nodeid
+                kills[killer] = kills.get(killer, 0) + 1
         send({"t": "mutant", "id": mutant["id"], "killed": verdict[0], "why": verdict[1],
               "switched": switched})
 
