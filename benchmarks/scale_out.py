@@ -49,7 +49,7 @@ def _gate_flow():  # noqa: ANN202 - a Prefect flow, made after the environment i
     from prefect.futures import wait
 
     from flows.mapped import gate_task
-    from flows.pools import close_worker_pools
+    from flows.pools import end_worker_builds
 
     @flow(name="scale-out-gate", validate_parameters=False)
     def gate_all(artifacts: Path, ids: list[str], config) -> float:  # noqa: ANN001
@@ -59,7 +59,7 @@ def _gate_flow():  # noqa: ANN202 - a Prefect flow, made after the environment i
         for future in futures:
             future.result()
         seconds = time.perf_counter() - started
-        close_worker_pools()
+        end_worker_builds()
         return seconds
 
     return gate_all

@@ -23,7 +23,7 @@ from prefect.cache_policies import NO_CACHE
 from pydantic import BaseModel
 
 from flows.mapped import judge_stage, mapped_gate, synthesize_stage
-from flows.pools import close_shared_pools, close_worker_pools
+from flows.pools import close_shared_pools, end_worker_builds, start_worker_builds
 from flows.server_watch import api_url, start_watch
 from flows.stop_tracking import StopTracker
 from pipeline import runs, settings, stages, stopping
@@ -109,14 +109,32 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
     with stopping.stop_on_signals(), StopTracker() as tracker:
         try:
             return _run_stages(store, artifacts, run_id, config)
-        except stopping.BuildStopped as stop:
+        except (stopping.BuildStopped, Exception) as exc:
+            stop = _as_stop(exc)
+            if stop is None:
+                raise
             record_stop(store, run_id, tracker.note(stop.cause))
             stopping.wait_for_callbacks()
             close_all_pools()  # any pool a stage thread opened after the stop callbacks ran
-            raise
+            if stop is exc:
+                raise
+            raise stop from None
         finally:
             close_shared_pools()  # the per-record tasks' pools, here and on Dask workers
-            close_worker_pools()
+            end_worker_builds()
+
+
+def _as_stop(exc: BaseException) -> stopping.BuildStopped | None:
+    """The stop `exc` stands for, or None for a real error.
+
+    Failure mode: the signal handler raises `BuildStopped` wherever the main thread is; inside a library
+    that wraps what its callbacks raise (pydantic's serializer, met while Prefect serialized a mapped task's
+    context for Dask) it comes out as that library's error. Once a stop was requested, any error is the stop.
+    """
+    if isinstance(exc, stopping.BuildStopped):
+        return exc
+    request = stopping.requested()
+    return stopping.BuildStopped(request.cause, request.exit_code) if request is not None else None
 
 
 def record_stop(store: ArtifactStore, run_id: str, where) -> None:
@@ -129,6 +147,7 @@ def record_stop(store: ArtifactStore, run_id: str, where) -> None:
 
 def _run_stages(store: ArtifactStore, artifacts: Path, run_id: str, config: BuildConfig) -> BuildSummary:
     runs.record_configuration(store, run_id, config)
+    start_worker_builds()
     funnel = Funnel(run_id=run_id)
     if runs.read_funnel(store, run_id).stopped is not None:  # resuming a stopped run: it is running again
         store.write_run_file(run_id, runs.FUNNEL_FILE,

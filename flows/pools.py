@@ -44,17 +44,35 @@ def close_shared_pools() -> int:
     return len(pools)
 
 
-def close_worker_pools() -> None:
-    """Close the shared pools on every worker of the flow's Dask cluster, if the flow runs on one (a
-    worker's pool would otherwise live as long as the worker, which on a long-lived cluster is forever)."""
+def _on_workers(function, *args) -> None:  # noqa: ANN001
+    """Run `function(*args)` in every worker process of the flow's Dask cluster (nothing when the flow does
+    not run on Dask)."""
     from prefect.context import FlowRunContext
 
-    context = FlowRunContext.get()
-    runner = getattr(context, "task_runner", None)
+    runner = getattr(FlowRunContext.get(), "task_runner", None)
     client = getattr(runner, "_client", None)  # prefect-dask's client of the cluster, when on Dask
     if client is None or type(runner).__name__ != "DaskTaskRunner":
         return
     try:
-        client.run(close_shared_pools)
-    except Exception as exc:  # noqa: BLE001 - a lost worker's pool went with it; the build's result stands
-        print(f"warning: could not close the Dask workers' sandbox pools: {exc}", file=sys.stderr, flush=True)
+        client.run(function, *args)
+    except Exception as exc:  # noqa: BLE001 - a lost worker's pool and state went with it; the build goes on
+        print(f"warning: Dask workers: {function.__name__} failed: {exc}", file=sys.stderr, flush=True)
+
+
+def _end_on_worker(cause: str | None, exit_code: int) -> None:
+    if cause is not None:  # the build was stopped: nothing a worker finishes from now on is written
+        stopping.request(cause, exit_code)
+    close_shared_pools()
+
+
+def start_worker_builds() -> None:
+    """Forget a stop an earlier build left in the workers of a long-lived cluster (see end_worker_builds)."""
+    _on_workers(stopping.reset)
+
+
+def end_worker_builds() -> None:
+    """At the end of the flow: close the workers' shared pools (a worker's pool would otherwise live as long
+    as the worker) and, when the build was stopped, stop the workers too, so that a task still running there
+    writes nothing (its sandbox runs are being killed) and a resume redoes it."""
+    stop = stopping.requested()
+    _on_workers(_end_on_worker, stop.cause if stop else None, stop.exit_code if stop else 0)

@@ -36,6 +36,8 @@ def task_runner(kind: RunnerKind, *, jobs: int, dask_address: str | None = None,
         from prefect.task_runners import ThreadPoolTaskRunner
 
         return ThreadPoolTaskRunner(max_workers=max(1, jobs))
+    # distributed logs every connection and worker start at INFO on stderr, which buries the build's own lines.
+    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
     try:
         from prefect_dask import DaskTaskRunner
     except ImportError:

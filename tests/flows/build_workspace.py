@@ -9,6 +9,8 @@ import os
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from pipeline import settings
@@ -56,3 +58,27 @@ def released_tasks(artifacts: Path) -> dict[str, list[dict]]:
     releases = artifacts / "releases"
     return {p.name: json.loads((p / "classeval.json").read_text())
             for p in sorted(releases.iterdir()) if p.is_dir() and not p.name.startswith(".")} if releases.is_dir() else {}
+
+
+POLL_S = 0.2
+WAIT_S = 600
+
+
+def start_build(env: dict[str, str], config: Path, log: Path | None = None, *extra: str) -> subprocess.Popen[str]:
+    """The build, its stderr (progress lines: "<step>: started", ...) in `log` when given, else a pipe."""
+    stderr = log.open("w") if log else subprocess.PIPE
+    return subprocess.Popen([*CLI, "build", "--config", str(config), *extra], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=stderr)
+
+
+def started(log: Path, step: str) -> Callable[[], bool]:
+    return lambda: log.is_file() and f" {step}: started" in log.read_text()
+
+
+def wait_for(process: subprocess.Popen[str], ready: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not ready():
+        if process.poll() is not None:
+            raise AssertionError(f"the build ended before {what}")
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(POLL_S)

@@ -10,29 +10,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from build_workspace import CLI, make_workspace, released_tasks, run_build
+from build_workspace import make_workspace, released_tasks, run_build, start_build, started, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]  # the reference build is part of the first test
-
-POLL_S = 0.2
-WAIT_S = 600
-
-
-def _start(env: dict[str, str], config: Path, log: Path | None = None) -> subprocess.Popen[str]:
-    """The build, its stderr (progress lines: "<step>: started", ...) in `log` when given, else a pipe."""
-    stderr = log.open("w") if log else subprocess.PIPE
-    return subprocess.Popen([*CLI, "build", "--config", str(config)], env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=stderr)
-
-
-def _started(log: Path, step: str) -> Callable[[], bool]:
-    return lambda: log.is_file() and f" {step}: started" in log.read_text()
 
 
 def _run_dir(artifacts: Path) -> Path | None:
@@ -47,15 +31,6 @@ def _funnel_stages(artifacts: Path) -> list[str]:
         return list(json.loads(path.read_text())["stages"]) if path and path.is_file() else []
     except (ValueError, OSError):
         return []
-
-
-def _wait_for(process: subprocess.Popen[str], ready: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not ready():
-        if process.poll() is not None:
-            raise AssertionError(f"the build ended before {what}")
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(POLL_S)
 
 
 def _sandbox_leftovers(pid: int) -> list[str]:
@@ -73,8 +48,8 @@ def _sandbox_leftovers(pid: int) -> list[str]:
 
 
 def _stop(env, config, artifacts: Path, log: Path, ready: Callable[[], bool], what: str, signum: int) -> dict:
-    process = _start(env, config, log)
-    _wait_for(process, ready, what)
+    process = start_build(env, config, log)
+    wait_for(process, ready, what)
     os.kill(process.pid, signum)
     process.communicate(timeout=120)
     stderr = log.read_text()
@@ -94,7 +69,7 @@ def test_stops_at_synthesis_gate_and_release_then_resume_to_the_uninterrupted_re
 
     # Synthesis: enhance running (its sandbox oracle runs take seconds).
     log = tmp_path / "build.log"
-    funnel = _stop(env, config, artifacts, log, _started(log, "enhance"), "enhance to start", signal.SIGINT)
+    funnel = _stop(env, config, artifacts, log, started(log, "enhance"), "enhance to start", signal.SIGINT)
     assert funnel["stopped"]["stage"] == "enhance" and "enhance" not in funnel["stages"]
     assert released_tasks(artifacts) == {}
 
@@ -108,7 +83,7 @@ def test_stops_at_synthesis_gate_and_release_then_resume_to_the_uninterrupted_re
     assert released_tasks(artifacts) == {}
 
     # Release: every stage before it is recorded (the judges too), the release is being assembled.
-    funnel = _stop(env, config, artifacts, log, _started(log, "release tasks"), "the release stage", signal.SIGINT)
+    funnel = _stop(env, config, artifacts, log, started(log, "release tasks"), "the release stage", signal.SIGINT)
     assert funnel["stopped"]["stage"].startswith("release")  # "release tasks" (building them) or "release"
     assert "release" not in funnel["stages"]
     assert released_tasks(artifacts) == {}
@@ -138,8 +113,8 @@ def _ephemeral_server_pid(build_pid: int) -> int | None:
 def test_a_lost_prefect_server_ends_the_build_with_a_clear_error(workspace, tmp_path):
     env, config = workspace
     artifacts = Path(env["CLASSEVAL_PRO_ARTIFACTS"])
-    process = _start(env, config)
-    _wait_for(process, lambda: _funnel_stages(artifacts) == ["seeds"], "the build to start")
+    process = start_build(env, config)
+    wait_for(process, lambda: _funnel_stages(artifacts) == ["seeds"], "the build to start")
     server = _ephemeral_server_pid(process.pid)
     assert server is not None, "the temporary Prefect server is not a child of the build"
     os.kill(server, signal.SIGKILL)

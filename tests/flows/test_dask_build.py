@@ -1,14 +1,17 @@
 """`build --task-runner dask`: the per-record tasks run on a local Dask cluster of two worker processes (each
-with its own sandbox pool), report to the build's own Prefect API, and the build releases exactly what the
-default runner releases; nothing it started is left running."""
+with its own sandbox pool) and report to the build's own Prefect API; a build stopped while the workers
+gate resumes to exactly what the default runner releases; nothing it started is left running."""
 
 from __future__ import annotations
 
+import os
+import re
+import signal
 import sqlite3
 from pathlib import Path
 
 import pytest
-from build_workspace import released_tasks, run_build
+from build_workspace import released_tasks, run_build, start_build, started, wait_for
 
 pytest.importorskip("prefect_dask", reason="prefect-dask is not installed (pip install -e '.[dask]')")
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]  # the reference build is part of it
@@ -28,15 +31,29 @@ def _processes_with(text: str) -> list[str]:
     return found
 
 
-def test_a_two_worker_dask_build_releases_what_the_default_runner_releases(workspace, reference_release):
+def test_a_two_worker_dask_build_stopped_at_the_gate_resumes_to_the_default_runners_release(workspace, tmp_path,
+                                                                                          reference_release):
     env, config = workspace
     artifacts = Path(env["CLASSEVAL_PRO_ARTIFACTS"])
-    result = run_build(env, "--config", str(config), "--task-runner", "dask", "--dask-workers", "2")
+    dask = ("--task-runner", "dask", "--dask-workers", "2")
+    log = tmp_path / "build.log"
+    process = start_build(env, config, log, *dask)
+    wait_for(process, started(log, "validate"), "the gate to start")
+    os.kill(process.pid, signal.SIGINT)  # the workers are gating: what they finish from now on is not written
+    process.communicate(timeout=300)
+    assert process.returncode == 130, log.read_text()[-3000:]
+    assert "stopped by SIGINT during validate" in log.read_text()
+    assert released_tasks(artifacts) == {}
+    assert _processes_with(str(artifacts)) == []  # no worker, scheduler or Prefect server outlives the build
+
+    result = run_build(env, "--config", str(config), *dask)
     assert result.returncode == 0, result.stderr[-3000:]
     assert released_tasks(artifacts) == reference_release
-    assert _processes_with(str(artifacts)) == []  # no worker, scheduler or Prefect server outlives the build
+    assert _processes_with(str(artifacts)) == []
+    assert not re.search(r"INFO\s+\| distributed\.", result.stderr)  # Dask's INFO chatter stays out of the log
     # Every per-record task run reached the flow's own Prefect API (a worker without it starts a server of
-    # its own, whose runs would not be in this database): one per seed, pair and candidate.
+    # its own, whose runs would not be in this database): one per seed and pair, one per candidate gated,
+    # across the stopped build and the resume.
     [run] = list((artifacts / "runs").iterdir())
     candidates = {p.stem for stage in ("enhance", "compose") for p in (run / stage).glob("*.json")}
     with sqlite3.connect(artifacts / ".prefect" / "prefect.db") as db:
