@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,14 +32,28 @@ class ReferenceBuild:
 
 
 @pytest.fixture(scope="session")
-def reference_build(tmp_path_factory) -> ReferenceBuild:
-    """Built once per session; every flow test that needs a whole build compares with or starts from it."""
-    env, config = make_workspace(tmp_path_factory.mktemp("reference"))
-    result = run_build(env, "--config", str(config))
+def reference_build(tmp_path_factory, worker_id) -> ReferenceBuild:
+    """Built once per test session; every flow test that needs a whole build compares with or starts from it.
+
+    Under pytest-xdist each worker process has its own session: the first worker to get here builds into a
+    folder all workers share (behind a file lock, the pattern pytest-xdist documents), the others wait and
+    read the same build, so a session makes one reference build however the modules are spread."""
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
+    root, outcome = shared / "reference", shared / "reference-result.json"
+    with FileLock(str(shared / "reference.lock")):
+        if not outcome.is_file():
+            env, config = make_workspace(root)
+            result = run_build(env, "--config", str(config))
+            outcome.write_text(json.dumps({"env": env, "config": str(config), "returncode": result.returncode,
+                                           "stdout": result.stdout, "stderr": result.stderr}))
+    saved = json.loads(outcome.read_text())
+    result = subprocess.CompletedProcess(["build"], saved["returncode"], saved["stdout"], saved["stderr"])
     assert result.returncode == 0, result.stderr[-3000:]
-    released = released_tasks(Path(env["CLASSEVAL_PRO_ARTIFACTS"]))
+    released = released_tasks(Path(saved["env"]["CLASSEVAL_PRO_ARTIFACTS"]))
     assert len(released) == 1 and next(iter(released.values()))
-    return ReferenceBuild(env=env, config=config, result=result, released=released)
+    return ReferenceBuild(env=saved["env"], config=Path(saved["config"]), result=result, released=released)
 
 
 @pytest.fixture(scope="session")
