@@ -10,10 +10,10 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 from pydantic import Field
 
+from pipeline import stopping
 from pipeline.errors import InputError
 from pipeline.records import Candidate, Decision, GateReport, Record, Rejection, RejectReason, Verdict
 from judges.cache import VerdictCache
@@ -112,5 +112,5 @@ class Panel:
 
         if jobs <= 1:
             return [one(p) for p in pairs]
-        with ThreadPoolExecutor(max_workers=jobs) as executor:
+        with stopping.worker_threads(jobs) as executor:  # a stop does not wait for answers in flight
             return list(executor.map(one, pairs))

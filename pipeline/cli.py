@@ -176,6 +176,8 @@ def build(
             summary = build_flow.with_options(task_runner=runner)(cfg, run_id)
     except stopping.BuildStopped as stop:
         _print_stop(run_id, stop)
+        if stopping.abandoned_threads():
+            _end_process(stop.exit_code)
         raise typer.Exit(stop.exit_code) from None
     finally:
         stop_watch()
@@ -202,6 +204,22 @@ def build(
 
     for line in summary_lines(summary.run_dir):
         console.print(line, highlight=False, soft_wrap=True, markup=False)
+
+
+def _end_process(exit_code: int) -> None:
+    """End a stopped build whose worker threads still wait (on a model answer): the interpreter's exit would
+    join them, for as long as the call's time limit. The stop and its funnel are written by now.
+
+    The exit handlers still run (`atexit._run_exitfuncs`, CPython's own entry to them): one of them stops
+    Prefect's temporary server, which would otherwise outlive the build, holding its output pipes open.
+    """
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()  # includes logging.shutdown
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(exit_code)
 
 
 def _print_stop(run_id: str, stop) -> None:

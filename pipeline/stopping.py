@@ -18,6 +18,7 @@ from __future__ import annotations
 import signal
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -46,6 +47,7 @@ _request: StopRequest | None = None
 _raised = False  # BuildStopped was raised in the main thread already
 _on_stop: list[Callable[[], None]] = []
 _callbacks: threading.Thread | None = None
+_abandoned = False  # a stop left worker threads running (see `worker_threads`)
 
 
 def requested() -> StopRequest | None:
@@ -83,10 +85,11 @@ def wait_for_callbacks(timeout_s: float = 60.0) -> None:
 
 def reset() -> None:
     """Forget a stop request (a new build in the same process, and tests)."""
-    global _request, _raised
+    global _request, _raised, _abandoned
     with _lock:
         _request = None
         _raised = False
+        _abandoned = False
 
 
 def on_stop(callback: Callable[[], None]) -> None:
@@ -108,11 +111,21 @@ def _handler(signum: int, _frame) -> None:
 
 
 def interrupt_main(cause: str, exit_code: int) -> None:
-    """Stop the build from another thread: record why, then deliver SIGINT's handler to the main thread."""
+    """Stop the build from another thread: record why, then deliver SIGINT's handler to the main thread.
+
+    Failure mode: `_thread.interrupt_main` only schedules the handler for the main thread's next bytecode; a
+    main thread blocked in a wait (a future's result while a worker thread waits on a model answer, Prefect's
+    client sleeping between retries of a dead server) would not see it until the wait ended, and the server
+    watch's grace period then ended the process before the funnel recorded the stop. A real SIGINT sent to
+    the main thread interrupts the wait (Python retries it after running the handler, which raises).
+    """
     import _thread
 
     request(cause, exit_code)
-    _thread.interrupt_main(signal.SIGINT)
+    if callable(signal.getsignal(signal.SIGINT)):
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+    else:  # SIGINT ignored or left to the OS: do not kill the process, schedule the handler as Python does
+        _thread.interrupt_main(signal.SIGINT)
 
 
 @contextmanager
@@ -129,3 +142,30 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+
+
+@contextmanager
+def worker_threads(max_workers: int) -> Iterator[ThreadPoolExecutor]:
+    """A thread pool that a stop does not wait for.
+
+    Failure mode: leaving a `with ThreadPoolExecutor()` block waits for every running item, and an item
+    waiting on a model answer holds the stop for as long as the call's time limit (minutes, with retries).
+    On `BuildStopped` the pool is shut down without waiting (queued items cancelled) and marked abandoned:
+    what its threads finish later is not written (the store checks the stop), and `abandoned_threads()`
+    tells the command to end the process rather than let the interpreter's exit join them.
+    """
+    global _abandoned
+    executor = ThreadPoolExecutor(max_workers=max_workers)
+    stopped = False
+    try:
+        yield executor
+    except BuildStopped:
+        stopped = _abandoned = True
+        raise
+    finally:
+        executor.shutdown(wait=not stopped, cancel_futures=stopped)
+
+
+def abandoned_threads() -> bool:
+    """Whether a stop left worker threads of a `worker_threads` pool running."""
+    return _abandoned

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from pipeline import stopping
 from pipeline.records import Rejection
 
 SYNTHESIS_OUTPUT_BYTES = 24 << 20
@@ -103,6 +103,6 @@ def in_order(work: Callable[[T], list[R]], items: Sequence[T], jobs: int,
     from pipeline.analysis import parse_lock
 
     parse_lock.install()  # the threads below parse code: one at a time (see pipeline/analysis/parse_lock.py)
-    with ThreadPoolExecutor(max_workers=jobs) as executor:
+    with stopping.worker_threads(jobs) as executor:
         for results in executor.map(counted, items):
             yield from results

@@ -10,13 +10,26 @@ from __future__ import annotations
 import json
 import os
 import signal
-from collections.abc import Callable
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from build_workspace import make_workspace, released_tasks, run_build, start_build, started, wait_for
 
+from tests.emulators.chat import ChatEmulator, Reply
+
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]  # the reference build is part of the first test
+
+SLOW_MODEL = """
+[models]
+backend = "model"
+model = "openai/slow-1"
+api_base = "{api_base}"
+max_retries = 0
+timeout_s = 900
+"""
 
 
 def _run_dir(artifacts: Path) -> Path | None:
@@ -110,17 +123,43 @@ def _ephemeral_server_pid(build_pid: int) -> int | None:
     return None
 
 
+@contextmanager
+def _build_at_a_slow_model_call(env, config, artifacts: Path) -> Iterator[subprocess.Popen[str]]:
+    """A build waiting on its first model answer, which comes only after ten minutes: whatever the test does
+    next surely happens while the build's main thread waits on that call (a build left to run freely could
+    finish first on a fast machine)."""
+    with ChatEmulator(lambda call: Reply(text="no answer in time", delay_s=600)) as model:
+        config.write_text(config.read_text() + SLOW_MODEL.format(api_base=model.base_url))
+        process = start_build({**env, "OPENAI_API_KEY": "test-key"}, config)
+        wait_for(process, lambda: _funnel_stages(artifacts) == ["seeds"] and bool(model.calls), "the first model call")
+        yield process
+
+
 def test_a_lost_prefect_server_ends_the_build_with_a_clear_error(workspace, tmp_path):
     env, config = workspace
     artifacts = Path(env["CLASSEVAL_PRO_ARTIFACTS"])
-    process = start_build(env, config)
-    wait_for(process, lambda: _funnel_stages(artifacts) == ["seeds"], "the build to start")
-    server = _ephemeral_server_pid(process.pid)
-    assert server is not None, "the temporary Prefect server is not a child of the build"
-    os.kill(server, signal.SIGKILL)
-    _, stderr = process.communicate(timeout=300)
+    with _build_at_a_slow_model_call(env, config, artifacts) as process:
+        server = _ephemeral_server_pid(process.pid)
+        assert server is not None, "the temporary Prefect server is not a child of the build"
+        os.kill(server, signal.SIGKILL)
+        _, stderr = process.communicate(timeout=300)
     assert process.returncode == 1, stderr[-3000:]
     assert "lost the Prefect server at http://127.0.0.1:" in stderr, stderr[-3000:]
     assert _sandbox_leftovers(process.pid) == []
     funnel = json.loads((_run_dir(artifacts) / "funnel.json").read_text())
     assert funnel["stopped"]["cause"].startswith("lost the Prefect server")
+    assert funnel["stopped"]["stage"] == "enhance"
+
+
+def test_a_stop_during_a_model_call_does_not_wait_for_the_answer(workspace, tmp_path):
+    env, config = workspace
+    artifacts = Path(env["CLASSEVAL_PRO_ARTIFACTS"])
+    with _build_at_a_slow_model_call(env, config, artifacts) as process:
+        server = _ephemeral_server_pid(process.pid)
+        os.kill(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=300)  # the answer would come after 600 s
+    assert process.returncode == 130, stderr[-3000:]
+    assert server is not None and not Path(f"/proc/{server}").exists()  # the temporary server went with the build
+    assert "stopped by SIGINT during enhance" in stderr and "rerun the same command to resume" in stderr, stderr[-3000:]
+    funnel = json.loads((_run_dir(artifacts) / "funnel.json").read_text())
+    assert (funnel["stopped"]["cause"], funnel["stopped"]["stage"]) == ("stopped by SIGINT", "enhance")

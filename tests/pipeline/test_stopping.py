@@ -56,6 +56,17 @@ def test_a_stop_from_another_thread_keeps_its_own_cause():
     assert (stopped.value.cause, stopped.value.exit_code) == ("lost the Prefect server at X", 1)
 
 
+@pytest.mark.timeout(120)  # without a real signal the wait below never ends: the test fails by its time limit
+def test_a_stop_from_another_thread_ends_a_main_thread_blocked_in_a_wait():
+    # A build's main thread waits on futures while worker threads do the work; the stop must reach it there.
+    never_set = threading.Event()
+    with stopping.stop_on_signals():
+        with pytest.raises(stopping.BuildStopped) as stopped:
+            threading.Timer(0.1, stopping.interrupt_main, ("lost the Prefect server at Y", 1)).start()
+            never_set.wait()
+    assert stopped.value.cause == "lost the Prefect server at Y"
+
+
 def test_closing_every_pool_cuts_a_running_job_short_and_refuses_new_ones():
     sleeper = {"test_sleep.py": "import time\n\ndef test_sleep():\n    time.sleep(60)\n"}
     with SandboxPool(jobs=1) as pool:
