@@ -5,12 +5,11 @@ or a callback for cache keys would only produce warnings.
 
 Tasks receive and return paths, ids and small counts, never large records, so the artifact tree stays the
 source of truth and a rerun of the same run id resumes from it (each stage skips what is already written).
-Offline synthesis runs as one task per seed (enhance) or pair (compose), the gate and the judges as one
-task per candidate (flows/mapped.py), so the UI shows progress per record, a record is retried on its own,
-and the flow's task runner (threads, or Dask workers: flows/runners.py) spreads them; the other stages are
-one task each.
-Stages that are not built yet (model-driven generation) are absent, not faked; mining runs when `[mine]` names
-a source (a local folder, or GitHub with a token).
+Offline synthesis runs as one task per seed (enhance) or pair (compose), mining as one per repository, the
+gate and the judges as one per candidate (flows/mapped.py), so the UI shows progress per record, a record is
+retried on its own, and the flow's task runner (threads, or Dask workers: flows/runners.py) spreads them;
+the other stages are one task each. Mining runs when `[mine]` names a source (a local folder, or GitHub
+with a token).
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from pydantic import BaseModel
 
-from flows.mapped import judge_stage, mapped_gate, synthesize_stage
+from flows.mapped import judge_stage, mapped_gate, mine_stage, synthesize_stage
 from flows.pools import close_shared_pools, end_worker_builds, start_worker_builds
 from flows.server_watch import api_url, start_watch
 from flows.stop_tracking import StopTracker
@@ -62,11 +61,6 @@ def enhance_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCoun
 @task(name="compose", cache_policy=NO_CACHE)
 def compose_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
     return stages.stage_compose(ArtifactStore(artifacts), run_id, config)
-
-
-@task(name="mine", cache_policy=NO_CACHE)
-def mine_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
-    return stages.stage_mine(ArtifactStore(artifacts), run_id, config)
 
 
 @task(name="validate", cache_policy=NO_CACHE)
@@ -172,7 +166,7 @@ def _run_stages(store: ArtifactStore, artifacts: Path, run_id: str, config: Buil
         else:  # one task per seed or pair
             record(stage, synthesize_stage(artifacts, run_id, stage, config))
     if mining_configured(config.mine):  # a local folder or GitHub with a token
-        record(stages.MINE_STAGE, mine_task(artifacts, run_id, config))
+        record(stages.MINE_STAGE, mine_stage(artifacts, run_id, config))  # one task per repository
     if (stopped := model_stop_message(store.runs / run_id)) is not None:
         # The model budget left work undone: no gate, judges or release until a raised budget resumes the run.
         return BuildSummary(run_id=run_id, run_dir=store.runs / run_id, funnel=runs.read_funnel(store, run_id),

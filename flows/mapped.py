@@ -1,5 +1,5 @@
-"""Per-record Prefect tasks: synthesis per seed or pair, the gate and the judges per candidate
-(pipeline/per_record.py).
+"""Per-record Prefect tasks: synthesis per seed or pair, mining per repository, the gate and the judges per
+candidate (pipeline/per_record.py, pipeline/mining/stage.py).
 
 Each task gets ids and paths and returns an id or a small work record; its output is written to the
 artifact tree by the task itself, wherever the task runner ran it, so nothing large goes through Prefect
@@ -17,7 +17,7 @@ from prefect import task, unmapped
 from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 
-from pipeline import per_record, progress, stages, stopping
+from pipeline import per_record, progress, settings, stages, stopping
 from pipeline.config import BuildConfig
 from pipeline.funnel import StageCount
 from pipeline.models.usage import UsageSummary
@@ -142,6 +142,49 @@ def synthesize_stage(artifacts: Path, run_id: str, stage: str, config: BuildConf
                                           unmapped(config))
             _each_done(futures, lambda _: step.advance())
     return stages.finish_stage(store, run_id, stage, per_record.synthesis_count(store, run_id, stage, items))
+
+
+@task(name="mine repository", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=RETRY_DELAY_S,
+      retry_condition_fn=_retry_transient, task_run_name="mine {item_id}")
+def mine_task(artifacts: Path, run_id: str, item_id: str, config: BuildConfig) -> str:
+    """One repository: its mined classes, rejections, built candidates and work record are written."""
+    from pipeline.domains import load_domains
+    from pipeline.mining.stage import make_documenter, mine_one
+
+    mine_one(ArtifactStore(artifacts), run_id, item_id, config.mine, load_domains(settings.domain_registry_path()),
+             pool=_pool(config), documenter=make_documenter(config.mine), last_attempt=_last_attempt())
+    return item_id
+
+
+def mine_stage(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
+    """The mine stage as one task per repository, counted from their work records.
+
+    Without `[mine] limit` every repository is mapped at once. With one, repositories go in waves of
+    `jobs` (the order they are listed in), and no new wave starts once the finished ones kept enough: the
+    stage keeps the first `limit` classes in source order, as a serial run would, without mining every
+    repository found for a handful of tasks.
+    """
+    from pipeline.domains import load_domains
+    from pipeline.mining.stage import finish_mining, is_mined, kept_count, repository_items
+
+    store = ArtifactStore(artifacts)
+    if (done := stages.finished_count(store, run_id, stages.MINE_STAGE)) is not None:
+        return done
+    items = repository_items(config.mine, load_domains(settings.domain_registry_path()))
+    wave = len(items) if config.mine.limit is None else max(1, config.jobs)
+    mined: list[str] = []
+    with progress.step(stages.MINE_STAGE, total=len(items)) as step:
+        for start in range(0, len(items), max(1, wave)):
+            batch = items[start:start + wave]
+            todo = [item for item in batch if not is_mined(store, run_id, item)]
+            step.resume(len(batch) - len(todo))
+            if todo:
+                _each_done(mine_task.map(unmapped(artifacts), unmapped(run_id), todo, unmapped(config)),
+                           lambda _: step.advance())
+            mined += batch
+            if config.mine.limit is not None and kept_count(store, run_id, mined) >= config.mine.limit:
+                break
+    return stages.finish_stage(store, run_id, stages.MINE_STAGE, finish_mining(store, run_id, mined, config.mine).count)
 
 
 def mapped_gate(artifacts: Path, run_id: str, config: BuildConfig) -> stages.GateRunner:

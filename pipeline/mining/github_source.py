@@ -137,13 +137,17 @@ def mine_github(config: MineConfig, registry: DomainRegistry, tally: Tally, *,
                 client: GithubApi | None = None, documenter: Documenter | None = None) -> Iterator[MinedClass | Rejection]:
     """Every repository the keyword searches find (each once), in the order found."""
     api = client or make_api(config)
-    seen: set[str] = set()
+    for full_name in found_repositories(api, config, registry):
+        try:
+            yield from mine_repository(api, full_name, config, registry, tally, documenter)
+        except GithubUnavailable as exc:
+            yield rejection(full_name, "", "", Drop(RejectReason.SOURCE_UNREADABLE, str(exc)))
+
+
+def found_repositories(api: GithubApi, config: MineConfig, registry: DomainRegistry) -> list[str]:
+    """Every repository the keyword searches find, each once, in the order found."""
+    found: dict[str, None] = {}
     for query in search_queries(config, registry):
         for full_name in api.search_repositories(query, config.github_settings.repos_per_keyword):
-            if full_name in seen:
-                continue
-            seen.add(full_name)
-            try:
-                yield from mine_repository(api, full_name, config, registry, tally, documenter)
-            except GithubUnavailable as exc:
-                yield rejection(full_name, "", "", Drop(RejectReason.SOURCE_UNREADABLE, str(exc)))
+            found.setdefault(full_name)
+    return list(found)

@@ -147,13 +147,19 @@ def _names_at_once(repo: GitRepo, names: list[str]):  # noqa: ANN202 - dict[str,
         return None
 
 
-def mine_local(root: Path, config: MineConfig, registry: DomainRegistry, tally: Tally,
-               documenter: Documenter | None = None) -> Iterator[MinedClass | Rejection]:
-    """Every repository under `root`, in path order."""
+def local_repositories(root: Path) -> list[tuple[str, Path]]:
+    """(name, path) of every repository under `root`, in path order; the name is the path below `root`
+    (the folder's own name when `root` is itself a repository), less a bare repository's `.git`."""
     if not root.is_dir():
         from pipeline.errors import InputError
 
         raise InputError(f"--local {root}: not a folder")
-    for path in find_repositories(root):
-        name = str(path.relative_to(root)) if path != root else path.name
-        yield from mine_repository(path, config, registry, tally, name=name.removesuffix(".git"), documenter=documenter)
+    return [((path.relative_to(root).as_posix() if path != root else path.name).removesuffix(".git"), path)
+            for path in find_repositories(root)]
+
+
+def mine_local(root: Path, config: MineConfig, registry: DomainRegistry, tally: Tally,
+               documenter: Documenter | None = None) -> Iterator[MinedClass | Rejection]:
+    """Every repository under `root`, in path order."""
+    for name, path in local_repositories(root):
+        yield from mine_repository(path, config, registry, tally, name=name, documenter=documenter)

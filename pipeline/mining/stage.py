@@ -1,17 +1,33 @@
-"""The mine stage over the artifact store: sources -> mined classes -> candidates, rejections kept.
+"""The mine stage over the artifact store, one repository at a time: sources -> mined classes -> candidates,
+rejections kept.
 
-Layout under the run: `mined/<mined id>.json` (MinedClass), `mine/<candidate id>.json` (Candidate, read by
-the gate and release like enhance's and compose's), `rejections/<id>.json`, and `mine.done.json` with the
-stage's count. A mined class whose candidate (or rejection) exists is not built again, so an interrupted
-stage resumes; the history queries of the local source are repeated (they are cheap next to synthesis).
+The unit of work is a repository (`mine_one`): the build maps one Prefect task over each, so the UI shows
+progress per repository, a repository whose sandbox or GitHub failed for a passing reason is retried on
+its own, and a task runner can spread them. Layout under the run:
+
+- `mined/<mined id>.json` (MinedClass) and `rejections/<id>.json`, per class;
+- `mine_built/<candidate id>.json`: the candidate of every kept class, as soon as it is built;
+- `mine_work/<repository>.json` (MineWork): the repository is finished, with its counts and kept ids;
+- `mine/<candidate id>.json`: the stage's candidates (read by the gate and release like enhance's), chosen
+  by `finish_mining` from the finished repositories in source order, at most `[mine] limit` of them;
+- `mine.done.json`: the stage's count.
+
+Why candidates wait in `mine_built/`: repositories are mined side by side, so which kept classes fall
+within the limit is known only once the repositories before them are finished. A repository whose work
+record exists is not mined again, and a kept class whose candidate was built is not built again, so an
+interrupted stage resumes.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from pydantic import Field
 
 from pipeline import progress
 from pipeline.domains import DomainRegistry
@@ -20,11 +36,14 @@ from pipeline.funnel import StageCount
 from pipeline.mining.candidates import build_candidate
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally
-from pipeline.records import Candidate, Rejection
-from pipeline.stages import MINE_STAGE, REJECTIONS
+from pipeline.records import Candidate, Record, Rejection, RejectReason
+from pipeline.stages import MINE_STAGE, REJECTIONS, record_file_id
 from pipeline.store import ArtifactStore
 
 MINED_STAGE = "mined"
+BUILT_STAGE = "mine_built"
+WORK_STAGE = "mine_work"
+LOCAL, GITHUB = "local", "github"  # repository items: "local:<path below [mine] local>", "github:<owner/name>"
 
 
 def mining_configured(config: MineConfig) -> bool:
@@ -45,20 +64,15 @@ def make_documenter(config: MineConfig, client: Any = None) -> Any:
                                                         name, code, missing)
 
 
-def mined_classes(config: MineConfig, registry: DomainRegistry, tally: Tally, *,
-                  github: Any = None, model_client: Any = None) -> Iterator[MinedClass | Rejection]:
-    """Every configured source in turn: the local folder first, then GitHub."""
-    documenter = make_documenter(config, model_client)
-    if config.local is not None:
-        from pipeline.mining.local import mine_local
+class MineWork(Record):
+    """One finished repository and what it gave."""
 
-        yield from mine_local(config.local, config, registry, tally, documenter=documenter)
-    if config.github:
-        from pipeline.mining.github_source import mine_github
-
-        if github is None and not os.environ.get("GITHUB_TOKEN"):
-            raise InputError("[mine] github = true needs GITHUB_TOKEN in the environment")
-        yield from mine_github(config, registry, tally, client=github, documenter=documenter)
+    item_id: str = Field(description="local:<path below [mine] local> or github:<owner/name>.")
+    repository: str = Field(description="The repository's name, as the mined classes carry it.")
+    classes_seen: int = Field(ge=0, description="Classes examined.")
+    kept: tuple[tuple[str, str], ...] = Field(default=(), description="(mined id, candidate id) of each kept "
+                                              "class, in the order found.")
+    rejected: dict[RejectReason, int] = Field(default_factory=dict, description="Rejections per reason.")
 
 
 @dataclass
@@ -70,44 +84,160 @@ class MineResult:
     kept: list[tuple[MinedClass, Candidate]] = field(default_factory=list)
 
 
-def _file_id(record_id: str) -> str:
-    return record_id.replace("/", "__")
+def repository_items(config: MineConfig, registry: DomainRegistry, *, github: Any = None) -> list[str]:
+    """Every repository to mine, as item ids: the local folder's first (path order), then what the GitHub
+    searches find (in the order found, each once)."""
+    items: list[str] = []
+    if config.local is not None:
+        from pipeline.mining.local import local_repositories
+
+        items += [f"{LOCAL}:{_below(config.local, path)}" for _, path in local_repositories(config.local)]
+    if config.github:
+        from pipeline.mining.github_source import found_repositories
+
+        items += [f"{GITHUB}:{name}" for name in found_repositories(_github(config, github), config, registry)]
+    return items
+
+
+def _below(root: Path, path: Path) -> str:
+    return path.relative_to(root).as_posix() if path != root else "."
+
+
+def _github(config: MineConfig, client: Any) -> Any:
+    if client is not None:
+        return client
+    if not os.environ.get("GITHUB_TOKEN"):
+        raise InputError("[mine] github = true needs GITHUB_TOKEN in the environment")
+    from pipeline.mining.github_source import make_api
+
+    return make_api(config)
+
+
+def _classes(item_id: str, config: MineConfig, registry: DomainRegistry, tally: Tally, *, github: Any,
+             documenter: Any) -> Iterator[MinedClass | Rejection]:
+    kind, _, name = item_id.partition(":")
+    if kind == LOCAL and config.local is not None:
+        from pipeline.mining.local import mine_repository
+
+        path = config.local if name == "." else config.local / name
+        label = (config.local.name if name == "." else name).removesuffix(".git")
+        yield from mine_repository(path, config, registry, tally, name=label, documenter=documenter)
+    elif kind == GITHUB and config.github:
+        from pipeline.mining.github_source import mine_repository
+
+        yield from mine_repository(_github(config, github), name, config, registry, tally, documenter)
+    else:
+        raise InputError(f"mine item {item_id!r}: not a repository of the configured sources")
+
+
+def _work_id(item_id: str) -> str:
+    return record_file_id(item_id.replace(":", "-", 1))
 
 
 def _key(source: str | None, path: str | None, class_name: str) -> tuple[str, str, str]:
     return (source or "", path or "", class_name)
 
 
-def stage_mine(store: ArtifactStore, run_id: str, config: MineConfig, registry: DomainRegistry, *, pool: Any,
-               github: Any = None, model_client: Any = None) -> MineResult:
-    """Mine, build candidates, write everything under the run; stops after `config.limit` kept classes."""
-    tally = Tally()
-    result = MineResult(StageCount(), tally)
-    rejected: list[Rejection] = []
-    # candidates an earlier attempt of this run built, by where their class came from: not built again
+def _source(mined: MinedClass) -> str:
+    return "github" if mined.url.startswith("https://github.") or "/api/" in mined.url else "git"
+
+
+def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig, registry: DomainRegistry, *,
+             pool: Any, github: Any = None, documenter: Any = None, last_attempt: bool = True) -> MineWork:
+    """Mine one repository and write its records (see the module's layout); at most `config.limit` classes
+    are kept from it, since no more can enter the stage.
+
+    A passing failure (GitHub unavailable after the client's own retries, a sandbox lost while building a
+    candidate: `internal_error`) raises `TransientFailure` while attempts remain, before anything but the
+    built candidates is written; on the last attempt it is written as the repository's data.
+    """
+    from pipeline.mining.examine import rejection
+    from pipeline.mining.filters import Drop
+    from pipeline.mining.github_api import GithubUnavailable
+    from pipeline.per_record import TransientFailure
+
+    if store.has(run_id, WORK_STAGE, _work_id(item_id)):
+        return store.read(run_id, WORK_STAGE, _work_id(item_id), MineWork)
     earlier = {_key(c.provenance.source, c.provenance.path, c.class_name): c
-               for _, c in store.iter_records(run_id, MINE_STAGE, Candidate)}
-    with progress.step(MINE_STAGE) as step:  # how many classes there are is known only at the end
-        for item in mined_classes(config, registry, tally, github=github, model_client=model_client):
-            step.advance()
+               for _, c in store.iter_records(run_id, BUILT_STAGE, Candidate)}
+    tally = Tally()
+    found: list[MinedClass] = []
+    rejected: list[Rejection] = []
+    kept: list[tuple[str, str]] = []
+    try:
+        for item in _classes(item_id, config, registry, tally, github=github, documenter=documenter):
             if isinstance(item, Rejection):
-                store.write(run_id, REJECTIONS, _file_id(item.candidate_id), item)
                 rejected.append(item)
                 continue
-            store.write(run_id, MINED_STAGE, item.mined_id, item)
-            source = "github" if item.url.startswith("https://github.") or "/api/" in item.url else "git"
+            found.append(item)
             built = earlier.get(_key(f"mined from {item.url}", item.path, item.class_name)) or build_candidate(
-                item, pool=pool, rng_seed=config.test_rng_seed, source=source)
+                item, pool=pool, rng_seed=config.test_rng_seed, source=_source(item))
             if isinstance(built, Rejection):
-                store.write(run_id, REJECTIONS, _file_id(built.candidate_id), built)
                 rejected.append(built)
                 continue
-            store.write(run_id, MINE_STAGE, built.candidate_id, built)
-            tally.kept += 1
-            result.kept.append((item, built))
-            if config.limit is not None and tally.kept >= config.limit:
+            store.write(run_id, BUILT_STAGE, built.candidate_id, built)
+            kept.append((item.mined_id, built.candidate_id))
+            if config.limit is not None and len(kept) >= config.limit:
                 break
-    tally.rejected.update(r.reason for r in rejected)
-    result.count = StageCount(received=tally.classes_seen, accepted=tally.kept,
-                              rejected=dict(sorted(tally.rejected.items())))
-    return result
+    except GithubUnavailable as exc:
+        if not last_attempt:
+            raise TransientFailure(f"mine {item_id}: {exc}") from exc
+        rejected.append(rejection(item_id.partition(":")[2], "", "", Drop(RejectReason.SOURCE_UNREADABLE, str(exc))))
+    transient = [r for r in rejected if r.reason is RejectReason.INTERNAL_ERROR]
+    if transient and not last_attempt:
+        raise TransientFailure(f"mine {item_id}: " + "; ".join(r.detail for r in transient))
+    for mined in found:
+        store.write(run_id, MINED_STAGE, mined.mined_id, mined)
+    for rejection_record in rejected:
+        store.write(run_id, REJECTIONS, record_file_id(rejection_record.candidate_id), rejection_record)
+    work = MineWork(item_id=item_id, repository=tally.repositories[0] if tally.repositories else item_id,
+                    classes_seen=tally.classes_seen, kept=tuple(kept),
+                    rejected=dict(sorted(Counter(r.reason for r in rejected).items())))
+    store.write(run_id, WORK_STAGE, _work_id(item_id), work)
+    return work
+
+
+def is_mined(store: ArtifactStore, run_id: str, item_id: str) -> bool:
+    return store.has(run_id, WORK_STAGE, _work_id(item_id))
+
+
+def kept_count(store: ArtifactStore, run_id: str, items: Sequence[str]) -> int:
+    """Classes kept by the finished repositories among `items`."""
+    return sum(len(store.read(run_id, WORK_STAGE, _work_id(i), MineWork).kept) for i in items if is_mined(store, run_id, i))
+
+
+def finish_mining(store: ArtifactStore, run_id: str, items: Sequence[str], config: MineConfig) -> MineResult:
+    """The stage's candidates and count from the finished repositories among `items` (which are in source
+    order): the first `config.limit` kept classes, in that order, are written to `mine/`."""
+    works = [store.read(run_id, WORK_STAGE, _work_id(i), MineWork) for i in items if is_mined(store, run_id, i)]
+    chosen = [pair for work in works for pair in work.kept][:config.limit]
+    kept: list[tuple[MinedClass, Candidate]] = []
+    for mined_id, candidate_id in chosen:
+        candidate = store.read(run_id, BUILT_STAGE, candidate_id, Candidate)
+        if not store.has(run_id, MINE_STAGE, candidate_id):
+            store.write(run_id, MINE_STAGE, candidate_id, candidate)
+        kept.append((store.read(run_id, MINED_STAGE, mined_id, MinedClass), candidate))
+    rejected: Counter[RejectReason] = Counter()
+    for work in works:
+        rejected.update(work.rejected)
+    tally = Tally(repositories=[w.repository for w in works], classes_seen=sum(w.classes_seen for w in works),
+                  kept=len(kept), rejected=rejected)
+    count = StageCount(received=tally.classes_seen, accepted=tally.kept, rejected=dict(sorted(rejected.items())))
+    return MineResult(count, tally, kept)
+
+
+def stage_mine(store: ArtifactStore, run_id: str, config: MineConfig, registry: DomainRegistry, *, pool: Any,
+               github: Any = None, model_client: Any = None) -> MineResult:
+    """Every repository in turn in this process, until `config.limit` classes are kept (the build maps
+    `mine_one` over the repositories instead; both write the same records)."""
+    items = repository_items(config, registry, github=github)
+    documenter = make_documenter(config, model_client)
+    mined: list[str] = []
+    with progress.step(MINE_STAGE, total=len(items)) as step:
+        for item_id in items:
+            mine_one(store, run_id, item_id, config, registry, pool=pool, github=github, documenter=documenter)
+            step.advance()
+            mined.append(item_id)
+            if config.limit is not None and kept_count(store, run_id, mined) >= config.limit:
+                break
+    return finish_mining(store, run_id, mined, config)

@@ -7,11 +7,15 @@ import pytest
 from git_fixtures import commit, make_repo
 from mining_fixtures import ledger_module
 
-from pipeline import stages
+from pipeline import settings, stages
 from pipeline.config import BuildConfig
+from pipeline.domains import load_domains
+from pipeline.mining.github_api import GithubUnavailable
 from pipeline.mining.records import MineConfig
-from pipeline.mining.stage import mining_configured
-from pipeline.records import Origin
+from pipeline.mining.stage import is_mined, mine_one, mining_configured
+from pipeline.per_record import TransientFailure
+from pipeline.records import Origin, Rejection, RejectReason
+from pipeline.stages import REJECTIONS
 from pipeline.release.task_builder import build_task
 from pipeline.store import ArtifactStore
 
@@ -41,3 +45,30 @@ def test_mined_candidates_pass_the_gate_into_dated_tasks(tmp_path):
     assert pairs, "the oracle's tests for a fresh ledger pass the gate"
     task = build_task(*pairs[0])
     assert task.source_date == "2025-04-02" and task.provenance.first_commit == candidate.provenance.first_commit
+
+
+class _GithubDown:
+    """A GitHub client whose every read failed after the client's own retries; counts the repositories asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def repository(self, full_name: str) -> dict:
+        self.asked.append(full_name)
+        raise GithubUnavailable(f"GET /repos/{full_name}: 502 after 4 retries")
+
+
+def test_a_repository_github_failed_on_is_retried_then_written_as_unreadable_and_not_mined_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("GITHUB_TOKEN", "t")
+    store, github = ArtifactStore(tmp_path / "artifacts"), _GithubDown()
+    config = MineConfig(github=True)
+    registry = load_domains(settings.domain_registry_path())
+    with pytest.raises(TransientFailure, match="502 after 4 retries"):
+        mine_one(store, "run-1", "github:acme/ledgers", config, registry, pool=None, github=github, last_attempt=False)
+    assert not is_mined(store, "run-1", "github:acme/ledgers") and list(store.iter_records("run-1", REJECTIONS, Rejection)) == []
+    work = mine_one(store, "run-1", "github:acme/ledgers", config, registry, pool=None, github=github)
+    [(_, rejection)] = list(store.iter_records("run-1", REJECTIONS, Rejection))
+    assert rejection.reason is RejectReason.SOURCE_UNREADABLE and "502" in rejection.detail
+    assert work.kept == () and work.rejected == {RejectReason.SOURCE_UNREADABLE: 1}
+    assert mine_one(store, "run-1", "github:acme/ledgers", config, registry, pool=None, github=github) == work
+    assert github.asked == ["acme/ledgers", "acme/ledgers"]  # the finished repository is not asked again

@@ -1,0 +1,71 @@
+"""Mining inside the build: one task per repository, the limit applied in source order as a serial run
+applies it, and the mined classes through the gate into the release."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from build_workspace import run_build
+
+from pipeline import settings, stages
+from pipeline.domains import load_domains
+from pipeline.mining.records import MineConfig
+from pipeline.mining.stage import BUILT_STAGE, WORK_STAGE, stage_mine
+from pipeline.records import Candidate
+from pipeline.store import ArtifactStore
+from tests.pipeline.mining.git_fixtures import commit, make_repo
+from tests.pipeline.mining.mining_fixtures import ledger_module
+from validation.sandbox import SandboxPool
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+
+def _repositories(root: Path) -> Path:
+    """Four repositories in path order: a fresh class, an old one only, then two fresh ones."""
+    for name, date, cls in (("a-books", "2025-03-02", "BookLedger"), ("b-old", "2021-06-01", "OldLedger"),
+                            ("c-shop", "2025-05-09", "ShopLedger"), ("d-farm", "2025-07-20", "FarmLedger")):
+        repo = make_repo(root / name)
+        commit(repo, date, {f"{name}/ledger.py": ledger_module(cls), "README.md": "a ledger cache"})
+    return root
+
+
+def test_a_build_mines_per_repository_keeps_the_first_classes_in_source_order_and_releases_them(workspace, tmp_path):
+    env, config = workspace
+    repos = _repositories(tmp_path / "repos")
+    # The offline judges find the fixture's ledger underspecified; this test follows mining, not judging.
+    config.write_text("jobs = 2\n" + config.read_text() + f'[mine]\nlocal = "{repos}"\nlimit = 2\n'
+                      "[judges]\nenabled = false\n")
+    built = run_build(env, "--config", str(config))
+    assert built.returncode == 0, built.stderr[-3000:]
+
+    artifacts = Path(env["CLASSEVAL_PRO_ARTIFACTS"])
+    store = ArtifactStore(artifacts)
+    [run] = [p.name for p in store.runs.iterdir()]
+    # Two waves of two repositories: after the second, three classes are kept; the first two in source
+    # order are the stage's, the third (built, as d-farm was mined beside c-shop) waits unused.
+    assert sorted(p.stem for p in (store.runs / run / WORK_STAGE).iterdir()) == [
+        "local-a-books", "local-b-old", "local-c-shop", "local-d-farm"]
+    assert sorted(c.class_name for _, c in store.iter_records(run, BUILT_STAGE, Candidate)) == [
+        "BookLedger", "FarmLedger", "ShopLedger"]
+    mined = sorted(c.class_name for _, c in store.iter_records(run, stages.MINE_STAGE, Candidate))
+    assert mined == ["BookLedger", "ShopLedger"]
+    funnel = json.loads((store.runs / run / "funnel.json").read_text())
+    assert funnel["stages"]["mine"]["received"] == 4 and funnel["stages"]["mine"]["accepted"] == 2
+    assert funnel["stages"]["mine"]["rejected"] == {"not_fresh": 1}
+
+    [release] = [p for p in (artifacts / "releases").iterdir() if not p.name.startswith(".")]
+    released = {t["class_name"] for t in json.loads((release / "classeval.json").read_text())}
+    assert {"BookLedger", "ShopLedger"} <= released and "FarmLedger" not in released
+
+    # The serial stage (the `mine` command's) chooses the same classes: it stops after c-shop.
+    serial = ArtifactStore(tmp_path / "serial")
+    with SandboxPool(jobs=2) as pool:
+        result = stage_mine(serial, "run-s", MineConfig(local=repos, limit=2),
+                            load_domains(settings.domain_registry_path()), pool=pool)
+    assert sorted(c.class_name for _, c in result.kept) == mined
+    assert [c.candidate_id for _, c in serial.iter_records("run-s", stages.MINE_STAGE, Candidate)] == [
+        c.candidate_id for _, c in store.iter_records(run, stages.MINE_STAGE, Candidate)]
+    assert result.tally.repositories == ["a-books", "b-old", "c-shop"]
+
