@@ -14,7 +14,10 @@ Tracing. Python 3.11 has no ``sys.monitoring``; ``sys.setprofile`` is used rathe
 because it reports only calls and returns (no per-line events) and leaves ``settrace`` to coverage.py,
 which measures line coverage in the same run. The profile function is active from
 ``pytest_runtest_logstart`` to ``pytest_runtest_logfinish`` of each test, so calls made by fixtures
-(setup) and finalizers (teardown) belong to the test. A code object is one of the class's methods when its
+(setup) and finalizers (teardown) belong to the test; a harness that knows where each phase of a test
+begins and ends (the sandbox child) calls `follow_phases()`, then `begin_phase()` and `end_phase()` around
+setup, call and teardown, so that the profile is off while pytest reports between phases: most of the calls
+a test makes, none of them the class's, and a profile function slows every call. A code object is one of the class's methods when its
 file is the solution module and its ``co_qualname`` is ``ClassName.method`` (so nested functions,
 comprehensions and nested classes are not methods); the verdict is cached per code object, which keeps the
 cost of the many other calls to a dict lookup. Only the main thread is traced.
@@ -104,6 +107,7 @@ class InteractionTracer:
         self._names: dict[CodeType, str | None] = {}
         self._kinds: dict[str, str] = {}
         self._hook = self._profile  # one bound method, so that `sys.getprofile() is self._hook` can hold
+        self._phased = False
         self._reset_test(None)
 
     # -- per-test state ------------------------------------------------------------------------------
@@ -117,21 +121,37 @@ class InteractionTracer:
         self._generators: set[int] = set()
         self._outcome: dict[str, str] = {}
         self._previous_profile: Any = None
+        self._replaced = False
+
+    # -- the window the profile function is active in ----------------------------------------------------
+    def follow_phases(self) -> None:
+        """From now on the profile is set only between `begin_phase()` and `end_phase()` (see the module
+        docstring); the caller brackets every phase of a test in which code of the class can run."""
+        self._phased = True
+
+    def begin_phase(self) -> None:
+        self._previous_profile = sys.getprofile()
+        sys.setprofile(self._hook)
+
+    def end_phase(self) -> None:
+        if sys.getprofile() is not self._hook:
+            self._replaced = True
+        sys.setprofile(self._previous_profile)
 
     # -- pytest hooks (plain hooks: no pytest import needed) ------------------------------------------
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
         self._reset_test(nodeid)
-        self._previous_profile = sys.getprofile()
-        sys.setprofile(self._hook)
+        if not self._phased:
+            self.begin_phase()
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         if report.nodeid == self._nodeid:
             self._outcome[report.when] = report.outcome
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
-        current = sys.getprofile()
-        sys.setprofile(self._previous_profile)
-        if current is not self._hook:
+        if not self._phased:
+            self.end_phase()
+        if self._replaced:
             self.errors.append(f"{nodeid}: the profile hook was replaced during the test; its trace is partial")
         self.tests.append(
             {
