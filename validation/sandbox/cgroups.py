@@ -10,10 +10,11 @@ this project's machines have; cgroup v2 (one unified tree) is used when it is th
 from __future__ import annotations
 
 import os
-import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from validation.sandbox.reaping import kill_until_gone
 
 ROOT = Path("/sys/fs/cgroup")
 GROUP = "classeval-pro-sandbox"
@@ -87,19 +88,7 @@ class WorkerCgroup:
 
     def kill_except(self, keep: set[int]) -> int:
         """SIGKILL every process in the group that is not in `keep`, until none is left."""
-        killed = 0
-        for _ in range(100):
-            victims = self.pids() - keep
-            if not victims:
-                break
-            for pid in victims:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                    killed += 1
-                except ProcessLookupError:
-                    pass
-            time.sleep(0.01)
-        return killed
+        return kill_until_gone(self.pids, keep, rounds=100)
 
     def remove(self) -> None:
         self.kill_except(set())

@@ -28,6 +28,8 @@ import sys
 import time
 from typing import Any
 
+from validation.sandbox.reaping import kill_until_gone
+
 CTL_IN = 0
 CTL_OUT = 1
 MAX_MESSAGES_BYTES = 64 << 20  # a run that floods the result channel is killed
@@ -103,20 +105,7 @@ def write_message(fd: int, message: dict[str, Any]) -> None:
 def _sweep_namespace() -> int:
     """Kill every process of this PID namespace except its init and this worker (a fork bomb's children
     may have left the run's process group with setsid). Returns how many were killed."""
-    keep = {1, os.getpid()}
-    killed = 0
-    for _ in range(50):
-        victims = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) not in keep]
-        if not victims:
-            break
-        for pid in victims:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                killed += 1
-            except ProcessLookupError:
-                pass
-        time.sleep(0.01)
-    return killed
+    return kill_until_gone(lambda: {int(p) for p in os.listdir("/proc") if p.isdigit()}, {1, os.getpid()}, rounds=50)
 
 
 def _read_output(path: str, limit: int) -> tuple[str, int]:
