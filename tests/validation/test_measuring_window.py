@@ -106,3 +106,65 @@ def test_lines_run_in_setup_teardown_and_at_import_are_covered(pool) -> None:
     contexts = {int(line): set(names) for line, names in coverage["contexts"].items()}
     assert any(name.endswith("::test_add_then_balance") for name in contexts[close_body])
     assert contexts[class_line] == {""}  # run at import, during collection: no test's context
+
+
+TICKER = '''
+import threading
+import time
+
+
+class Ticker:
+    """Counts ticks on a thread of its own until stopped."""
+
+    def __init__(self):
+        self.ticks = 0
+        self.stopped = threading.Event()
+        self.closed = False
+
+    def run(self):
+        while not self.stopped.is_set():
+            self.tick()
+            time.sleep(0.001)
+        self.close()
+
+    def tick(self):
+        self.ticks += 1
+
+    def close(self):
+        self.closed = True
+'''
+
+TICKER_TESTS = '''
+import threading
+import time
+
+from ticker import Ticker
+
+TICKER = Ticker()
+THREAD = threading.Thread(target=TICKER.run, daemon=True)
+
+
+def test_start():
+    THREAD.start()
+    time.sleep(0.02)
+    assert TICKER.ticks > 0
+
+
+def test_ticks_between_tests():
+    time.sleep(0.02)
+
+
+def test_stop():
+    TICKER.stopped.set()
+    THREAD.join(5)
+    assert TICKER.closed
+'''
+
+
+def test_a_thread_that_outlives_its_test_keeps_its_lines(pool) -> None:
+    run = pool.run(SandboxJob(files={"ticker.py": TICKER, "test_ticker.py": TICKER_TESTS}, test_file="test_ticker.py",
+                              coverage_file="ticker.py", per_test_contexts=True))
+    assert run.counts().get("passed") == 3, run.notes
+    close_body = TICKER.splitlines().index("        self.closed = True") + 1
+    assert close_body not in run.coverage["missing_lines"]
+    assert run.coverage["missing_lines"] == []
