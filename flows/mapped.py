@@ -23,16 +23,19 @@ from pipeline.funnel import StageCount
 from pipeline.models.usage import UsageSummary
 from pipeline.records import Candidate, GateReport
 from pipeline.store import ArtifactStore
+from validation.sandbox import SandboxUnavailable
 
 RETRIES = 2  # attempts after the first, per record
 RETRY_DELAY_S = 1
 
 
 def _retry_transient(task, task_run, state) -> bool:  # noqa: ANN001 - Prefect's retry condition signature
-    """Retry only a `TransientFailure`, and never once the build is stopping."""
+    """Retry only a `TransientFailure` or a sandbox that did not start, and never once the build is stopping.
+    A sandbox still not starting on the last attempt ends the build: nothing is written for the record, so
+    the rerun gates it."""
     if stopping.requested() is not None:
         return False
-    return isinstance(state.result(raise_on_failure=False), per_record.TransientFailure)
+    return isinstance(state.result(raise_on_failure=False), (per_record.TransientFailure, SandboxUnavailable))
 
 
 def _last_attempt() -> bool:

@@ -16,6 +16,7 @@ from pydantic import Field
 from pipeline import stopping
 from pipeline.errors import InputError
 from pipeline.records import Candidate, Decision, GateReport, Record, Rejection, RejectReason, Verdict
+from validation.sandbox import SandboxUnavailable
 from judges.cache import VerdictCache
 from judges.protocol import Judge, abstention
 from judges.rules import DecisionRule, Outcome
@@ -88,6 +89,8 @@ class Panel:
             return hit
         try:
             verdict = judge.review(candidate, report)
+        except SandboxUnavailable:
+            raise  # the machine cannot run the judge now: no verdict, not an abstention kept as data
         except Exception as exc:  # noqa: BLE001 - a judge that crashes abstains; the panel goes on
             log.warning("judge %s failed on %s: %s", judge.spec.label, candidate.candidate_id, exc)
             verdict = abstention(candidate.candidate_id, judge.spec, f"the judge failed: {type(exc).__name__}: {exc}")

@@ -37,7 +37,7 @@ from pipeline.analysis.parsed import parsed
 from pipeline.records import Candidate, CheckResult, GateReport, RejectReason, TestOutcome
 from pipeline.timing import timed
 from validation.policy import GatePolicy
-from validation.sandbox import RunResult, SandboxJob, SandboxPool
+from validation.sandbox import RunResult, SandboxJob, SandboxPool, SandboxUnavailable
 
 # Most important first: a task that escapes or needs a package is rejected for that before anything else.
 REASON_ORDER = (
@@ -356,6 +356,8 @@ def _vacuous(report: _Report, candidate: Candidate, policy: GatePolicy, pool: Sa
                                         failure_text=False))
             still = {t.test_id for t in rerun.tests if t.outcome == "passed"}
             constructor_only = [t for t in constructor_only if t not in still]
+        except SandboxUnavailable:
+            raise
         except Exception:  # noqa: BLE001 - without the rerun they count as vacuous
             constructor_only = []
     vacuous = [t for t in passing if t not in constructor_only]
@@ -587,10 +589,14 @@ def internal_error_report(candidate: Candidate, exc: Exception, attempts: int) -
 
 def validate_guarded(candidate: Candidate, policy: GatePolicy, pool: SandboxPool) -> GateReport:
     """`validate_candidate`, such that one candidate never ends a build: an interpreter fault in the shared
-    parser is retried once, and any other unexpected error becomes this candidate's `internal_error` report."""
+    parser is retried once, and any other unexpected error becomes this candidate's `internal_error` report.
+    A sandbox that cannot start (`SandboxUnavailable`) is raised: it is the machine's fault, not the
+    candidate's, and a report saying otherwise would be kept by every resumed run."""
     for attempt in (1, 2):
         try:
             return validate_candidate(candidate, policy, pool)
+        except SandboxUnavailable:
+            raise
         except Exception as exc:  # noqa: BLE001 - one record's failure is data, not the end of the run
             if attempt == 1 and parse_lock.is_interpreter_fault(exc):
                 continue

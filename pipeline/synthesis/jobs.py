@@ -55,13 +55,17 @@ def run_job(pool: Any, *, files: dict[str, str], test_file: str, begin: str, end
 
 def never_fatal(work: Callable[[T], list[R]], failed: Callable[[T, Exception], R]) -> Callable[[T], list[R]]:
     """`work`, such that one item never ends a stage: an interpreter fault in the shared parser is retried
-    once, any other unexpected error becomes `failed(item, error)` (a Rejection carrying the traceback)."""
+    once, any other unexpected error becomes `failed(item, error)` (a Rejection carrying the traceback).
+    A sandbox that cannot start is raised (see `validation.gate.validate_guarded`)."""
     from pipeline.analysis import parse_lock
+    from validation.sandbox import SandboxUnavailable
 
     def guarded(item: T) -> list[R]:
         for attempt in (1, 2):
             try:
                 return work(item)
+            except SandboxUnavailable:
+                raise
             except Exception as exc:  # noqa: BLE001 - one item's failure is data, not the end of the stage
                 if attempt == 1 and parse_lock.is_interpreter_fault(exc):
                     continue

@@ -5,7 +5,7 @@ Public API: `SandboxPool(jobs=N)` (a context manager) with `run(SandboxJob) -> R
 """
 
 from validation.sandbox.job import Limits, RunResult, SandboxJob, TestResult
-from validation.sandbox.pool import SandboxPool
+from validation.sandbox.pool import SandboxPool, SandboxUnavailable
 from validation.sandbox.profiles import PROFILES, Profile
 
-__all__ = ["Limits", "PROFILES", "Profile", "RunResult", "SandboxJob", "SandboxPool", "TestResult"]
+__all__ = ["Limits", "PROFILES", "Profile", "RunResult", "SandboxJob", "SandboxPool", "SandboxUnavailable", "TestResult"]

@@ -86,6 +86,11 @@ def _remove_stale_leftovers() -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+class SandboxUnavailable(RuntimeError):
+    """A sandbox worker could not be started: the machine cannot run untrusted code now, which is no
+    record's fault (no record's result may say so; the run stops and resumes later)."""
+
+
 class _Worker:
     """One warm worker process of one profile."""
 
@@ -104,11 +109,23 @@ class _Worker:
         if profile.non_root and not pool.use_bwrap and os.getuid() == 0:
             self.fallback_setuid = 65534
         self.proc = self._start()
+        self.baseline: set[int] = set()
+        self.uid: int | None = None
+
+    def wait_ready(self) -> None:
+        """Wait for the worker's warm-up to finish (raises SandboxUnavailable when it does not start).
+
+        Called by the thread that asked for the worker, not the pool's spawner thread: only the process must
+        start from the long-lived thread (see `SandboxPool._spawn`), so several workers warm up at once."""
         ready = self._read(timeout=60.0)
         if not ready or ready.get("t") != "ready":
+            try:  # its stdout closed as it died: give it a moment to end, so that its last words can be read
+                self.proc.wait(timeout=2.0)
+            except subprocess.TimeoutExpired:
+                pass
             err = self.proc.stderr.read().decode(errors="replace")[-2000:] if self.proc.poll() is not None else ""
             self.kill()
-            raise RuntimeError(f"sandbox worker {profile.name} did not start: {err or ready}")
+            raise SandboxUnavailable(f"sandbox worker {self.profile.name} did not start: {err or ready}")
         self.baseline = self.cgroup.pids() if self.cgroup else set()
         self.uid = ready.get("uid")
 
@@ -375,6 +392,7 @@ class SandboxPool:
                 self._lock.wait()
         try:
             worker = self._spawn(PROFILES[profile], index)
+            worker.wait_ready()
         except BaseException:
             with self._lock:
                 self._alive[profile] -= 1
