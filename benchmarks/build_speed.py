@@ -4,7 +4,7 @@
 
 The stages run as the build runs them (the plain functions of `pipeline/stages.py`, without Prefect) in a
 temporary artifacts folder: seeds, enhance and compose once (they do not depend on the mutation runner),
-then the gate (with its repair round) and the release twice on the same candidates, once with
+then the gate (with its repair round), the judges and the release twice on the same candidates, once with
 `GatePolicy(mutant_schemata=False)` (each mutant executed from its own source, pytest's full failure report:
 the runner before schemata) and once with the default (one schema module per task). It prints the wall
 time of every stage, candidates per second through the gate, the per-step totals of `build --profile`,
@@ -53,7 +53,11 @@ def _gate_and_release(artifacts: Path, run_id: str, config: BuildConfig) -> tupl
     reset_times()
     gate, repair = _timed("validate", walls, lambda: stages.stage_validate(store, run_id, config))
     funnel = Funnel(run_id=run_id).with_stage(stages.VALIDATE_STAGE, gate).with_stage(stages.REPAIR_STAGE, repair)
-    _timed("release", walls, lambda: stages.stage_release(store, run_id, funnel, config))
+    if config.judges.enabled:  # as the build does: the release takes the judges' survivors only
+        judged = _timed("judge", walls, lambda: stages.stage_judge(store, run_id, config))
+        funnel = funnel.with_stage(stages.JUDGE_STAGE, judged)
+    outcome = _timed("release", walls, lambda: stages.stage_release(store, run_id, funnel, config))
+    print(f"  {outcome.message}")
     return walls, gate.received, format_profile(step_times())
 
 
@@ -79,6 +83,18 @@ def _gate_only(seeds: int, domains: tuple[str, ...], jobs: int) -> None:
             print(format_profile(step_times()))
     print(f"gate ratio old/new: {seconds[False] / seconds[True]:.2f}x; same pass and mutation score per seed: "
           f"{outcomes[False] == outcomes[True]}")
+
+
+def _same_tasks(first: Path, second: Path) -> bool:
+    """Whether two artifact folders released the same tasks, row for row (the manifests differ: they record
+    the configuration, which names the mutation runner)."""
+    import pandas as pd
+
+    def rows(artifacts: Path) -> list[dict]:
+        files = sorted((artifacts / "releases").glob("*/data/*.parquet"))
+        return [row for f in files for row in pd.read_parquet(f).to_dict("records")]
+
+    return repr(rows(first)) == repr(rows(second))
 
 
 def main() -> None:
@@ -118,6 +134,8 @@ def main() -> None:
         for name, mine in (("old runner", old), ("schemata", new)):
             total = sum(walls.values()) + sum(mine.values())
             print(f"{name:<10}: build {total:7.1f} s, gate {count / mine['validate']:.2f} candidates/s")
+        same = _same_tasks(Path(folder) / "old-runner", Path(folder) / "schemata")
+        print(f"same released tasks (every row of the release's data files) with both runners: {same}")
         print(f"ratio old/new: gate {old['validate'] / new['validate']:.2f}x, whole build "
               f"{(sum(walls.values()) + sum(old.values())) / (sum(walls.values()) + sum(new.values())):.2f}x "
               f"(load now {_load()})")
