@@ -28,6 +28,18 @@ from tests.emulators.json_http import send_json
 ROLE_HEADER = "X-Classeval-Role"
 PROMPT_HEADER = "X-Classeval-Prompt"
 
+PROVIDER_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "AZURE_API_KEY", "MISTRAL_API_KEY")
+"""Provider keys litellm reads from the environment; a test talking to the emulator must see none of them."""
+
+
+def offline_litellm(monkeypatch: Any) -> None:
+    """The environment in which litellm reaches this emulator and nothing else: its bundled price map (no
+    fetch at import), none of the machine's provider keys, and a fake OpenAI key the emulator accepts."""
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    for name in PROVIDER_KEYS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+
 
 @dataclass(frozen=True)
 class Reply:

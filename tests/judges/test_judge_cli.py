@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from tests.emulators.chat import ChatEmulator
+from tests.emulators.chat import ChatEmulator, offline_litellm
 from tests.judges.conftest import SOLUTION, make_candidate
 from tests.judges.test_model_judges import _respond
 
@@ -41,8 +41,7 @@ def test_offline_panel_prints_each_judge_and_rejects_the_wrong_example(candidate
 @pytest.mark.slow
 def test_model_panel_through_the_emulator(candidates, tmp_path, monkeypatch):
     folder, good, wrong = candidates
-    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    offline_litellm(monkeypatch)
     with ChatEmulator(_respond) as emulator:
         result = CliRunner().invoke(app, ["judge", str(folder), "--models", "openai/accept-a,openai/accept-b,openai/reject-c",
                                           "--api-base", emulator.base_url])

@@ -16,7 +16,7 @@ from judges.panel import Panel
 from judges.rules import DecisionRule, Outcome
 from pipeline.models.client import ModelClient
 from pipeline.records import Decision, RejectReason
-from tests.emulators.chat import ChatEmulator, Reply
+from tests.emulators.chat import ChatEmulator, Reply, offline_litellm
 
 pytestmark = pytest.mark.slow  # litellm's first import alone takes seconds on a busy machine
 
@@ -44,8 +44,7 @@ def _respond(call):
 
 @pytest.fixture
 def emulator(monkeypatch):
-    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    offline_litellm(monkeypatch)
     with ChatEmulator(_respond) as server:
         yield server
 

@@ -17,17 +17,13 @@ for entry in (PROJECT_ROOT, str(Path(__file__).resolve().parent), str(Path(__fil
 
 from eval_fixtures import FAST  # noqa: E402
 
+from tests.emulators.chat import offline_litellm  # noqa: E402
 from validation.sandbox import SandboxPool  # noqa: E402
-
-KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "AZURE_API_KEY", "MISTRAL_API_KEY")
 
 
 @pytest.fixture(autouse=True)
 def _offline_litellm(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    for name in KEY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    offline_litellm(monkeypatch)
 
 
 @pytest.fixture(scope="session")

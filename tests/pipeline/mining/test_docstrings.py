@@ -21,7 +21,7 @@ from pipeline.mining.stage import make_documenter
 from pipeline.mining.tally import Tally
 from pipeline.models.client import ModelClient
 from pipeline.records import RejectReason
-from tests.emulators.chat import ChatEmulator
+from tests.emulators.chat import ChatEmulator, offline_litellm
 
 pytestmark = pytest.mark.slow  # litellm's first import alone takes seconds on a busy machine
 
@@ -47,8 +47,7 @@ def _respond(call):
 
 @pytest.mark.parametrize("model", ["writer", "garbage"])
 def test_a_fresh_undocumented_class_gets_model_docstrings(model, tmp_path, monkeypatch):
-    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    offline_litellm(monkeypatch)
     repo = make_repo(tmp_path / "repos" / "books")
     commit(repo, "2025-05-05", {"books/bare.py": ledger_module("BareLedger", documented=False),
                                 "README.md": "a ledger cache"})

@@ -17,8 +17,9 @@ PROJECT_ROOT = str(Path(__file__).resolve().parents[3])
 if PROJECT_ROOT not in sys.path:
     sys.path.insert(0, PROJECT_ROOT)
 
-KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "AZURE_API_KEY", "MISTRAL_API_KEY")
-STARTUP_KEYS = {name: os.environ[name] for name in KEY_VARIABLES if os.environ.get(name)}
+from tests.emulators.chat import PROVIDER_KEYS, offline_litellm  # noqa: E402
+
+STARTUP_KEYS = {name: os.environ[name] for name in PROVIDER_KEYS if os.environ.get(name)}
 
 
 @pytest.fixture
@@ -30,7 +31,4 @@ def startup_keys() -> dict[str, str]:
 
 @pytest.fixture(autouse=True)
 def _offline_litellm(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    for name in KEY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    offline_litellm(monkeypatch)
