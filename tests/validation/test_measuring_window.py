@@ -146,7 +146,9 @@ THREAD = threading.Thread(target=TICKER.run, daemon=True)
 
 def test_start():
     THREAD.start()
-    time.sleep(0.02)
+    deadline = time.monotonic() + 5
+    while TICKER.ticks == 0 and time.monotonic() < deadline:
+        time.sleep(0.001)
     assert TICKER.ticks > 0
 
 
