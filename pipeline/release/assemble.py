@@ -14,6 +14,7 @@ overwritten. When nothing new survives, no release is made.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections import Counter
@@ -91,6 +92,40 @@ def local_name(folder: Path) -> str:
     return str(folder.relative_to(PROJECT_ROOT)) if folder.is_relative_to(PROJECT_ROOT) else str(folder)
 
 
+PENDING_FILE = "release.pending.json"
+"""Run file naming the release a run is about to make visible, written just before the rename.
+
+Failure mode it closes: a run stopped or killed after its release folder appeared but before the run's
+outcome was recorded used to come back, find every task of its own release a duplicate, and record "no new
+release". The record lets the rerun recognise that release as its own (by its manifest's hash) and finish
+with it."""
+
+
+def _pending_text(result: ReleaseResult, manifest_sha256: str) -> str:
+    return json.dumps({"version": result.version, "manifest_sha256": manifest_sha256, "released": result.released,
+                       "message": result.message, "funnel": json.loads(result.funnel.to_json()),
+                       "rejections": [json.loads(r.to_json()) for r in result.rejections], "diff": result.diff},
+                      indent=2, sort_keys=True) + "\n"
+
+
+def _made_before(store: ArtifactStore, run_id: str) -> ReleaseResult | None:
+    """The release this run made on an earlier attempt that did not get to record it, if there is one: the
+    pending record's version exists and its manifest is byte for byte the one the run wrote."""
+    path = store.runs / run_id / PENDING_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        folder = store.release_dir(str(data["version"]))
+        if hashlib.sha256((folder / MANIFEST).read_bytes()).hexdigest() != data["manifest_sha256"]:
+            return None  # the version was made by another run, or the record is stale
+        return ReleaseResult(str(data["version"]), folder, list(data["released"]),
+                             [Rejection.model_validate(r) for r in data["rejections"]],
+                             Funnel.model_validate(data["funnel"]), str(data["message"]), dict(data["diff"]))
+    except FileNotFoundError:
+        return None  # no pending record, or its release never appeared (the rename did not happen)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"{path}: not a readable pending-release record ({exc}); remove it to release again") from None
+
+
 def _earlier_tasks(store: ArtifactStore, versions: Sequence[str]) -> list[tuple[str, Task]]:
     """Each earlier release's own split: together, every task ever released."""
     out = []
@@ -112,7 +147,12 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
     """Drop contaminated and duplicate tasks, then write the next release (or none if nothing is new).
 
     `judging` is the judge stage's `judges.agreement.Agreement` over the run's gate survivors, when it ran:
-    the card renders it and the manifest records it."""
+    the card renders it and the manifest records it.
+
+    A run that made its release but was cut short before recording it gets that release back (see
+    `PENDING_FILE`) instead of a second look that would find every one of its tasks a duplicate."""
+    if (made := _made_before(store, run_id)) is not None:
+        return made
     existing = sorted_versions(store.existing_releases())
     earlier = _earlier_tasks(store, existing)
 
@@ -213,6 +253,10 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
         problems = verify_release(folder)
         if problems:
             raise InputError(f"release {version} failed its own check and was not made: {'; '.join(problems[:3])}")
-    path = store.release_dir(version)
-    return ReleaseResult(version, path, [t.task_id for t in new_tasks], rejections, funnel,
-                         f"released {version}: {len(new_tasks)} new task(s), {len(all_tasks)} in all, at {path}", diff)
+        path = store.release_dir(version)
+        result = ReleaseResult(version, path, [t.task_id for t in new_tasks], rejections, funnel,
+                               f"released {version}: {len(new_tasks)} new task(s), {len(all_tasks)} in all, at {path}",
+                               diff)
+        store.write_run_file(run_id, PENDING_FILE, _pending_text(
+            result, hashlib.sha256((folder / MANIFEST).read_bytes()).hexdigest()))
+    return result

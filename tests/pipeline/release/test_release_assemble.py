@@ -11,7 +11,7 @@ from release_fixtures import COUNTER_SOLUTION, build_task, verdict
 
 from pipeline.funnel import Funnel, StageCount
 from pipeline.records import Decision, Origin, RejectReason, Rejection
-from pipeline.release.assemble import ReleaseConfig, release
+from pipeline.release.assemble import PENDING_FILE, ReleaseConfig, release
 from pipeline.release.dataset_io import load_release
 from pipeline.release.manifest import verify_release
 from pipeline.store import ArtifactStore
@@ -218,3 +218,25 @@ def test_a_release_that_fails_its_self_check_leaves_nothing_behind(tmp_path, mon
     with pytest.raises(assemble.InputError, match="failed its own check"):
         release(store, "run-1", [build_task()], FUNNEL, NOVEMBER)
     assert store.existing_releases() == [] and list(store.releases.iterdir()) == []
+
+
+def test_a_run_cut_short_after_its_release_appeared_gets_that_release_back(tmp_path):
+    store = ArtifactStore(tmp_path / "artifacts")
+    tasks = _tasks()
+    first = release(store, "run-1", tasks, FUNNEL, NOVEMBER)
+    # The run was stopped after the rename, before its outcome was recorded: the stage runs again.
+    again = release(store, "run-1", tasks, FUNNEL, NOVEMBER)
+    assert (again.version, again.released, again.message) == (first.version, first.released, first.message)
+    assert again.funnel == first.funnel and again.rejections == first.rejections
+    assert store.existing_releases() == ["2026.11.0"]
+
+
+def test_a_pending_record_of_a_release_another_run_made_is_not_trusted(tmp_path):
+    store = ArtifactStore(tmp_path / "artifacts")
+    tasks = _tasks()
+    release(store, "run-1", tasks, FUNNEL, NOVEMBER)
+    pending = json.loads((store.runs / "run-1" / PENDING_FILE).read_text())
+    # run-2 stopped before its rename; its version was then made by run-1 (another manifest)
+    store.write_run_file("run-2", PENDING_FILE, json.dumps({**pending, "manifest_sha256": "0" * 64}))
+    again = release(store, "run-2", tasks, FUNNEL, NOVEMBER)
+    assert again.version is None and "duplicate" in again.message
