@@ -17,10 +17,10 @@ which measures line coverage in the same run. The profile function is active fro
 (setup) and finalizers (teardown) belong to the test; a harness that knows where each phase of a test
 begins and ends (the sandbox child) calls `follow_phases()`, then `begin_phase()` and `end_phase()` around
 setup, call and teardown, so that the profile is off while pytest reports between phases: most of the calls
-a test makes, none of them the class's, and a profile function slows every call. A code object is one of the class's methods when its
-file is the solution module and its ``co_qualname`` is ``ClassName.method`` (so nested functions,
-comprehensions and nested classes are not methods); the verdict is cached per code object, which keeps the
-cost of the many other calls to a dict lookup. Only the main thread is traced.
+a test makes, none of them the class's, and a profile function slows every call. A code object is one of
+the class's methods when its file is the solution module and its ``co_qualname`` is ``ClassName.method``
+(so nested functions, comprehensions and nested classes are not methods); the verdict is cached per code
+object, which keeps the cost of the many other calls to a dict lookup. Only the main thread is traced.
 
 What is recorded, per test and per instance (identified by ``id(self)``, made unique for the test with a
 serial number and a weak reference, so that a collected object's reused id does not merge two instances;
