@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.errors import InputError
 from pipeline.funnel import Funnel, StageCount
-from pipeline.records import Rejection, RejectReason, Task
+from pipeline.records import Record, Rejection, RejectReason, Task
 from pipeline.release.card import render_card
 from pipeline.release.dataset_io import has_current_schema, read_split, split_file, write_split
 from pipeline.release.decontam import DecontamSettings, decontaminate
@@ -93,19 +93,23 @@ def local_name(folder: Path) -> str:
 
 
 PENDING_FILE = "release.pending.json"
-"""Run file naming the release a run is about to make visible, written just before the rename.
-
-Failure mode it closes: a run stopped or killed after its release folder appeared but before the run's
-outcome was recorded used to come back, find every task of its own release a duplicate, and record "no new
-release". The record lets the rerun recognise that release as its own (by its manifest's hash) and finish
-with it."""
 
 
-def _pending_text(result: ReleaseResult, manifest_sha256: str) -> str:
-    return json.dumps({"version": result.version, "manifest_sha256": manifest_sha256, "released": result.released,
-                       "message": result.message, "funnel": json.loads(result.funnel.to_json()),
-                       "rejections": [json.loads(r.to_json()) for r in result.rejections], "diff": result.diff},
-                      indent=2, sort_keys=True) + "\n"
+class PendingRelease(Record):
+    """The release a run is about to make visible, written to the run's `PENDING_FILE` just before the rename.
+
+    Failure mode it closes: a run stopped or killed after its release folder appeared but before the run's
+    outcome was recorded used to come back, find every task of its own release a duplicate, and record "no
+    new release". This record lets the rerun recognise that release as its own and finish with it."""
+
+    version: str = Field(description="The version the run released.")
+    manifest_sha256: str = Field(description="sha256 of the release's manifest as the run wrote it: a folder "
+                                             "of that version made by another run has another manifest.")
+    released: list[str] = Field(description="Task ids of the release's own split.")
+    message: str = Field(description="The release stage's one-line summary.")
+    funnel: Funnel = Field(description="The funnel with the release stage counted.")
+    rejections: list[Rejection] = Field(description="What the release stage rejected (decontamination, dedup).")
+    diff: dict[str, Any] = Field(description="The release's diff against the previous one (`diff.json`).")
 
 
 def _made_before(store: ArtifactStore, run_id: str) -> ReleaseResult | None:
@@ -113,17 +117,17 @@ def _made_before(store: ArtifactStore, run_id: str) -> ReleaseResult | None:
     pending record's version exists and its manifest is byte for byte the one the run wrote."""
     path = store.runs / run_id / PENDING_FILE
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        folder = store.release_dir(str(data["version"]))
-        if hashlib.sha256((folder / MANIFEST).read_bytes()).hexdigest() != data["manifest_sha256"]:
-            return None  # the version was made by another run, or the record is stale
-        return ReleaseResult(str(data["version"]), folder, list(data["released"]),
-                             [Rejection.model_validate(r) for r in data["rejections"]],
-                             Funnel.model_validate(data["funnel"]), str(data["message"]), dict(data["diff"]))
+        pending = PendingRelease.from_json(path.read_bytes())
+        folder = store.release_dir(pending.version)
+        manifest = (folder / MANIFEST).read_bytes()
     except FileNotFoundError:
         return None  # no pending record, or its release never appeared (the rename did not happen)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise InputError(f"{path}: not a readable pending-release record ({exc}); remove it to release again") from None
+    except ValueError as exc:
+        raise InputError(f"{path}: not a valid PendingRelease record ({exc}); remove it to release again") from None
+    if hashlib.sha256(manifest).hexdigest() != pending.manifest_sha256:
+        return None  # the version was made by another run
+    return ReleaseResult(pending.version, folder, pending.released, pending.rejections, pending.funnel,
+                         pending.message, pending.diff)
 
 
 def _earlier_tasks(store: ArtifactStore, versions: Sequence[str]) -> list[tuple[str, Task]]:
@@ -246,7 +250,8 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
                            "build": config.build_configuration, "benchmarks": [Path(p).name for p in benchmarks]},
             seed_corpus_hash=config.seed_corpus_hash, counts=counts, export_notes=notes, previous_version=previous,
             judging=judging, model_usage=config.model_usage)
-        atomic_write_text(folder / MANIFEST, manifest_text(manifest))
+        manifest_json = manifest_text(manifest)
+        atomic_write_text(folder / MANIFEST, manifest_json)
         # Self-check before the rename makes it visible: the data must reload through `datasets` to tasks
         # whose hashes (taken from the records written) all match, no more and no fewer. A failure leaves
         # no release behind.
@@ -257,6 +262,9 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
         result = ReleaseResult(version, path, [t.task_id for t in new_tasks], rejections, funnel,
                                f"released {version}: {len(new_tasks)} new task(s), {len(all_tasks)} in all, at {path}",
                                diff)
-        store.write_run_file(run_id, PENDING_FILE, _pending_text(
-            result, hashlib.sha256((folder / MANIFEST).read_bytes()).hexdigest()))
+        pending = PendingRelease(version=version,
+                                 manifest_sha256=hashlib.sha256(manifest_json.encode("utf-8")).hexdigest(),
+                                 released=result.released, message=result.message, funnel=funnel,
+                                 rejections=rejections, diff=diff)
+        store.write_run_file(run_id, PENDING_FILE, pending.to_json() + "\n")
     return result

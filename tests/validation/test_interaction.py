@@ -94,30 +94,10 @@ def test_order_matters():
     shop.clear()
 '''
 
-CHILD = """
-import json, sys
-sys.path.insert(0, '.')
-from validation.interaction import InteractionTracer
-import pytest
-tracer = InteractionTracer('shop', 'Shop')
-code = pytest.main(['-q', '-p', 'no:cacheprovider', '-o', 'addopts=', 'test_shop.py'], plugins=[tracer])
-print(json.dumps({'code': int(code), 'trace': tracer.result()}))
-"""
-
-
 @pytest.fixture(scope="module")
-def trace(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    folder = tmp_path_factory.mktemp("shop")
-    (folder / "shop.py").write_text(SHOP)
-    (folder / "test_shop.py").write_text(SHOP_TESTS)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD], cwd=folder, env=env, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["code"] == 0
-    return result["trace"]
+def trace(tmp_path_factory: pytest.TempPathFactory, direct_trace) -> dict:
+    return direct_trace(tmp_path_factory.mktemp("shop"), {"shop.py": SHOP, "test_shop.py": SHOP_TESTS},
+                        "shop", "Shop", "test_shop.py")
 
 
 def _test(trace: dict, name: str) -> dict:

@@ -3,15 +3,9 @@ fixtures, body or finalizers run may be lost, and nothing is counted twice."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from validation.sandbox import SandboxJob
-
-ROOT = Path(__file__).resolve().parents[2]
 
 LEDGER = '''
 class Ledger:
@@ -58,40 +52,19 @@ def test_audit_alone():
     assert Ledger().audit() == 0
 '''
 
-UNPHASED = """
-import json, sys
-sys.path.insert(0, '.')
-from validation.interaction import InteractionTracer
-import pytest
-tracer = InteractionTracer('ledger', 'Ledger')
-code = pytest.main(['-q', '-p', 'no:cacheprovider', '-o', 'addopts=', 'test_ledger.py'], plugins=[tracer])
-print(json.dumps({'code': int(code), 'trace': tracer.result()}))
-"""
-
-
-def _unphased_trace(folder: Path) -> dict:
-    (folder / "ledger.py").write_text(LEDGER)
-    (folder / "test_ledger.py").write_text(LEDGER_TESTS)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    done = subprocess.run([sys.executable, "-c", UNPHASED], cwd=folder, env=env, capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["code"] == 0
-    return result["trace"]
-
-
 def _by_test(trace: dict) -> dict[str, list[dict]]:
     return {t["nodeid"].rsplit("::", 1)[-1]: t["instances"] for t in trace["tests"]}
 
 
-def test_phased_trace_equals_the_whole_test_trace(pool, tmp_path: Path) -> None:
+def test_phased_trace_equals_the_whole_test_trace(pool, direct_trace, tmp_path: Path) -> None:
     run = pool.run(SandboxJob(files={"ledger.py": LEDGER, "test_ledger.py": LEDGER_TESTS}, test_file="test_ledger.py",
                               coverage_file="ledger.py", per_test_contexts=True, trace_class=("ledger", "Ledger")))
     assert run.status == "completed" and run.counts().get("passed") == 2, run.notes
     assert not run.trace["errors"]
     phased = _by_test(run.trace)
-    assert phased == _by_test(_unphased_trace(tmp_path))
+    whole = direct_trace(tmp_path, {"ledger.py": LEDGER, "test_ledger.py": LEDGER_TESTS}, "ledger", "Ledger",
+                         "test_ledger.py")
+    assert phased == _by_test(whole)
     # the finalizer's close() (teardown phase) belongs to the test that used the fixture
     assert "close" in phased["test_add_then_balance"][0]["driven"]
 

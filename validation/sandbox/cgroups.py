@@ -9,7 +9,6 @@ this project's machines have; cgroup v2 (one unified tree) is used when it is th
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path

@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 from release_fixtures import COUNTER_SOLUTION, build_task, verdict
 
+from pipeline.errors import InputError
 from pipeline.funnel import Funnel, StageCount
 from pipeline.records import Decision, Origin, RejectReason, Rejection
 from pipeline.release.assemble import PENDING_FILE, ReleaseConfig, release
@@ -240,3 +241,11 @@ def test_a_pending_record_of_a_release_another_run_made_is_not_trusted(tmp_path)
     store.write_run_file("run-2", PENDING_FILE, json.dumps({**pending, "manifest_sha256": "0" * 64}))
     again = release(store, "run-2", tasks, FUNNEL, NOVEMBER)
     assert again.version is None and "duplicate" in again.message
+
+
+def test_an_unreadable_pending_record_is_named_not_guessed_at(tmp_path):
+    store = ArtifactStore(tmp_path / "artifacts")
+    store.write_run_file("run-1", PENDING_FILE, '{"version": "2026.11.0"')
+    with pytest.raises(InputError, match=r"release\.pending\.json: not a valid PendingRelease record"):
+        release(store, "run-1", _tasks(), FUNNEL, NOVEMBER)
+    assert store.existing_releases() == []
