@@ -83,6 +83,7 @@ class RejectReason(str, Enum):
     LOW_INTERACTION = "low_interaction"  # tests do not exercise methods working together
     VACUOUS_TESTS = "vacuous_tests"  # too many tests pass against the bodiless skeleton
     LOW_MUTATION_SCORE = "low_mutation_score"
+    OVERSPECIFIED_TESTS = "overspecified_tests"  # a test fails a faithful variant: it checks what the skeleton leaves open
     JUDGE_REJECTED = "judge_rejected"
     JUDGE_ABSTAINED = "judge_abstained"  # fewer than two judges gave a decision: held, not accepted
     DUPLICATE = "duplicate"  # same normalised syntax tree as another task

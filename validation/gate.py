@@ -17,6 +17,9 @@ Runs, all in warm sandbox workers (see `validation.sandbox`):
 4. vacuous: the suite against the NotImplementedError skeleton.
 5. mutants: each mutant against only the tests whose coverage context ran its line, stopping at the first
    failure.
+6. faithful variants (`validation.faithful`): the reference changed only where the skeleton is silent, each
+   against the whole suite in the mutants' way; a variant that fails is run once more on its own, to name
+   every test that fails it (those tests check what the skeleton does not state: OVERSPECIFIED_TESTS).
 
 Every rejection carries a RejectReason and evidence; the report lists the sandbox protections in force.
 """
@@ -54,6 +57,7 @@ REASON_ORDER = (
     RejectReason.LOW_COVERAGE,
     RejectReason.LOW_INTERACTION,
     RejectReason.VACUOUS_TESTS,
+    RejectReason.OVERSPECIFIED_TESTS,
     RejectReason.LOW_MUTATION_SCORE,
 )
 
@@ -469,6 +473,56 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
                  evidence={"surviving": surviving[:50]})
 
 
+def _faithful(report: _Report, candidate: Candidate, base: RunResult, policy: GatePolicy, pool: SandboxPool) -> None:
+    """Faithful variants must pass every test (see validation/faithful.py): one batched run in the mutants'
+    way (a fork per variant, the suite collected once), then a run of its own for each variant that failed,
+    which names every failing test and why."""
+    try:
+        from validation.faithful import faithful_variants
+
+        variants = faithful_variants(candidate.solution_code, candidate.class_name, candidate.skeleton)
+    except Exception as exc:  # noqa: BLE001 - the check cannot run: reported, not gated
+        report.check("faithful_variants", None, 0, True, gated=False,
+                     detail=f"variants could not be made: {type(exc).__name__}: {exc}")
+        return
+    test_file = test_file_name(candidate.module_name)
+    kinds: dict[str, dict[str, Any]] = {}
+    failed: list[dict[str, Any]] = []
+    if variants:
+        batch = tuple({"id": v.id, "source": v.source, "select": list(base.collected)} for v in variants)
+        limits = policy.limits()
+        budget = min(policy.wall_seconds * (1 + len(variants)), 1800.0)
+        limits = type(limits)(**{**limits.to_dict(), "wall_seconds": budget, "cpu_seconds": int(budget) + 5})
+        files = {f"{candidate.module_name}.py": candidate.solution_code, test_file: candidate.test_code}
+        run = pool.run(SandboxJob(files=files, test_file=test_file, profile="base", mutants=batch,
+                                  mutant_module=candidate.module_name, limits=limits))
+        verdicts = {m["id"]: m for m in run.mutants}
+        for variant in variants:
+            verdict = verdicts.get(variant.id)
+            row = kinds.setdefault(variant.kind.value, {"sites": len(variant.sites), "passed": None})
+            if verdict is None:
+                row["passed"] = None
+                row["why"] = "not measured: the run ended early"
+                continue
+            row["passed"] = not verdict["killed"]
+            if not verdict["killed"]:
+                continue
+            own = pool.run(SandboxJob(files={**files, f"{candidate.module_name}.py": variant.source},
+                                      test_file=test_file, profile="base", limits=policy.limits()))
+            failing = _non_passing(own, policy.allow_skipped)
+            row["failing_tests"] = sorted(failing)
+            failed.append({"kind": variant.kind.value, "description": variant.description,
+                           "sites": list(variant.sites), "diff": variant.diff(candidate.solution_code),
+                           "failing_tests": {t: {"outcome": o, "reason": r[:600]} for t, (o, r) in sorted(failing.items())}})
+    report.evidence["faithful_variants"] = {"kinds": kinds, "failed": failed}
+    unmeasured = [k for k, row in kinds.items() if row["passed"] is None]
+    report.check("faithful_variants", len(failed), 0, not failed, reason=RejectReason.OVERSPECIFIED_TESTS,
+                 detail=(f"{len(variants) - len(failed) - len(unmeasured)} of {len(variants)} faithful variants pass "
+                         f"every test" + (f"; failed: {', '.join(f['kind'] for f in failed)}" if failed else "")
+                         + (f"; not measured: {', '.join(unmeasured)}" if unmeasured else "")),
+                 evidence={"failed": failed})
+
+
 def _passing_on_the_host(bad: dict[str, tuple[str, str]], reasons: dict[str, RejectReason], files: dict[str, str],
                          test_file: str, policy: GatePolicy, pool: SandboxPool, report: _Report) -> list[str]:
     """Tests that failed in the sandbox but pass under this machine's own host name.
@@ -577,6 +631,9 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
         _vacuous(report, candidate, policy, pool, test_lines)
     if policy.run_mutation and not bad:
         _mutation(report, candidate, contexts, policy, pool, base.duration_seconds)
+    if policy.faithful_variants and not bad:
+        with timed("gate", "faithful variants"):
+            _faithful(report, candidate, base, policy, pool)
     return report.build()
 
 

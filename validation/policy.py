@@ -37,6 +37,10 @@ class GatePolicy(BaseModel):
         True, description="Run mutants from one module that switches between them (validation.schemata); false: "
                           "each mutant from its own source, the way kept as the baseline of benchmarks and tests.",
     )
+    faithful_variants: bool = Field(
+        True, description="Run faithful variants of the reference (validation/faithful.py): a test that fails one "
+                          "checks what the skeleton does not state, and the candidate is rejected overspecified_tests.",
+    )
     robustness: bool = Field(
         True, description="Rerun with another hash seed and shuffled order, and on a moved clock / other user and host."
     )

@@ -1,0 +1,229 @@
+"""Faithful variants: made only where the skeleton is silent, and a test that fails one is over-specified.
+
+For each kind, a hand-made candidate whose test pins down what the skeleton leaves open is rejected with
+`overspecified_tests` (the failing test and the variant's diff as evidence), and the same candidate with the
+test written to the skeleton passes unchanged.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.analysis.skeleton import make_skeleton
+from pipeline.records import RejectReason
+from validation.faithful import VariantKind, faithful_variants, is_computed_float, message_stated
+from validation.gate import validate_candidate
+
+LEDGER = '''
+class Ledger:
+    """Balances of named accounts."""
+
+    def __init__(self):
+        self._balances = {}
+        self._tags = set()
+        self._frozen = False
+        self._calls = {}
+
+    def deposit(self, account, amount):
+        """Add ``amount`` to ``account``.
+
+        :raises ValueError: if ``amount`` is not positive.
+        :raises RuntimeError: if the ledger is frozen.
+        """
+        self._record("deposit")
+        self._ensure_open()
+        if amount <= 0:
+            raise ValueError(f"amount must be positive, got {amount}")
+        self._balances[account] = self._balances.get(account, 0) + amount
+        self._tags.add(account[0])
+
+    def balance(self, account):
+        """Return the balance of ``account`` (0 for an unknown account)."""
+        self._record("balance")
+        return self._balances.get(account, 0)
+
+    def share(self, account):
+        """Return the share of all money held by ``account``, as a fraction."""
+        self._record("share")
+        return self.balance(account) / sum(self._balances.values())
+
+    def balances(self):
+        """Return account -> balance."""
+        return dict(self._balances)
+
+    def initials(self):
+        """Return the initial letters of the accounts."""
+        return list(self._tags)
+
+    def freeze(self):
+        """Refuse deposits from now on."""
+        self._frozen = True
+
+    def calls(self):
+        """Return method -> calls counted."""
+        return dict(self._calls)
+
+    def _ensure_open(self):
+        if self._frozen:
+            raise RuntimeError("the ledger is frozen")
+
+    def _record(self, name):
+        self._calls[name] = self._calls.get(name, 0) + 1
+'''
+
+HEADER = "import pytest\nfrom ledger import Ledger\n\n\n"
+
+BASE_TESTS = '''
+def test_deposit_then_balance():
+    ledger = Ledger()
+    ledger.deposit("alice", 5)
+    ledger.deposit("bob", 10)
+    assert ledger.balance("alice") == 5
+    assert ledger.balances() == {"alice": 5, "bob": 10}
+    assert sorted(ledger.initials()) == ["a", "b"]
+
+
+def test_frozen_refuses_deposit():
+    ledger = Ledger()
+    ledger.freeze()
+    with pytest.raises(RuntimeError):
+        ledger.deposit("alice", 5)
+    assert ledger.balances() == {}
+
+
+def test_non_positive_amount_refused():
+    with pytest.raises(ValueError):
+        Ledger().deposit("alice", 0)
+'''
+
+# kind -> (over-specified test, the same behaviour checked only as the skeleton states it)
+OVER = {
+    VariantKind.MESSAGE: ('''
+def test_message():
+    with pytest.raises(ValueError, match="must be positive"):
+        Ledger().deposit("alice", -1)
+''', '''
+def test_message():
+    with pytest.raises(ValueError):
+        Ledger().deposit("alice", -1)
+'''),
+    VariantKind.FLOAT_ULP: ('''
+def test_share():
+    ledger = Ledger()
+    ledger.deposit("alice", 1)
+    ledger.deposit("bob", 2)
+    assert ledger.share("alice") == 0.3333333333333333
+''', '''
+def test_share():
+    ledger = Ledger()
+    ledger.deposit("alice", 1)
+    ledger.deposit("bob", 2)
+    assert ledger.share("alice") == pytest.approx(1 / 3)
+'''),
+    VariantKind.GUARD_ORDER: ('''
+def test_frozen_with_bad_amount():
+    ledger = Ledger()
+    ledger.freeze()
+    with pytest.raises(RuntimeError):
+        ledger.deposit("alice", -1)
+''', '''
+def test_frozen_with_bad_amount():
+    ledger = Ledger()
+    ledger.freeze()
+    with pytest.raises((RuntimeError, ValueError)):
+        ledger.deposit("alice", -1)
+'''),
+    VariantKind.INTERNAL_ROUTE: ('''
+def test_calls_after_share():
+    ledger = Ledger()
+    ledger.deposit("alice", 2)
+    ledger.share("alice")
+    assert ledger.calls() == {"deposit": 1, "share": 1, "balance": 1}
+''', '''
+def test_calls_after_share():
+    ledger = Ledger()
+    ledger.deposit("alice", 2)
+    ledger.share("alice")
+    assert ledger.calls()["deposit"] == 1 and ledger.calls()["share"] == 1
+'''),
+    VariantKind.UNORDERED: ('''
+def test_order_of_balances():
+    ledger = Ledger()
+    ledger.deposit("bob", 1)
+    ledger.deposit("alice", 2)
+    assert list(ledger.balances()) == ["bob", "alice"]
+''', '''
+def test_order_of_balances():
+    ledger = Ledger()
+    ledger.deposit("bob", 1)
+    ledger.deposit("alice", 2)
+    assert sorted(ledger.balances()) == ["alice", "bob"]
+'''),
+}
+
+POLICY_OFF = dict(run_mutation=False, robustness=False, min_line_coverage=0.0, min_interaction_edge_coverage=0.0,
+                  min_methods_on_one_instance=0, require_interaction_edges=False, max_vacuous_share=1.0)
+
+
+def _candidate(candidate_of, tests: str, solution: str = LEDGER):
+    candidate = candidate_of(solution, HEADER + BASE_TESTS + tests, "Ledger", "ledger")
+    return candidate.model_copy(update={"skeleton": make_skeleton(solution, "Ledger")})
+
+
+def test_every_kind_has_a_variant_on_a_silent_skeleton():
+    variants = {v.kind: v for v in faithful_variants(LEDGER, "Ledger", make_skeleton(LEDGER, "Ledger"))}
+    assert set(variants) == set(VariantKind)
+    assert "reworded" in variants[VariantKind.MESSAGE].source
+    assert "_faithful_direct_balance" in variants[VariantKind.INTERNAL_ROUTE].source
+    assert "_faithful_reorder(list(self._tags), True)" in variants[VariantKind.UNORDERED].source
+    guard = variants[VariantKind.GUARD_ORDER].source
+    assert guard.index("if amount <= 0") < guard.index("self._ensure_open()")
+    assert guard.index('self._record("deposit")') < guard.index("if amount <= 0")  # the recorder stays first
+
+
+def test_stated_details_are_not_varied():
+    stated = (LEDGER
+              .replace(':raises ValueError: if ``amount`` is not positive.',
+                       ':raises ValueError: "amount must be positive, got N" if ``amount`` is not positive.')
+              .replace(':raises RuntimeError: if the ledger is frozen.',
+                       ':raises RuntimeError: if the ledger is frozen; this is checked before the amount.')
+              .replace('"""Return account -> balance."""', '"""Return account -> balance, in insertion order."""')
+              .replace('"""Return the share of all money held by ``account``, as a fraction."""',
+                       '"""Return the share of all money held by ``account`` (its ``balance``), as a fraction."""'))
+    variants = {v.kind: v for v in faithful_variants(stated, "Ledger", make_skeleton(stated, "Ledger"))}
+    assert VariantKind.GUARD_ORDER not in variants
+    assert VariantKind.INTERNAL_ROUTE not in variants
+    # The deposit message is quoted; the frozen one (in a private helper) is still reworded.
+    message = variants[VariantKind.MESSAGE].source
+    assert "amount must be positive, got" in message and 'RuntimeError("the ledger is frozen")' not in message
+    assert "_faithful_reorder(dict(self._balances))" not in variants[VariantKind.UNORDERED].source
+
+
+def test_computed_floats_and_stated_messages():
+    assert is_computed_float(0.025400000000000002) and is_computed_float(8.711754349385727)
+    assert not is_computed_float(2.5) and not is_computed_float(0.1) and not is_computed_float(3.0)
+    assert not is_computed_float(float("nan")) and not is_computed_float(5)
+    assert message_stated("{name} is not a counted method", "raises ValueError: X is not a counted method")
+    assert not message_stated("amount must be positive", "raises ValueError if the amount is not positive")
+
+
+def test_a_silent_skeleton_with_faithful_tests_passes(pool, fast_policy, candidate_of):
+    tests = "".join(fair for _, fair in OVER.values())
+    report = validate_candidate(_candidate(candidate_of, tests), fast_policy.model_copy(update=POLICY_OFF), pool)
+    assert report.passed, report.reasons
+    check = report.check("faithful_variants")
+    assert check is not None and check.value == 0 and check.passed
+    assert set(report.evidence["faithful_variants"]["kinds"]) == {k.value for k in VariantKind}
+
+
+@pytest.mark.parametrize("kind", list(VariantKind), ids=lambda k: k.value)
+def test_an_overspecified_test_is_rejected_with_its_variant(kind, pool, fast_policy, candidate_of):
+    over, _ = OVER[kind]
+    report = validate_candidate(_candidate(candidate_of, over), fast_policy.model_copy(update=POLICY_OFF), pool)
+    assert not report.passed
+    assert report.reasons == (RejectReason.OVERSPECIFIED_TESTS,)
+    failed = report.evidence["faithful_variants"]["failed"]
+    assert [f["kind"] for f in failed] == [kind.value]
+    test_name = over.split("def ")[1].split("(")[0]
+    assert [t.split("::")[-1] for t in failed[0]["failing_tests"]] == [test_name]
+    assert failed[0]["diff"].startswith("--- reference")

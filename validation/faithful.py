@@ -1,0 +1,590 @@
+"""Faithful variants: the dual of mutants. Mutants must fail the tests; faithful variants must pass them.
+
+A faithful variant is the reference changed only where its skeleton is silent: it keeps everything the
+skeleton states and differs in what a correct implementation written from the skeleton alone may do
+otherwise. A test that fails one checks something the skeleton never states (it is over-specified), so
+every solver that reads the skeleton correctly but decides that detail differently is marked wrong. Each
+kind below is applied to every place of its kind at once (one variant per kind keeps the gate's cost at a
+few forked runs per candidate), and skipped where the skeleton states the detail:
+
+- ``message``: exception messages reworded (values formatted into them are kept), unless the skeleton's
+  docstrings quote the message's fixed text;
+- ``float_ulp``: float results of public methods moved by one ulp when they carry more digits than a short
+  decimal (a computed value, not 2.5 or 0.1), unless the skeleton writes that value;
+- ``guard_order``: independent guard checks at the top of a method (``if ...: raise``, or a call of a
+  private method that can raise) in the other order, unless the method's docstring states a precedence
+  ("checked before ...");
+- ``internal_route``: where a method records its own calls (``self._record_call("name")``), calls that other
+  methods make to it routed around the recording, unless the caller's docstring names it;
+- ``unordered``: dicts returned by public methods in reversed key order, and lists or tuples built from sets
+  reversed, unless the method's docstring states an order.
+
+The variants are generated from the reference's text with libcst (never imported here); they run in the
+sandbox like mutants (`validation.gate`). Written here rather than taken from a library because no
+mutation tool generates behaviour-preserving changes: they all aim for the opposite.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+import libcst as cst
+
+from pipeline.analysis.parsed import parsed
+
+
+class VariantKind(str, Enum):
+    """What a faithful variant changes (see the module docstring)."""
+
+    MESSAGE = "message"
+    FLOAT_ULP = "float_ulp"
+    GUARD_ORDER = "guard_order"
+    INTERNAL_ROUTE = "internal_route"
+    UNORDERED = "unordered"
+
+
+SHORT_FLOAT_DIGITS = 12
+"""A float whose shortest repr has more significant digits than this is a computed value whose last digit
+depends on how it was computed (0.025400000000000002, 8.711754349385727); one with at most this many is a
+short decimal that any sensible computation lands on exactly (2.5, 0.1, 33.25). Tests compare the former
+with `pytest.approx` (pipeline/synthesis/testgen.py) and the float_ulp variant moves only those."""
+
+
+def significant_digits(value: float) -> int:
+    """Significant digits of the shortest repr of a finite float (3.0 -> 1, 0.0254 -> 3)."""
+    mantissa = repr(abs(value)).split("e")[0].replace(".", "").strip("0")
+    return len(mantissa)
+
+
+def is_computed_float(value: object) -> bool:
+    """A finite float with more digits than a short decimal (see SHORT_FLOAT_DIGITS)."""
+    return (type(value) is float and value == value and value not in (float("inf"), float("-inf"))
+            and significant_digits(value) > SHORT_FLOAT_DIGITS)
+
+
+@dataclass(frozen=True)
+class FaithfulVariant:
+    """The reference with every place of one kind changed; `sites` names each place ("method:line")."""
+
+    kind: VariantKind
+    source: str
+    sites: tuple[str, ...]
+    description: str
+
+    @property
+    def id(self) -> str:
+        return f"faithful:{self.kind.value}"
+
+    def diff(self, reference: str, limit: int = 4000) -> str:
+        """Unified diff of the reference against this variant, cut at `limit` characters."""
+        text = "".join(difflib.unified_diff(reference.splitlines(keepends=True), self.source.splitlines(keepends=True),
+                                            "reference", f"variant ({self.kind.value})", n=1))
+        return text if len(text) <= limit else text[:limit] + "\n... (diff cut)\n"
+
+
+@dataclass
+class Statements:
+    """What the skeleton states, per method: its docstring, and the class docstring."""
+
+    class_doc: str = ""
+    methods: dict[str, str] = field(default_factory=dict)
+    text: str = ""
+
+    def of(self, method: str) -> str:
+        return self.methods.get(method, "")
+
+
+def skeleton_statements(skeleton: str, class_name: str) -> Statements:
+    """The docstrings a solver reads, from the skeleton (an unparseable skeleton states nothing)."""
+    out = Statements(text=skeleton)
+    try:
+        tree = ast.parse(skeleton)
+    except SyntaxError:
+        return out
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            out.class_doc = ast.get_docstring(node) or ""
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    out.methods[item.name] = ast.get_docstring(item) or ""
+    return out
+
+
+# The words with which a docstring states a precedence between checks, or an order of a result.
+_PRECEDENCE = re.compile(r"\bbefore\b|\bprecedence\b|\bpriority\b|\bchecked first\b|\bfirst checks?\b", re.I)
+_CLASS_PRECEDENCE = re.compile(r"before (?:its |their |the |any )?(?:other )?(?:argument|input|validation)", re.I)
+_ORDER = re.compile(r"\b(sort\w*|order\w*|alphabetic\w*|ascending|descending|insertion|oldest|newest|earliest|"
+                    r"latest|first|last|chronolog\w*|rank\w*|increasing|decreasing|sequence|ind(?:ex|ices)|"
+                    r"position\w*|reverse\w*)\b", re.I)
+_FLOAT_LITERAL = re.compile(r"-?\d+\.\d+(?:[eE][-+]?\d+)?")
+
+HELPERS = '''
+
+def _faithful_ulp(value, _stated=frozenset()):
+    """A faithful variant's helper: move computed floats (nested in lists, tuples, dicts) by one ulp."""
+    import math
+    if type(value) is float:
+        if math.isfinite(value) and value not in _stated and len(repr(abs(value)).split("e")[0].replace(".", "").strip("0")) > %(digits)d:
+            return math.nextafter(value, math.inf)
+        return value
+    if type(value) is list:
+        return [_faithful_ulp(v, _stated) for v in value]
+    if type(value) is tuple:
+        return tuple(_faithful_ulp(v, _stated) for v in value)
+    if type(value) is dict:
+        return {k: _faithful_ulp(v, _stated) for k, v in value.items()}
+    return value
+
+
+def _faithful_reorder(value, reverse_sequences=False):
+    """A faithful variant's helper: a returned dict in reversed key order, a set-derived sequence reversed."""
+    if type(value) is dict:
+        return dict(reversed(list(value.items())))
+    if reverse_sequences and type(value) in (list, tuple):
+        return type(value)(reversed(value))
+    return value
+''' % {"digits": SHORT_FLOAT_DIGITS}
+
+
+def _is_public(name: str) -> bool:
+    return not name.startswith("_")
+
+
+def _docstring_statement(body: Sequence[cst.BaseStatement]) -> bool:
+    first = body[0] if body else None
+    return (isinstance(first, cst.SimpleStatementLine) and len(first.body) == 1 and isinstance(first.body[0], cst.Expr)
+            and isinstance(first.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
+def _self_call(node: cst.BaseExpression) -> str | None:
+    """`m` for an expression `self.m(...)`, else None."""
+    if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name)
+            and node.func.value.value == "self"):
+        return node.func.attr.value
+    return None
+
+
+class _Methods:
+    """The class's methods as ast nodes: which raise, which attributes they touch, which are set-valued."""
+
+    def __init__(self, source: str, class_name: str) -> None:
+        tree = parsed(source).tree
+        self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name == class_name:
+                self.nodes = {item.name: item for item in node.body
+                              if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self.set_attributes = self._set_attributes()
+
+    def raises(self, name: str) -> bool:
+        node = self.nodes.get(name)
+        return node is not None and any(isinstance(n, ast.Raise) for n in ast.walk(node))
+
+    def touched(self, name: str) -> set[str]:
+        """`self.x` attributes a method reads or writes (one level: for guard independence)."""
+        node = self.nodes.get(name)
+        if node is None:
+            return set()
+        return {f"self.{n.attr}" for n in ast.walk(node) if isinstance(n, ast.Attribute)
+                and isinstance(n.value, ast.Name) and n.value.id == "self"}
+
+    def _set_attributes(self) -> set[str]:
+        out = set()
+        for node in self.nodes.values():
+            for n in ast.walk(node):
+                targets: list[ast.expr] = []
+                value = None
+                if isinstance(n, ast.Assign):
+                    targets, value = n.targets, n.value
+                elif isinstance(n, ast.AnnAssign) and n.value is not None:
+                    targets, value = [n.target], n.value
+                if value is not None and _set_valued(value, set()):
+                    out.update(t.attr for t in targets if isinstance(t, ast.Attribute)
+                               and isinstance(t.value, ast.Name) and t.value.id == "self")
+        return out
+
+
+def _set_valued(node: ast.expr, set_names: set[str], set_attributes: Iterable[str] = ()) -> bool:
+    """Whether an expression is a set: a set display or comprehension, set()/frozenset(), set operators of
+    sets, a local name or `self` attribute known to hold one."""
+    if isinstance(node, (ast.Set, ast.SetComp)):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("set", "frozenset"):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitOr, ast.BitAnd, ast.Sub, ast.BitXor)):
+        return _set_valued(node.left, set_names, set_attributes) and _set_valued(node.right, set_names, set_attributes)
+    if isinstance(node, ast.Name):
+        return node.id in set_names
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr in set(set_attributes)
+    return False
+
+
+def _set_derived_sequence(node: ast.expr, set_names: set[str], set_attributes: set[str]) -> bool:
+    """A list or tuple whose order is a set's iteration order: list(S), tuple(S), [.. for x in S]."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple")
+            and len(node.args) == 1):
+        return _set_valued(node.args[0], set_names, set_attributes)
+    if isinstance(node, ast.ListComp) and len(node.generators) == 1:
+        return _set_valued(node.generators[0].iter, set_names, set_attributes)
+    return False
+
+
+def _local_sets(function: ast.FunctionDef | ast.AsyncFunctionDef, set_attributes: set[str]) -> set[str]:
+    names: set[str] = set()
+    for n in ast.walk(function):
+        if isinstance(n, ast.Assign) and _set_valued(n.value, names, set_attributes):
+            names.update(t.id for t in n.targets if isinstance(t, ast.Name))
+    return names
+
+
+# --- the transformers: each rewrites the class's methods and records the places it changed -------------
+
+
+class _ClassRewriter(cst.CSTTransformer):
+    """Base: visits the target class's methods (not nested functions), tracks the current method."""
+
+    METADATA_DEPENDENCIES = (cst.metadata.PositionProvider,)
+
+    def __init__(self, class_name: str) -> None:
+        super().__init__()
+        self.class_name = class_name
+        self.in_class = 0
+        self.method: str | None = None
+        self.depth = 0  # function nesting inside the class: 1 = a method's own body
+        self.sites: list[str] = []
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        if node.name.value == self.class_name and self.in_class == 0:
+            self.in_class += 1
+            return True
+        return self.in_class > 0
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        if original.name.value == self.class_name and self.in_class == 1 and self.depth == 0:
+            self.in_class -= 1
+            return self.finish_class(updated)
+        return updated
+
+    def finish_class(self, node: cst.ClassDef) -> cst.ClassDef:
+        return node
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if self.in_class:
+            self.depth += 1
+            if self.depth == 1:
+                self.method = node.name.value
+        return True
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        if self.in_class:
+            result = self.finish_method(original, updated) if self.depth == 1 else updated
+            self.depth -= 1
+            if self.depth == 0:
+                self.method = None
+            return result
+        return updated
+
+    def finish_method(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        return updated
+
+    def in_method_body(self) -> bool:
+        return self.in_class == 1 and self.depth == 1 and self.method is not None
+
+    def site(self, node: cst.CSTNode) -> None:
+        line = self.get_metadata(cst.metadata.PositionProvider, node).start.line
+        self.sites.append(f"{self.method}:{line}")
+
+
+def _static_text(node: cst.BaseExpression) -> str | None:
+    """The fixed text of a string message (the literal parts of an f-string), None when not a string."""
+    if isinstance(node, cst.SimpleString):
+        return str(node.evaluated_value)
+    if isinstance(node, cst.ConcatenatedString):
+        left, right = _static_text(node.left), _static_text(node.right)
+        return None if left is None or right is None else left + right
+    if isinstance(node, cst.FormattedString):
+        return "".join(p.value for p in node.parts if isinstance(p, cst.FormattedStringText))
+    return None
+
+
+def message_stated(message: str, statements: str) -> bool:
+    """A message counts as stated when a fixed run of its text (eight characters or more, or the whole
+    message if shorter) appears in the skeleton's docstrings."""
+    chunks = [c.strip() for c in re.split(r"[{}]", message) if len(c.strip()) >= min(8, len(message.strip()))]
+    return any(chunk and chunk in statements for chunk in chunks)
+
+
+class _RewordMessages(_ClassRewriter):
+    def __init__(self, class_name: str, statements: Statements) -> None:
+        super().__init__(class_name)
+        self.statements = statements
+
+    def leave_Raise(self, original: cst.Raise, updated: cst.Raise) -> cst.Raise:
+        if not self.in_class or self.method is None or not isinstance(updated.exc, cst.Call):
+            return updated
+        args = list(updated.exc.args)
+        if not args or args[0].keyword is not None or args[0].star:
+            return updated
+        message = _static_text(args[0].value)
+        if message is None:
+            return updated
+        stated = self.statements.class_doc + "\n" + self.statements.of(self.method)
+        if message_stated(message, stated):
+            return updated
+        # Values formatted into the message stay (a solver may well name the offending value); the words go.
+        values = [p for p in args[0].value.parts if isinstance(p, cst.FormattedStringExpression)] \
+            if isinstance(args[0].value, cst.FormattedString) else []
+        if values:
+            parts: list[cst.BaseFormattedStringContent] = [cst.FormattedStringText("reworded:")]
+            for value in values:
+                parts += [cst.FormattedStringText(" "), value]
+            replacement: cst.BaseExpression = cst.FormattedString(parts=parts, start='f"', end='"')
+        else:
+            replacement = cst.SimpleString('"reworded message"')
+        self.site(original)
+        args[0] = args[0].with_changes(value=replacement)
+        return updated.with_changes(exc=updated.exc.with_changes(args=args))
+
+
+class _WrapReturns(_ClassRewriter):
+    """Wraps `return X` of public methods as `return helper(X, extra)`, where `wanted` says so."""
+
+    def __init__(self, class_name: str, helper: str, wanted) -> None:  # wanted(method, value node) -> extra args or None
+        super().__init__(class_name)
+        self.helper = helper
+        self.wanted = wanted
+
+    def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
+        if not self.in_method_body() or updated.value is None or not _is_public(self.method or "_"):
+            return updated
+        extra = self.wanted(self.method, original)
+        if extra is None:
+            return updated
+        self.site(original)
+        call_args = [cst.Arg(updated.value)] + [cst.Arg(cst.parse_expression(e)) for e in extra]
+        return updated.with_changes(value=cst.Call(func=cst.Name(self.helper), args=call_args))
+
+
+class _ReorderGuards(_ClassRewriter):
+    def __init__(self, class_name: str, statements: Statements, methods: _Methods) -> None:
+        super().__init__(class_name)
+        self.statements = statements
+        self.methods = methods
+        self.class_stated = bool(_CLASS_PRECEDENCE.search(statements.class_doc))
+
+    def _guard_names(self, statement: cst.BaseStatement, module: cst.Module) -> set[str] | None:
+        """The names and self attributes a guard depends on, or None when the statement is no guard."""
+        code = module.code_for_node(statement)
+        try:
+            node = ast.parse(code.strip()).body[0]
+        except (SyntaxError, IndexError):
+            return None
+        if isinstance(node, ast.If) and not node.orelse and len(node.body) == 1 and isinstance(node.body[0], ast.Raise):
+            uses = node.test
+        elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+              and isinstance(node.value.func.value, ast.Name) and node.value.func.value.id == "self"
+              and node.value.func.attr.startswith("_") and self.methods.raises(node.value.func.attr)):
+            uses = node.value
+        else:
+            return None
+        names = {n.id for n in ast.walk(uses) if isinstance(n, ast.Name) and n.id != "self"}
+        names |= {f"self.{n.attr}" for n in ast.walk(uses) if isinstance(n, ast.Attribute)
+                  and isinstance(n.value, ast.Name) and n.value.id == "self"}
+        for attr in [a for a in names if a.startswith("self._")]:
+            names |= self.methods.touched(attr[len("self."):])
+        builtins = {"isinstance", "len", "type", "int", "float", "str", "bool", "list", "dict", "tuple", "set",
+                    "callable", "any", "all", "hasattr", "min", "max", "abs", "round", "None", "True", "False"}
+        return names - builtins
+
+    def finish_method(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        name = original.name.value
+        if self.class_stated or _PRECEDENCE.search(self.statements.of(name)):
+            return updated
+        body = list(updated.body.body)
+        start = 1 if _docstring_statement(body) else 0
+        module = cst.Module(body=[])
+        # Leading calls that cannot raise (a call recorder) stay where they are; the guards after them move.
+        while start < len(body) and self._guard_names(body[start], module) is None and _non_raising_self_call(
+                body[start], self.methods):
+            start += 1
+        guards: list[tuple[cst.BaseStatement, set[str]]] = []
+        for statement in body[start:]:
+            names = self._guard_names(statement, module)
+            if names is None:
+                break
+            guards.append((statement, names))
+        if len(guards) < 2:
+            return updated
+        independent = all(not (a[1] & b[1]) for i, a in enumerate(guards) for b in guards[i + 1:])
+        if independent:
+            order = list(reversed(guards))
+        else:
+            pair = next((i for i in range(len(guards) - 1) if not (guards[i][1] & guards[i + 1][1])), None)
+            if pair is None:
+                return updated
+            order = guards[:pair] + [guards[pair + 1], guards[pair]] + guards[pair + 2:]
+        self.site(original)
+        body[start:start + len(guards)] = [g for g, _ in order]
+        return updated.with_changes(body=updated.body.with_changes(body=body))
+
+
+def _non_raising_self_call(statement: cst.BaseStatement, methods: _Methods) -> bool:
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr)):
+        return False
+    name = _self_call(statement.body[0].value)
+    return name is not None and name.startswith("_") and name in methods.nodes and not methods.raises(name)
+
+
+def _recorder_prologue(node: cst.FunctionDef) -> int | None:
+    """Index of a statement `self._x("<this method's name>")` among the first statements of a method: the
+    method records its own calls there (a call counter, a log of calls)."""
+    body = list(node.body.body)
+    start = 1 if _docstring_statement(body) else 0
+    for index in range(start, min(start + 3, len(body))):
+        statement = body[index]
+        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.Expr)):
+            return None
+        call = statement.body[0].value
+        name = _self_call(call)
+        if (name and name.startswith("_") and isinstance(call, cst.Call) and len(call.args) == 1
+                and isinstance(call.args[0].value, cst.SimpleString)
+                and call.args[0].value.evaluated_value == node.name.value):
+            return index
+    return None
+
+
+class _RouteInternalCalls(_ClassRewriter):
+    """Calls `self.m(...)` from other methods go to a copy of `m` without its recording statement."""
+
+    PREFIX = "_faithful_direct_"
+
+    def __init__(self, class_name: str, statements: Statements, recorded: dict[str, cst.FunctionDef]) -> None:
+        super().__init__(class_name)
+        self.statements = statements
+        self.recorded = recorded
+        self.routed: set[str] = set()
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        callee = _self_call(updated)
+        if (callee is None or not self.in_class or self.method is None or callee == self.method
+                or callee not in self.recorded or self.method.startswith(self.PREFIX)):
+            return updated
+        if re.search(rf"\b{re.escape(callee)}\b", self.statements.of(self.method)):
+            return updated  # the caller's docstring names the callee: how it is used is stated
+        self.site(original)
+        self.routed.add(callee)
+        return updated.with_changes(func=updated.func.with_changes(attr=cst.Name(self.PREFIX + callee)))
+
+    def finish_class(self, node: cst.ClassDef) -> cst.ClassDef:
+        copies = []
+        current = {item.name.value: item for item in node.body.body if isinstance(item, cst.FunctionDef)}
+        for name in sorted(self.routed):
+            method = current[name]  # as rewritten: its own calls of other recording methods are routed too
+            body = list(method.body.body)
+            del body[_recorder_prologue(method)]
+            copies.append(method.with_changes(name=cst.Name(self.PREFIX + name), decorators=(),
+                                              body=method.body.with_changes(body=body or [cst.SimpleStatementLine(
+                                                  [cst.Pass()])])))
+        if not copies:
+            return node
+        return node.with_changes(body=node.body.with_changes(body=list(node.body.body) + copies))
+
+
+# --- generation ----------------------------------------------------------------------------------------
+
+
+def _rewrite(source: str, transformer: _ClassRewriter) -> tuple[str, list[str]]:
+    wrapper = cst.metadata.MetadataWrapper(parsed(source).module, unsafe_skip_copy=True)
+    code = wrapper.visit(transformer).code
+    return code, transformer.sites
+
+
+def _with_helpers(code: str) -> str:
+    return code.rstrip("\n") + "\n" + HELPERS
+
+
+def _message_variant(source: str, class_name: str, statements: Statements) -> FaithfulVariant | None:
+    code, sites = _rewrite(source, _RewordMessages(class_name, statements))
+    if not sites:
+        return None
+    return FaithfulVariant(VariantKind.MESSAGE, code, tuple(sites),
+                           f"{len(sites)} exception message(s) the skeleton does not quote, reworded")
+
+
+def _float_variant(source: str, class_name: str, statements: Statements) -> FaithfulVariant | None:
+    stated = sorted({float(x) for x in _FLOAT_LITERAL.findall(statements.text)})
+    extra = [f"frozenset({stated!r})"] if stated else []
+    code, sites = _rewrite(source, _WrapReturns(class_name, "_faithful_ulp", lambda method, node: extra))
+    if not sites:
+        return None
+    return FaithfulVariant(VariantKind.FLOAT_ULP, _with_helpers(code), tuple(sites),
+                           f"computed float results of {len(sites)} return(s) moved by one ulp")
+
+
+def _guard_variant(source: str, class_name: str, statements: Statements, methods: _Methods) -> FaithfulVariant | None:
+    code, sites = _rewrite(source, _ReorderGuards(class_name, statements, methods))
+    if not sites:
+        return None
+    return FaithfulVariant(VariantKind.GUARD_ORDER, code, tuple(sites),
+                           f"independent guard checks of {len(sites)} method(s) in the other order")
+
+
+def _route_variant(source: str, class_name: str, statements: Statements) -> FaithfulVariant | None:
+    recorded: dict[str, cst.FunctionDef] = {}
+    for node in parsed(source).module.body:
+        if isinstance(node, cst.ClassDef) and node.name.value == class_name:
+            for item in node.body.body:
+                if isinstance(item, cst.FunctionDef) and _is_public(item.name.value) and not item.decorators \
+                        and _recorder_prologue(item) is not None:
+                    recorded[item.name.value] = item
+    if not recorded:
+        return None
+    code, sites = _rewrite(source, _RouteInternalCalls(class_name, statements, recorded))
+    if not sites:
+        return None
+    return FaithfulVariant(VariantKind.INTERNAL_ROUTE, code, tuple(sites),
+                           f"{len(sites)} internal call(s) of self-recording methods routed around the recording")
+
+
+def _unordered_variant(source: str, class_name: str, statements: Statements, methods: _Methods) -> FaithfulVariant | None:
+    def wanted(method: str, node: cst.Return) -> list[str] | None:
+        if _ORDER.search(statements.of(method)) or method not in methods.nodes:
+            return None
+        function = methods.nodes[method]
+        value = next((n.value for n in ast.walk(function) if isinstance(n, ast.Return) and n.value is not None
+                      and n.lineno == position(node)), None)
+        if value is None:
+            return []
+        local = _local_sets(function, methods.set_attributes)
+        return ["True"] if _set_derived_sequence(value, local, methods.set_attributes) else []
+
+    rewriter = _WrapReturns(class_name, "_faithful_reorder", wanted)
+
+    def position(node: cst.Return) -> int:
+        return rewriter.get_metadata(cst.metadata.PositionProvider, node).start.line
+
+    code, sites = _rewrite(source, rewriter)
+    if not sites:
+        return None
+    return FaithfulVariant(VariantKind.UNORDERED, _with_helpers(code), tuple(sites),
+                           f"results of {len(sites)} return(s) whose order is not stated, reordered")
+
+
+def faithful_variants(source: str, class_name: str, skeleton: str) -> list[FaithfulVariant]:
+    """One variant per kind that has a place in this class, in `VariantKind` order."""
+    statements = skeleton_statements(skeleton, class_name)
+    methods = _Methods(source, class_name)
+    made = [_message_variant(source, class_name, statements),
+            _float_variant(source, class_name, statements),
+            _guard_variant(source, class_name, statements, methods),
+            _route_variant(source, class_name, statements),
+            _unordered_variant(source, class_name, statements, methods)]
+    return [v for v in made if v is not None and v.source != source]
