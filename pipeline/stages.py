@@ -31,7 +31,8 @@ REJECTIONS = "rejections"
 MINE_STAGE = "mine"  # written by pipeline.mining.stage
 CANDIDATE_STAGES = (ENHANCE_STAGE, COMPOSE_STAGE, MINE_STAGE)
 # Failures that more tests can fix; any other reason (a failing or flaky test, a sandbox violation) cannot.
-REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION})
+REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION,
+                        RejectReason.OVERSPECIFIED_TESTS})  # weakened, then gated again
 
 
 def record_file_id(record_id: str) -> str:

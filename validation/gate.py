@@ -510,10 +510,12 @@ def _faithful(report: _Report, candidate: Candidate, base: RunResult, policy: Ga
             own = pool.run(SandboxJob(files={**files, f"{candidate.module_name}.py": variant.source},
                                       test_file=test_file, profile="base", limits=policy.limits()))
             failing = _non_passing(own, policy.allow_skipped)
+            lines = {t.test_id: (t.raised or {}).get("test_line") for t in own.tests}
             row["failing_tests"] = sorted(failing)
             failed.append({"kind": variant.kind.value, "description": variant.description,
                            "sites": list(variant.sites), "diff": variant.diff(candidate.solution_code),
-                           "failing_tests": {t: {"outcome": o, "reason": r[:600]} for t, (o, r) in sorted(failing.items())}})
+                           "failing_tests": {t: {"outcome": o, "reason": r[:600], "line": lines.get(t)}
+                                             for t, (o, r) in sorted(failing.items())}})
     report.evidence["faithful_variants"] = {"kinds": kinds, "failed": failed}
     unmeasured = [k for k, row in kinds.items() if row["passed"] is None]
     report.check("faithful_variants", len(failed), 0, not failed, reason=RejectReason.OVERSPECIFIED_TESTS,

@@ -1,5 +1,6 @@
-"""Coverage repair: add tests aimed at the lines a candidate's tests miss and the interaction edges they
-leave unexercised, using the same oracle machinery (everything runs in the sandbox)."""
+"""Test repair after the gate: over-specified checks weakened or dropped (pipeline/synthesis/weaken.py), and
+tests added aimed at the lines a candidate's tests miss and the interaction edges they leave unexercised,
+using the same oracle machinery (everything runs in the sandbox)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import ast
 import random
 from typing import Any
 
-from pipeline.records import Candidate, GateReport
+from pipeline.records import Candidate, GateReport, RejectReason
 from pipeline.analysis.class_model import analyse
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from pipeline.synthesis.testgen import Renderer, dedupe, random_walks
 from pipeline.synthesis.tracing import harvest, replay_scenarios
+from pipeline.synthesis.weaken import weaken_overspecified
 
 MAX_ADDED = 12
 
@@ -44,8 +46,12 @@ def _pick(runs: list[ScenarioRun], missing: set[int], edges: set[tuple[str, str]
 
 
 def repair_tests(candidate: Candidate, report: GateReport, *, pool: Any) -> Candidate:
-    """The candidate with tests added for its missing lines and unexercised edges (unchanged when nothing
-    can be added). Raises pipeline.synthesis.jobs.JobFailed when the sandbox returns no result."""
+    """The candidate with its over-specified checks weakened, and tests added for its missing lines and
+    unexercised edges when the gate found too few (unchanged when nothing can be done). Raises
+    pipeline.synthesis.jobs.JobFailed when the sandbox returns no result."""
+    candidate, _ = weaken_overspecified(candidate, report)
+    if not {RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION} & set(report.reasons):
+        return candidate
     missing, edges = _targets(report)
     if not missing and not edges:
         return candidate

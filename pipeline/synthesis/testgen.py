@@ -11,6 +11,7 @@ unasserted, if a later assertion depends on it.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import json
 import keyword
@@ -26,6 +27,7 @@ from pipeline.synthesis.pruning import ClassReads, RunFacts, StepFacts, class_re
 from pipeline.synthesis.scenarios import CLASS, MAIN, Arg, Scenario, Step
 from pipeline.synthesis.tracing import ArgumentPools, replay_scenarios
 from pipeline.synthesis.transforms.base import CALL_COUNTER_FIELDS, FEATURE_METHODS
+from validation.faithful import is_computed_float
 
 MAX_TESTS = 36
 MAX_REPLAYS = 30
@@ -47,6 +49,41 @@ def variable_for(class_name: str, taken: set[str]) -> str:
                 and candidate not in taken and candidate not in ("pytest", "restored", "before"):
             return candidate
     return "instance"
+
+
+def approximate_floats(literal: str) -> str:
+    """The expected value's literal with each computed float (see `validation.faithful.is_computed_float`)
+    written as `pytest.approx(...)`, inside lists, tuples and dicts too.
+
+    Failure mode this prevents: `assert derive_unit("inch", 2.54, "cm") == 0.025400000000000002`, which fails
+    an implementation that multiplies where the reference divides, although the skeleton says nothing of how
+    the value is computed. Short decimals (2.5, 0.1) stay exact: any sensible computation lands on them.
+    A literal on several lines (a string with a newline in it) is left as it is."""
+    if "\n" in literal:
+        return literal
+    try:
+        tree = ast.parse(literal, mode="eval")
+    except SyntaxError:
+        return literal
+    # ast counts columns in UTF-8 bytes: splice the bytes. Keys of dicts and members of sets stay exact
+    # (an approx object is not hashable).
+    hashed = {id(k) for n in ast.walk(tree) if isinstance(n, ast.Dict) for k in n.keys if k is not None}
+    hashed |= {id(e) for n in ast.walk(tree) if isinstance(n, ast.Set) for e in n.elts}
+    spans: list[tuple[int, int]] = []
+    inner: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+            inner.add(id(node.operand))
+            if id(node) not in hashed and is_computed_float(node.operand.value):
+                spans.append((node.col_offset, node.end_col_offset or node.col_offset))
+        elif isinstance(node, ast.Constant) and id(node) not in inner and id(node) not in hashed \
+                and is_computed_float(node.value):
+            spans.append((node.col_offset, node.end_col_offset or node.col_offset))
+    data = literal.encode("utf-8")
+    for start, end in sorted(spans, reverse=True):
+        data = data[:start] + b"pytest.approx(" + data[start:end] + b")" + data[end:]
+    literal = data.decode("utf-8")
+    return literal
 
 
 # -- scenario generation --------------------------------------------------------------------------------
@@ -254,6 +291,8 @@ class Renderer:
                 body.append(f"    {expr}")
                 continue
             literal = outcome.get("literal")
+            if isinstance(literal, str):
+                literal = approximate_floats(literal)
             if step.bind:
                 body.append(f"{step.bind} = {expr}")
                 if asserted:

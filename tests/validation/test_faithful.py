@@ -227,3 +227,23 @@ def test_an_overspecified_test_is_rejected_with_its_variant(kind, pool, fast_pol
     test_name = over.split("def ")[1].split("(")[0]
     assert [t.split("::")[-1] for t in failed[0]["failing_tests"]] == [test_name]
     assert failed[0]["diff"].startswith("--- reference")
+
+
+@pytest.mark.parametrize("kind", list(VariantKind), ids=lambda k: k.value)
+def test_weakening_keeps_what_the_skeleton_states_and_the_gate_then_passes(kind, pool, fast_policy, candidate_of):
+    from pipeline.synthesis.weaken import weaken_overspecified
+
+    policy = fast_policy.model_copy(update=POLICY_OFF)
+    over, _ = OVER[kind]
+    candidate = _candidate(candidate_of, over)
+    weakened, done = weaken_overspecified(candidate, validate_candidate(candidate, policy, pool))
+    assert done.changed and weakened.candidate_id != candidate.candidate_id
+    report = validate_candidate(weakened, policy, pool)
+    assert report.passed, report.evidence.get("faithful_variants")
+    name = over.split("def ")[1].split("(")[0]
+    if kind is VariantKind.MESSAGE:
+        assert "pytest.raises(ValueError)" in weakened.test_code and "match=" not in weakened.test_code
+    elif kind is VariantKind.FLOAT_ULP:
+        assert "pytest.approx(0.3333333333333333)" in weakened.test_code
+    else:  # its only check was over-specified: the check went, and the test with nothing left to check
+        assert f"def {name}(" not in weakened.test_code and done.dropped == [name]

@@ -243,11 +243,14 @@ class RunPlugin:
             return
         run_dir = self.request["run_dir"]
         frames = []
+        test_line = None  # the line of the test file where the failure left the test (1-based)
         for entry in list(call.excinfo.traceback)[-40:]:
             path = str(entry.path)
             if os.path.dirname(path) == run_dir:
                 frames.append([os.path.basename(path), entry.frame.code.name])
-        self.raised[item.nodeid] = {"type": call.excinfo.typename[:80], "frames": frames}
+                if os.path.basename(path) == self.request["test_file"]:
+                    test_line = entry.lineno + 1
+        self.raised[item.nodeid] = {"type": call.excinfo.typename[:80], "frames": frames, "test_line": test_line}
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         try:

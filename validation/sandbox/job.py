@@ -95,8 +95,9 @@ class TestResult:
     test_id: str
     outcome: str  # one of OUTCOMES
     reason: str = ""
-    # A failing test's exception: {"type": name, "frames": [[file, function], ...]} (run-folder files only,
-    # outermost first); None when it passed or nothing was raised.
+    # A failing test's exception: {"type": name, "frames": [[file, function], ...], "test_line": N} (run-folder
+    # files only, outermost first; the line of the test file where the failure left the test, or None); None
+    # when it passed or nothing was raised.
     raised: dict[str, Any] | None = None
 
 
@@ -175,4 +176,6 @@ def _raised(value: Any) -> dict[str, Any] | None:
         return None
     frames = [[str(f[0])[:200], str(f[1])[:200]] for f in value.get("frames") or []
               if isinstance(f, (list, tuple)) and len(f) == 2][-40:]
-    return {"type": str(value.get("type", ""))[:80], "frames": frames}
+    line = value.get("test_line")
+    return {"type": str(value.get("type", ""))[:80], "frames": frames,
+            "test_line": line if isinstance(line, int) and not isinstance(line, bool) else None}

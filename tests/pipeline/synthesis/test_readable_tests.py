@@ -185,3 +185,19 @@ def test_a_name_grows_with_what_tells_two_tests_apart_before_a_number():
     titled = [NamedStep("undo", True, False, changes_state=True), NamedStep("total", True, True)]
     assert namer.name(titled, "undo_reverts_last_operation") == "test_undo_reverts_last_operation"
     assert namer.name(titled, "undo_reverts_last_operation") == "test_undo_reverts_last_operation_involving_total"
+
+
+@pytest.mark.parametrize("literal, expected", [
+    ("0.025400000000000002", "pytest.approx(0.025400000000000002)"),
+    ("[1, -8.711754349385727, 2.5]", "[1, pytest.approx(-8.711754349385727), 2.5]"),
+    ('{"é": 0.3333333333333333, "n": 0.1}', '{"é": pytest.approx(0.3333333333333333), "n": 0.1}'),
+    ("{0.1234567890123456: 1}", "{0.1234567890123456: 1}"),  # a key stays exact: approx is not hashable
+    ('"0.30000000000000004"', '"0.30000000000000004"'),
+    ("None", "None"),
+])
+def test_computed_floats_are_compared_approximately(literal, expected):
+    from pipeline.synthesis.testgen import approximate_floats
+
+    written = approximate_floats(literal)
+    assert written == expected
+    assert eval(written, {"pytest": pytest}) == eval(literal)  # noqa: S307 - literals written by the test

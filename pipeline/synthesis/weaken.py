@@ -1,0 +1,167 @@
+"""Weakening over-specified tests: what the test writer does with a test that fails a faithful variant.
+
+The gate names, for each faithful variant that failed (validation/faithful.py), every failing test and the
+line of the test where it failed. A test fails a faithful variant only by checking something the skeleton
+leaves open, so that check is weakened to what the skeleton states, or dropped:
+
+- a reworded message: the `match=` of the `pytest.raises` on that line goes (the exception type stays);
+- a computed float: the floats of that assertion are compared with `pytest.approx`;
+- any other kind (an order, a guard's precedence, call counts that depend on internal calls): the assertion
+  or `pytest.raises` block on that line is dropped.
+
+A failure on a line that is neither (a call that now raises, a helper's line) drops the whole test, and so
+does a test left with nothing it checks. The weakened candidate then goes through the whole gate again,
+which measures coverage and interaction anew and runs the variants again: one that still fails rejects it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from pipeline.records import Candidate, GateReport
+from validation.faithful import VariantKind, is_computed_float
+
+
+@dataclass
+class Weakening:
+    """What was done to which test (for the candidate's generator parameters and the evidence)."""
+
+    weakened: list[str] = field(default_factory=list)  # "test: what"
+    dropped: list[str] = field(default_factory=list)  # test names
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.weakened or self.dropped)
+
+
+def _failures(report: GateReport) -> dict[str, list[tuple[str, int | None]]]:
+    """Test function name -> (variant kind, failing line) for every test that failed a faithful variant."""
+    evidence = report.evidence.get("faithful_variants") if isinstance(report.evidence, dict) else None
+    out: dict[str, list[tuple[str, int | None]]] = defaultdict(list)
+    for variant in (evidence or {}).get("failed", []) if isinstance(evidence, dict) else []:
+        for test_id, detail in (variant.get("failing_tests") or {}).items():
+            name = test_id.split("::")[-1].split("[")[0]
+            line = detail.get("line") if isinstance(detail, dict) else None
+            out[name].append((str(variant.get("kind")), line if isinstance(line, int) else None))
+    return dict(out)
+
+
+def _raises_call(item: cst.WithItem) -> cst.Call | None:
+    call = item.item
+    if (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)
+            and call.func.value.value == "pytest" and call.func.attr.value == "raises"):
+        return call
+    return None
+
+
+def _checks(statement: cst.CSTNode) -> bool:
+    """Whether a statement checks something: an assert, or a `with pytest.raises(...)` block."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        return any(isinstance(s, cst.Assert) for s in statement.body)
+    if isinstance(statement, cst.With):
+        return any(_raises_call(i) for i in statement.items)
+    return False
+
+
+class _Approximate(cst.CSTTransformer):
+    """In comparisons, computed float literals (and their negations), alone or inside list, tuple and dict
+    displays, become `pytest.approx(...)`; floats passed as arguments stay as they are."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.Comparison:
+        targets = [t.with_changes(comparator=self._deep(t.comparator)) for t in updated.comparisons]
+        return updated.with_changes(left=self._deep(updated.left), comparisons=targets)
+
+    def _deep(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        if isinstance(node, (cst.List, cst.Tuple)):
+            return node.with_changes(elements=[e.with_changes(value=self._deep(e.value)) for e in node.elements])
+        if isinstance(node, cst.Dict):
+            return node.with_changes(elements=[e.with_changes(value=self._deep(e.value))
+                                               if isinstance(e, cst.DictElement) else e for e in node.elements])
+        negated = isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
+        number = node.expression if negated else node
+        if isinstance(number, cst.Float) and is_computed_float(float(number.value)):
+            self.count += 1
+            return cst.Call(func=cst.parse_expression("pytest.approx"), args=[cst.Arg(node)])
+        return node
+
+
+class _Weaken(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, failures: dict[str, list[tuple[str, int | None]]]) -> None:
+        super().__init__()
+        self.failures = failures
+        self.done = Weakening()
+
+    def _span(self, node: cst.CSTNode) -> tuple[int, int]:
+        position = self.get_metadata(PositionProvider, node)
+        return position.start.line, position.end.line
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef | cst.RemovalSentinel:
+        name = original.name.value
+        if name not in self.failures:
+            return updated
+        statements = list(updated.body.body)
+        spans = [self._span(s) for s in original.body.body]
+        drop: set[int] = set()
+        for kind, line in self.failures[name]:
+            index = next((i for i, (lo, hi) in enumerate(spans) if line is not None and lo <= line <= hi), None)
+            if index is None or not _checks(statements[index]):
+                self.done.dropped.append(name)
+                return cst.RemovalSentinel.REMOVE
+            statement = statements[index]
+            if kind == VariantKind.MESSAGE.value and isinstance(statement, cst.With):
+                items = []
+                for item in statement.items:
+                    call = _raises_call(item)
+                    if call is not None:
+                        item = item.with_changes(item=call.with_changes(
+                            args=[a for a in call.args if not (a.keyword and a.keyword.value == "match")]))
+                    items.append(item)
+                statements[index] = statement.with_changes(items=items)
+                self.done.weakened.append(f"{name}: pytest.raises without match")
+            elif kind == VariantKind.FLOAT_ULP.value:
+                approximate = _Approximate()
+                statements[index] = statement.visit(approximate)
+                if approximate.count:
+                    self.done.weakened.append(f"{name}: {approximate.count} float(s) compared approximately")
+                else:
+                    drop.add(index)
+            else:
+                drop.add(index)
+        if drop:
+            self.done.weakened.append(f"{name}: {len(drop)} check(s) of what the skeleton leaves open dropped")
+        kept = [s for i, s in enumerate(statements) if i not in drop]
+        if not any(_checks(s) for s in kept):
+            self.done.dropped.append(name)
+            return cst.RemovalSentinel.REMOVE
+        return updated.with_changes(body=updated.body.with_changes(body=kept))
+
+
+def weaken_overspecified(candidate: Candidate, report: GateReport) -> tuple[Candidate, Weakening]:
+    """The candidate with the checks that failed a faithful variant weakened or dropped (unchanged when the
+    report names none)."""
+    failures = _failures(report)
+    if not failures:
+        return candidate, Weakening()
+    weaken = _Weaken(failures)
+    test_code = MetadataWrapper(cst.parse_module(candidate.test_code)).visit(weaken).code
+    if not weaken.done.changed:
+        return candidate, weaken.done
+    if "pytest.approx" in test_code and "import pytest" not in test_code:
+        test_code = "import pytest\n" + test_code
+    parameters = {**candidate.generator.parameters, "weakened_checks": len(weaken.done.weakened),
+                  "dropped_tests": len(weaken.done.dropped)}
+    return candidate.model_copy(update={
+        "test_code": test_code,
+        "candidate_id": Candidate.make_id(candidate.class_name, candidate.solution_code, test_code),
+        "generator": candidate.generator.model_copy(update={"parameters": parameters}),
+    }), weaken.done
