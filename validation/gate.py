@@ -517,6 +517,10 @@ def _faithful(report: _Report, candidate: Candidate, base: RunResult, policy: Ga
                            "failing_tests": {t: {"outcome": o, "reason": r[:600], "line": lines.get(t)}
                                              for t, (o, r) in sorted(failing.items())}})
     report.evidence["faithful_variants"] = {"kinds": kinds, "failed": failed}
+    for kind, row in kinds.items():  # per kind: how many places it changed (a task's metrics, the card's table)
+        report.check(f"faithful_{kind}", row["sites"], None, row["passed"] is not False, gated=False,
+                     detail=f"{row['sites']} place(s) changed; "
+                            + {True: "every test passes", False: "a test fails", None: "not measured"}[row["passed"]])
     unmeasured = [k for k, row in kinds.items() if row["passed"] is None]
     report.check("faithful_variants", len(failed), 0, not failed, reason=RejectReason.OVERSPECIFIED_TESTS,
                  detail=(f"{len(variants) - len(failed) - len(unmeasured)} of {len(variants)} faithful variants pass "

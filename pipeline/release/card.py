@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipeline.funnel import Funnel
-from pipeline.records import Task
+from pipeline.records import RejectReason, Task
 from pipeline.release.dataset_io import split_file
 from pipeline.release.family import family_counts
 
@@ -62,6 +62,32 @@ def funnel_section(funnel: Funnel) -> str:
     if sources:
         text = ("Candidates per source: " + ", ".join(f"{s} {n}" for s, n in sources) + ".\n\n" + text)
     return text
+
+
+FAITHFUL_KINDS = (("message", "exception messages reworded"), ("float_ulp", "computed floats moved by one ulp"),
+                  ("guard_order", "independent guard checks reordered"),
+                  ("internal_route", "internal calls routed around a call recorder"),
+                  ("unordered", "unordered results in another order"))
+
+
+def faithful_section(tasks: Sequence[Task], funnel: Funnel) -> str:
+    """How the release was checked against tests that fail correct implementations (validation/faithful.py)."""
+    checked = [t for t in tasks if t.metrics.get("faithful_variants") is not None]
+    # The gate's count is every candidate it found over-specified; the repair round's, those still rejected
+    # after their failing checks were weakened or dropped.
+    found, rejected = (funnel.stages[s].rejected.get(RejectReason.OVERSPECIFIED_TESTS, 0) if s in funnel.stages else 0
+                       for s in ("validate", "repair"))
+    if not checked:
+        return "Faithful variants were not run for the tasks of this release."
+    failing = sum(1 for t in checked if (t.metrics.get("faithful_variants") or 0) > 0)
+    rows = [(kind, what, sum(1 for t in checked if t.metrics.get(f"faithful_{kind}") is not None),
+             int(sum(t.metrics.get(f"faithful_{kind}") or 0 for t in checked))) for kind, what in FAITHFUL_KINDS]
+    return (f"A faithful variant is the reference changed only where the skeleton is silent; a correct solution "
+            f"may differ from the reference there, so every test must pass it. {len(checked)} of {len(tasks)} tasks "
+            f"were checked against the variants of their class, and {failing} of them fail one. In this build the "
+            f"gate found {found} candidate(s) with a test that failed a variant; after the failing checks were "
+            f"weakened or dropped, {rejected} were still rejected as `overspecified_tests`.\n\n"
+            + _table(("variant", "what changes", "tasks with such a place", "places changed"), rows))
 
 
 def distribution_section(tasks: Sequence[Task]) -> str:
@@ -240,6 +266,10 @@ Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, remo
 ## Quality of the tests
 
 {distribution_section(tasks)}
+
+### Tests that a correct implementation passes
+
+{faithful_section(tasks, funnel)}
 
 ## Judge agreement
 

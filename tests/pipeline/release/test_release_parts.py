@@ -47,3 +47,23 @@ def test_export_strips_the_module_import_only():
 
 def test_size_categories():
     assert [size_category(n) for n in (0, 999, 1000, 20_000)] == ["n<1K", "n<1K", "1K<n<10K", "10K<n<100K"]
+
+
+def test_the_card_counts_faithful_variants_per_kind_and_the_overspecified_rejections():
+    from pipeline.funnel import Funnel, StageCount
+    from pipeline.records import RejectReason
+    from pipeline.release.card import faithful_section
+
+    checked = {"line_coverage": 0.95, "faithful_variants": 0.0, "faithful_message": 3.0, "faithful_guard_order": 1.0}
+    tasks = [build_task("A", metrics=checked), build_task("B", metrics={**checked, "faithful_guard_order": None}),
+             build_task("C", metrics={"line_coverage": 0.95})]
+    funnel = Funnel(run_id="r", stages={
+        "validate": StageCount(received=9, accepted=5, rejected={RejectReason.OVERSPECIFIED_TESTS: 4}),
+        "repair": StageCount(received=4, accepted=3, rejected={RejectReason.OVERSPECIFIED_TESTS: 1})})
+    text = faithful_section(tasks, funnel)
+    assert "2 of 3 tasks were checked" in text and "0 of them fail one" in text
+    assert "gate found 4 candidate(s)" in text and "1 were still rejected as `overspecified_tests`" in text
+    assert "| message | exception messages reworded | 2 | 6 |" in text
+    assert "| guard_order | independent guard checks reordered | 1 | 1 |" in text
+    assert "| float_ulp | computed floats moved by one ulp | 0 | 0 |" in text
+    assert faithful_section([tasks[2]], funnel) == "Faithful variants were not run for the tasks of this release."
