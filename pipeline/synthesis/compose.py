@@ -25,7 +25,7 @@ from pipeline.synthesis.cst_edit import ClassEditor, EditError, _docstring_node
 from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
 from pipeline.synthesis.pairing import pair_seeds
 from pipeline.synthesis.scenarios import Arg, Scenario, Step
-from pipeline.synthesis.testgen import snake, synthesize_tests
+from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall, harvest, replay_scenarios
 
 STAGE = "compose"
@@ -465,8 +465,8 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any
                                   extra=extra, rng=rng, max_tests=config.max_tests)
     except JobFailed as exc:
         return _rejection(a, b, config.rng_seed, f"sandbox job failed: {exc}")
-    if result.tests < 5:
-        return _rejection(a, b, config.rng_seed, f"only {result.tests} usable test scenarios")
+    if result.tests < MIN_TESTS:
+        return _rejection(a, b, config.rng_seed, f"only {result.tests} tests written")
     return Candidate(
         candidate_id=Candidate.make_id(fusion.class_name, fusion.source, result.test_code),
         class_name=fusion.class_name,

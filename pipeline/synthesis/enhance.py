@@ -18,11 +18,10 @@ from pipeline.analysis.class_model import analyse
 from pipeline.synthesis.config import EnhanceConfig
 from pipeline.synthesis.cst_edit import EditError
 from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
-from pipeline.synthesis.testgen import synthesize_tests
+from pipeline.synthesis.testgen import MIN_TESTS, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, harvest
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, ScenarioContext, TransformError
 
-MIN_TESTS = 5
 STAGE = "enhance"
 
 
@@ -92,7 +91,7 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
     except JobFailed as exc:
         return _rejection(seed, names, config.rng_seed, f"oracle run failed: {exc}", error=str(exc))
     if result.tests < MIN_TESTS:
-        return _rejection(seed, names, config.rng_seed, f"only {result.tests} usable test scenarios", tests=result.tests)
+        return _rejection(seed, names, config.rng_seed, f"only {result.tests} tests written", tests=result.tests)
     skeleton = make_skeleton(solution, seed.class_name)
     feature_words = ", ".join(n.replace("_", " ") for n in names)
     return Candidate(

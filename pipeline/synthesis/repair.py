@@ -50,8 +50,8 @@ def repair_tests(candidate: Candidate, report: GateReport, *, pool: Any) -> Cand
     unexercised edges when the gate found too few (unchanged when nothing can be done). Raises
     pipeline.synthesis.jobs.JobFailed when the sandbox returns no result."""
     candidate, _ = weaken_overspecified(candidate, report)
-    if not {RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION} & set(report.reasons):
-        return candidate
+    if report.reasons and set(report.reasons) <= {RejectReason.OVERSPECIFIED_TESTS}:
+        return candidate  # coverage and interaction were enough: the gate measures them again after weakening
     missing, edges = _targets(report)
     if not missing and not edges:
         return candidate

@@ -30,6 +30,7 @@ from pipeline.synthesis.transforms.base import CALL_COUNTER_FIELDS, FEATURE_METH
 from validation.faithful import is_computed_float
 
 MAX_TESTS = 36
+MIN_TESTS = 5  # fewer written tests than this: no candidate (counted after rendering, not as scenarios chosen)
 MAX_REPLAYS = 30
 WALKS = 48
 LINE_WEIGHT, EDGE_WEIGHT = 1.0, 2.0
@@ -39,7 +40,7 @@ LINE_WEIGHT, EDGE_WEIGHT = 1.0, 2.0
 class SynthesisResult:
     test_code: str
     scenarios_run: int
-    tests: int
+    tests: int  # test functions written (a chosen scenario that renders to a bare constructor is not written)
 
 
 def variable_for(class_name: str, taken: set[str]) -> str:
@@ -195,6 +196,7 @@ class Renderer:
         self.imports: set[str] = set()
         self.names: set[str] = set()
         self.namer = TestNamer(self.names)
+        self.written = 0  # test functions in the last module_text
         self.reads = _class_reads(source, model.name)
 
     def _name_of(self, variable: str) -> str:
@@ -306,6 +308,7 @@ class Renderer:
         return body, named
 
     def module_text(self, runs: Sequence[ScenarioRun]) -> str:
+        """The test module; `self.written` is then the number of test functions in it."""
         facts = [self.facts(run) for run in runs]
         if self.reads is not None:
             prune_suite(facts, self.reads)
@@ -316,6 +319,7 @@ class Renderer:
                 continue
             name = self.namer.name(named, run.scenario.title)
             blocks.append(f"def {name}():\n" + "\n".join("    " + line for line in body) + "\n")
+        self.written = len(blocks)
         names = ", ".join([self.model.name] + sorted(self.imports - {self.model.name}))
         header = f"import pytest\n\nfrom {self.module} import {names}\n"
         return header + "\n\n" + "\n\n".join(blocks)
@@ -342,5 +346,6 @@ def synthesize_tests(pool: Any, *, source: str, module: str, model: ClassModel, 
         runs = run_oracle(pool, source=source, module=module, class_name=model.name, scenarios=scenarios)
     with timed("synthesis", "tests: select and render"):
         chosen = select(runs, max_tests)
-        text = Renderer(model, module, source).module_text(chosen)
-    return SynthesisResult(text, len(scenarios), len(chosen))
+        renderer = Renderer(model, module, source)
+        text = renderer.module_text(chosen)
+    return SynthesisResult(text, len(scenarios), renderer.written)
