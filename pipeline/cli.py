@@ -166,6 +166,8 @@ def build(
         console.print(outcome.sentence(), highlight=False, soft_wrap=True)
         return
     runs.record_configuration(store, run_id, cfg)  # a resumed run under another configuration ends here
+    for warning in cfg.judges.warnings:
+        err_console.print(f"[yellow]warning[/yellow] {warning}", highlight=False, soft_wrap=True)
     from flows.build import build_flow  # imports Prefect: about a second
     from flows.runners import runner_from_options
     from flows.server_watch import stop_watch
@@ -188,7 +190,7 @@ def build(
         console.print(format_profile(step_times()), highlight=False, soft_wrap=True)
     for name, count in summary.funnel.stages.items():
         rejected = ", ".join(f"{reason.value} {n}" for reason, n in sorted(count.rejected.items())) or "none"
-        console.print(f"  {name:<10} received {count.received:>5}  accepted {count.accepted:>5}  rejected: {rejected}",
+        console.print(f"  {name:<13} received {count.received:>5}  accepted {count.accepted:>5}  rejected: {rejected}",
                       highlight=False, soft_wrap=True)
     from judges.cli import agreement_lines
     from judges.stage import read_agreement
