@@ -1,8 +1,8 @@
 """Verdicts cached by candidate content and judge spec.
 
 The key covers what changes a verdict and nothing else: the candidate's class name, module name,
-description, skeleton, reference and tests; the gate figures a judge may read (checks with their values
-and details, not timings or logs); the judge's full spec (backend, model, prompt name and version, parameters,
+description, skeleton, reference and tests; the gate figures a judge may read (checks with their values and
+details, not timings or logs); the judge's full spec (backend, model, prompt name and version, parameters,
 thresholds); and, for a model judge, the checks layer's verdicts it was shown (decisions, findings and their
 notes are in its prompt: a changed finding is another question). A candidate id alone is not enough: two
 runs may judge the same id with different panels.
@@ -45,7 +45,7 @@ def shown_checks(checks: Sequence[Verdict]) -> list:
 def verdict_key(candidate: Candidate, report: GateReport | None, spec: JudgeSpec,
                 checks: Sequence[Verdict] = ()) -> str:
     """The cache key of one judge's verdict on one candidate (shown `checks`, when any)."""
-    shown = [shown_checks(checks)] if checks else []  # a judge shown no checks keeps the key it always had
+    shown = [shown_checks(checks)] if checks else []  # nothing for a judge shown no checks (every offline one)
     return content_hash(candidate.class_name, candidate.module_name, candidate.description, candidate.skeleton,
                         candidate.solution_code, candidate.test_code, report_figures(report),
                         spec.model_dump(mode="json"), *shown, length=24)

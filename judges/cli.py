@@ -14,6 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pipeline.errors import InputError
@@ -134,7 +135,7 @@ def judge_command(
     pairs = load_pairs(release_or_path(path))  # a release may be named by its version
     with panel_factory(config, jobs=jobs)() as panel:
         for warning in panel.warnings:
-            err_console.print(f"[yellow]warning[/yellow] {warning}")
+            err_console.print(f"[yellow]warning[/yellow] {escape(warning)}")
         decisions = panel.review_many(pairs, jobs=jobs)
     figures = agreement([d.verdicts for d in decisions])
     print_decisions(decisions, f"judge panel ({config.decision_rule().label}) on {len(decisions)} task(s) from {path}")

@@ -165,9 +165,11 @@ def build(
     if (outcome := runs.finished_outcome(store, run_id)) is not None:
         console.print(outcome.sentence(), highlight=False, soft_wrap=True)
         return
+    from rich.markup import escape
+
+    for warning in cfg.judges.warnings:  # a setting that weakens the release: said before anything runs
+        err_console.print(f"[yellow]warning[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
     runs.record_configuration(store, run_id, cfg)  # a resumed run under another configuration ends here
-    for warning in cfg.judges.warnings:
-        err_console.print(f"[yellow]warning[/yellow] {warning}", highlight=False, soft_wrap=True)
     from flows.build import build_flow  # imports Prefect: about a second
     from flows.runners import runner_from_options
     from flows.server_watch import stop_watch

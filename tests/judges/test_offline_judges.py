@@ -199,7 +199,8 @@ def test_adequacy_reads_faithful_variants_only_when_the_gate_ran_them(candidate)
     report = GateReport(candidate_id=candidate.candidate_id, passed=True, mutation_score=0.9, checks=(vacuous,))
     judge = AdequacyJudge()
     before = judge.review(candidate, report)
-    assert [f.criterion for f in before.findings] == ["tests_detect_faults", "tests_not_vacuous"]  # no check, no finding
+    # No faithful_variants check in the report: no finding about it, not even an undecided one.
+    assert [f.criterion for f in before.findings] == ["tests_detect_faults", "tests_not_vacuous"]
     failed = CheckResult(name="faithful_variants", value=1, threshold=0, passed=False, gated=False,
                          detail="1 of 4 faithful variants fails a test")
     evidence = {"failing": [{"kind": "message", "test": "test_times_must_be_positive"}]}
