@@ -55,7 +55,8 @@ def _gate_and_release(artifacts: Path, run_id: str, config: BuildConfig) -> tupl
     funnel = Funnel(run_id=run_id).with_stage(stages.VALIDATE_STAGE, gate).with_stage(stages.REPAIR_STAGE, repair)
     if config.judges.enabled:  # as the build does: the release takes the judges' survivors only
         judged = _timed("judge", walls, lambda: stages.stage_judge(store, run_id, config))
-        funnel = funnel.with_stage(stages.JUDGE_STAGE, judged)
+        for step, count in judged.items():  # one step per judge layer
+            funnel = funnel.with_stage(step, count)
     outcome = _timed("release", walls, lambda: stages.stage_release(store, run_id, funnel, config))
     print(f"  {outcome.message}")
     return walls, gate.received, format_profile(step_times())

@@ -149,14 +149,18 @@ def _run_stages(store: ArtifactStore, artifacts: Path, run_id: str, config: Buil
 
     stage_clock = [time.perf_counter()]
 
-    def record(name: str, count: StageCount) -> None:
+    def record(name: str, count: StageCount | dict[str, StageCount]) -> None:
         # A resumed run finds its finished stages already in funnel.json: the file is left as it is.
+        # A stage with several funnel steps (the judge stage's layers) is timed once, under its name.
         nonlocal funnel
         now = time.perf_counter()  # wall time since the previous stage ended (`build --profile`)
         add_time("build", name, now - stage_clock[0])
         stage_clock[0] = now
-        funnel = funnel.with_stage(name, count)
-        if runs.read_funnel(store, run_id).stages.get(name) != count:
+        steps = count if isinstance(count, dict) else {name: count}
+        for step, step_count in steps.items():
+            funnel = funnel.with_stage(step, step_count)
+        recorded = runs.read_funnel(store, run_id).stages
+        if any(recorded.get(step) != step_count for step, step_count in steps.items()):
             store.write_run_file(run_id, runs.FUNNEL_FILE, funnel.to_json() + "\n")
 
     record(stages.SEEDS_STAGE, seeds_task(artifacts, run_id, config))
@@ -175,7 +179,7 @@ def _run_stages(store: ArtifactStore, artifacts: Path, run_id: str, config: Buil
     record(stages.VALIDATE_STAGE, gate)
     record(stages.REPAIR_STAGE, repair)
     if config.judges.enabled:  # after the gate, on its survivors only; before release
-        record(stages.JUDGE_STAGE, judge_stage(artifacts, run_id, config))  # one task per survivor
+        record(stages.JUDGE_STAGE, judge_stage(artifacts, run_id, config))  # one task per survivor; a step per layer
     result = release_task(artifacts, run_id, config, funnel)
     add_time("build", "release", time.perf_counter() - stage_clock[0])
     summary = _summary(store, result)

@@ -70,17 +70,16 @@ def gate_task(artifacts: Path, run_id: str, candidate_id: str, config: BuildConf
     return candidate_id
 
 
-def _judge_panel(config: BuildConfig):  # noqa: ANN202 - (Panel, ModelClient | None)
-    """The configured panel for one task: model judges with a client of the task's own (so that the task can
-    report exactly what its calls spent), or the offline judges on the process's shared sandbox pool."""
+def _judge_panel(config: BuildConfig):  # noqa: ANN202 - (LayeredPanel, ModelClient | None)
+    """The configured panel for one task: the checks on the process's shared sandbox pool, and model judges
+    with a client of the task's own (so that the task can report exactly what its calls spent)."""
     from judges.cache import VerdictCache
-    from judges.stage import model_client, model_panel, offline_panel, verdict_cache_dir
+    from judges.stage import layered_panel, model_client, verdict_cache_dir
 
-    cache = VerdictCache(verdict_cache_dir())
-    if config.judges.models:
-        client = model_client()
-        return model_panel(config.judges, client, cache), client
-    return offline_panel(config.judges, _pool(config), config.gate.limits(), cache), None
+    client = model_client() if config.judges.models else None
+    pool = _pool(config) if config.judges.offline else None
+    return layered_panel(config.judges, pool=pool, limits=config.gate.limits(), client=client,
+                         cache=VerdictCache(verdict_cache_dir())), client
 
 
 @task(name="judge candidate", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=RETRY_DELAY_S,
@@ -93,14 +92,14 @@ def judge_task(artifacts: Path, run_id: str, candidate_id: str, config: BuildCon
     return decided, client.usage() if client is not None else None
 
 
-def judge_stage(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
-    """The judge stage as one task per gate survivor; counted, and its agreement figures written, from the
-    decisions in the store; the model calls of this attempt join the run's model_usage.json."""
+def judge_stage(artifacts: Path, run_id: str, config: BuildConfig) -> dict[str, StageCount]:
+    """The judge stage as one task per gate survivor; counted per layer, and its agreement figures written,
+    from the decisions in the store; the model calls of this attempt join the run's model_usage.json."""
     from judges.panel import STAGE, PanelDecision
     from judges.stage import tally_decisions
 
     store = ArtifactStore(artifacts)
-    if (done := stages.finished_count(store, run_id, stages.JUDGE_STAGE)) is not None:
+    if (done := stages.finished_judge_steps(store, run_id, config)) is not None:
         return done
     items = per_record.judge_items(store, run_id)
     todo = [item for item in items if per_record.judged_id(store, run_id, item) is None]
@@ -117,12 +116,12 @@ def judge_stage(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount
         if todo:
             _each_done(judge_task.map(unmapped(artifacts), unmapped(run_id), todo, unmapped(config)), judged)
     decisions = [store.read(run_id, STAGE, per_record.judged_id(store, run_id, item), PanelDecision) for item in items]
-    count, _ = tally_decisions(store, run_id, decisions)
+    counts, _ = tally_decisions(store, run_id, decisions, config.judges.layers)
     if spent.rows:
         from pipeline.models.run_state import RunLedger
 
         RunLedger(store, run_id, config.models).save_usage(spent)
-    return stages.finish_stage(store, run_id, stages.JUDGE_STAGE, count)
+    return stages.finish_judge_steps(store, run_id, counts)
 
 
 def _each_done(futures, on_done: Callable) -> None:  # noqa: ANN001 - Prefect futures

@@ -1,13 +1,18 @@
 """How far the judges agree: one more reducer over the verdicts the panel kept.
 
-Fleiss' kappa across all judges and Cohen's kappa for every pair come from statsmodels
-(`statsmodels.stats.inter_rater`), not from a hand-written formula. A rating is the judge's decision with
-abstention as a category of its own, so a judge that abstains where the others decide counts as
-disagreeing. Kappa is undefined when every rating is the same category (chance agreement is total); it is
-then reported as None, never as 1.0 or 0.0.
+Agreement is measured within the panel that votes: the model panel when models judged, else the
+deterministic checks (the only panel of an offline build). The checks and the models do not rate the same
+candidates (the models see only what the checks accepted) nor answer the same question, so no kappa mixes
+the two layers. Fleiss' kappa across the panel's judges and Cohen's kappa for every pair come from
+statsmodels (`statsmodels.stats.inter_rater`), not from a hand-written formula. Abstentions are left out:
+a pair is compared on the candidates both decided, Fleiss' kappa uses the candidates every judge of the
+panel decided; an abstention is a failed call or a broken answer, not an opinion. Kappa is undefined when
+every rating is the same category (chance agreement is total); it is then reported as None, never as 1.0
+or 0.0.
 
-Beside the kappas: each judge's share of rejected (and abstained) candidates among those it judged, which
-on a run are exactly the gate's survivors, and the criteria that failed most often.
+Beside the kappas, for the judges of both layers: each judge's share of rejected (and abstained)
+candidates among those it judged (the checks judge every gate survivor, the models what the checks
+accepted), and the criteria that failed most often.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from collections.abc import Sequence
 from pydantic import Field
 
 from pipeline.records import Decision, Record, Verdict
+from judges.protocol import Layer, layer_of
 
 CATEGORIES = (Decision.ACCEPT, Decision.REJECT, Decision.ABSTAIN)
 TOP_CRITERIA = 10
@@ -48,9 +54,15 @@ class Agreement(Record):
 
     judged: int = Field(description="Candidates with at least one verdict.")
     judges: tuple[str, ...] = Field(default=(), description="Judge labels, sorted.")
-    rated_items: int = Field(default=0, description="Candidates rated by every judge (Fleiss' kappa uses these).")
+    layers: dict[str, tuple[str, ...]] = Field(default_factory=dict,
+                                               description="Layer ('checks', 'models') -> its judges' labels, sorted.")
+    compared: str | None = Field(default=None, description="The layer whose judges the kappas compare: 'models' "
+                                 "when models judged, else 'checks'.")
+    rated_items: int = Field(default=0, description="Candidates every judge of the compared layer decided (Fleiss' "
+                             "kappa uses these).")
     fleiss_kappa: float | None = Field(default=None, description="Fleiss' kappa; None when undefined.")
-    pairwise: tuple[PairKappa, ...] = Field(default=(), description="Cohen's kappa for every pair of judges.")
+    pairwise: tuple[PairKappa, ...] = Field(default=(), description="Cohen's kappa for every pair of judges of the "
+                                            "compared layer, over the candidates both decided.")
     decisions: dict[str, dict[str, int]] = Field(default_factory=dict,
                                                  description="Judge label -> decision -> count.")
     rejected_share: dict[str, float] = Field(default_factory=dict,
@@ -100,16 +112,23 @@ def cohen(pairs: Sequence[tuple[Decision, Decision]]) -> float | None:
 
 
 def agreement(verdict_sets: Sequence[Sequence[Verdict]]) -> Agreement:
-    """The agreement figures over candidates, each given as the verdicts it received."""
+    """The agreement figures over candidates, each given as the verdicts it received (of either layer)."""
     judged = [list(vs) for vs in verdict_sets if vs]
     by_item = [{v.judge.label: v for v in vs} for vs in judged]
     labels = sorted({label for item in by_item for label in item})
-    full = [item for item in by_item if set(item) == set(labels)]
-    fleiss_value = fleiss([[item[l].decision for l in labels] for item in full]) if full else None
+    layer_of_label = {v.judge.label: layer_of(v.judge) for vs in judged for v in vs}
+    layers = {layer.value: tuple(l for l in labels if layer_of_label[l] is layer) for layer in Layer}
+    layers = {name: members for name, members in layers.items() if members}
+    compared = Layer.MODELS.value if Layer.MODELS.value in layers else (Layer.CHECKS.value if layers else None)
+    panel = layers.get(compared, ()) if compared else ()
+    decided = [{l: item[l].decision for l in panel if l in item and item[l].decision is not Decision.ABSTAIN}
+               for item in by_item]
+    full = [item for item in decided if panel and set(item) == set(panel)]
+    fleiss_value = fleiss([[item[l] for l in panel] for item in full]) if full else None
     pairwise = []
-    for i, a in enumerate(labels):
-        for b in labels[i + 1:]:
-            both = [(item[a].decision, item[b].decision) for item in by_item if a in item and b in item]
+    for i, a in enumerate(panel):
+        for b in panel[i + 1:]:
+            both = [(item[a], item[b]) for item in decided if a in item and b in item]
             observed = sum(x is y for x, y in both) / len(both) if both else None
             pairwise.append(PairKappa(judge_a=a, judge_b=b, items=len(both),
                                       observed=None if observed is None else round(observed, 6), kappa=cohen(both)))
@@ -124,7 +143,8 @@ def agreement(verdict_sets: Sequence[Sequence[Verdict]]) -> Agreement:
     seen = {label: sum(c.values()) for label, c in decisions.items()}
     top = sorted(failed.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))[:TOP_CRITERIA]
     return Agreement(
-        judged=len(judged), judges=tuple(labels), rated_items=len(full), fleiss_kappa=fleiss_value,
+        judged=len(judged), judges=tuple(labels), layers=layers, compared=compared, rated_items=len(full),
+        fleiss_kappa=fleiss_value,
         pairwise=tuple(pairwise),
         decisions={label: {d.value: c.get(d.value, 0) for d in CATEGORIES} for label, c in decisions.items()},
         rejected_share={label: round(decisions[label]["reject"] / seen[label], 6) for label in labels if seen[label]},

@@ -1,9 +1,11 @@
 """Verdicts cached by candidate content and judge spec.
 
 The key covers what changes a verdict and nothing else: the candidate's class name, module name,
-description, skeleton, reference and tests; the gate figures a judge may read (checks and their values,
-not timings or logs); and the judge's full spec (backend, model, prompt name and version, parameters,
-thresholds). A candidate id alone is not enough: two runs may judge the same id with different panels.
+description, skeleton, reference and tests; the gate figures a judge may read (checks with their values and
+details, not timings or logs); the judge's full spec (backend, model, prompt name and version, parameters,
+thresholds); and, for a model judge, the checks layer's verdicts it was shown (decisions, findings and their
+notes are in its prompt: a changed finding is another question). A candidate id alone is not enough: two
+runs may judge the same id with different panels.
 
 Abstentions are not cached: they come from failed calls, timeouts or answers that broke the contract, and
 asking again later is the point. A cache file that cannot be read is logged and treated as a miss, never
@@ -13,6 +15,7 @@ raised: the cache is an optimisation, not a source of truth.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.records import Candidate, Decision, GateReport, JudgeSpec, Verdict, content_hash
@@ -23,20 +26,29 @@ log = logging.getLogger(__name__)
 
 
 def report_figures(report: GateReport | None) -> list:
-    """The parts of a gate report that a judge's answer may depend on."""
+    """The parts of a gate report that a judge's answer may depend on (a check's detail too: the adequacy
+    judge quotes it, and a model judge's prompt shows every check with its detail)."""
     if report is None:
         return []
-    return [[c.name, c.value, c.threshold, c.passed] for c in report.checks] + [
+    return [[c.name, c.value, c.threshold, c.passed, c.gated, c.detail] for c in report.checks] + [
         report.line_coverage, report.interaction_edge_coverage, report.mutation_score,
         report.evidence.get("vacuous", {}).get("passing") if isinstance(report.evidence.get("vacuous"), dict) else None,
     ]
 
 
-def verdict_key(candidate: Candidate, report: GateReport | None, spec: JudgeSpec) -> str:
-    """The cache key of one judge's verdict on one candidate."""
+def shown_checks(checks: Sequence[Verdict]) -> list:
+    """The parts of the checks' verdicts a model judge is shown (not the candidate id they were made for)."""
+    return [[v.judge.model_dump(mode="json"), v.decision.value, [[f.criterion, f.ok, f.note] for f in v.findings]]
+            for v in checks]
+
+
+def verdict_key(candidate: Candidate, report: GateReport | None, spec: JudgeSpec,
+                checks: Sequence[Verdict] = ()) -> str:
+    """The cache key of one judge's verdict on one candidate (shown `checks`, when any)."""
+    shown = [shown_checks(checks)] if checks else []  # nothing for a judge shown no checks (every offline one)
     return content_hash(candidate.class_name, candidate.module_name, candidate.description, candidate.skeleton,
                         candidate.solution_code, candidate.test_code, report_figures(report),
-                        spec.model_dump(mode="json"), length=24)
+                        spec.model_dump(mode="json"), *shown, length=24)
 
 
 class VerdictCache:
@@ -49,8 +61,9 @@ class VerdictCache:
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
-    def get(self, candidate: Candidate, report: GateReport | None, spec: JudgeSpec) -> Verdict | None:
-        path = self._path(verdict_key(candidate, report, spec))
+    def get(self, candidate: Candidate, report: GateReport | None, spec: JudgeSpec,
+            checks: Sequence[Verdict] = ()) -> Verdict | None:
+        path = self._path(verdict_key(candidate, report, spec, checks))
         if not path.is_file():
             return None
         try:
@@ -60,8 +73,9 @@ class VerdictCache:
             return None
         return verdict.model_copy(update={"candidate_id": candidate.candidate_id})
 
-    def put(self, candidate: Candidate, report: GateReport | None, verdict: Verdict) -> None:
+    def put(self, candidate: Candidate, report: GateReport | None, verdict: Verdict,
+            checks: Sequence[Verdict] = ()) -> None:
         if verdict.decision is Decision.ABSTAIN:
             return
         stopping.check()  # a verdict reached after a build was stopped may rest on a killed sandbox run
-        atomic_write_text(self._path(verdict_key(candidate, report, verdict.judge)), verdict.to_json() + "\n")
+        atomic_write_text(self._path(verdict_key(candidate, report, verdict.judge, checks)), verdict.to_json() + "\n")

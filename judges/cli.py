@@ -14,6 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pipeline.errors import InputError
@@ -65,9 +66,12 @@ def agreement_lines(figures: Agreement) -> list[str]:
     def kappa(value: float | None) -> str:
         return "undefined" if value is None else f"{value:.3f}"
 
-    lines = [f"judges: {figures.judged} judged; Fleiss' kappa {kappa(figures.fleiss_kappa)}; Cohen's kappa "
+    within = f" (within the {figures.compared}, abstentions left out)" if figures.compared else ""
+    lines = [f"judges: {figures.judged} judged; Fleiss' kappa{within} {kappa(figures.fleiss_kappa)}; Cohen's kappa "
              + (", ".join(f"{p.judge_a}/{p.judge_b} {kappa(p.kappa)}" for p in figures.pairwise) or "none")]
-    lines.append("  rejected share: " + ", ".join(f"{j} {s:.0%}" for j, s in figures.rejected_share.items()))
+    for layer, judges in (figures.layers or {"": figures.judges}).items():
+        lines.append(f"  rejected share{f' ({layer})' if layer else ''}: "
+                     + ", ".join(f"{j} {figures.rejected_share.get(j, 0):.0%}" for j in judges))
     if figures.failed_criteria:
         lines.append("  most failed criteria: " + ", ".join(f"{c.criterion} {c.failed}" for c in figures.failed_criteria[:5]))
     return lines
@@ -78,7 +82,9 @@ def _mark(decision: Decision) -> str:
 
 
 def print_decisions(decisions: list[PanelDecision], title: str) -> None:
-    labels = [v.judge.label for v in decisions[0].verdicts] if decisions else []
+    """One row per task, one column per judge ("-" where the judge was not asked: the model panel does not
+    see a candidate the checks did not accept)."""
+    labels = list(dict.fromkeys(v.judge.label for d in decisions for v in d.verdicts))
     table = Table(title=title)
     table.add_column("task", no_wrap=True)
     for label in labels:
@@ -87,23 +93,30 @@ def print_decisions(decisions: list[PanelDecision], title: str) -> None:
     table.add_column("failed criteria")
     for decision in decisions:
         failed = sorted({f.criterion for v in decision.verdicts for f in v.findings if f.ok is False})
-        table.add_row(decision.candidate_id, *(_mark(v.decision) for v in decision.verdicts),
-                      decision.outcome.value, ", ".join(failed))
+        marks = {v.judge.label: _mark(v.decision) for v in decision.verdicts}
+        deciding = decision.deciding_layer
+        outcome = decision.outcome.value + (f" ({deciding.layer.value})" if deciding is not None else "")
+        table.add_row(decision.candidate_id, *(marks.get(label, "-") for label in labels), outcome, ", ".join(failed))
     console.print(table)
 
 
 def judge_command(
     path: Annotated[Path, typer.Argument(help="A run folder, a release (folder or version), or candidates (as `validate` reads).")],
-    models: Annotated[Optional[str], typer.Option("--models", help="Comma-separated litellm model names, one judge "
-                                                  "each; default: the offline panel.")] = None,
-    rule: Annotated[Optional[str], typer.Option("--rule", help="majority, unanimous or quorum:K (default: majority "
-                                                "for models, unanimous offline).")] = None,
+    models: Annotated[Optional[str], typer.Option("--models", help="Comma-separated litellm model names, one "
+                                                  "judge each, voting after the deterministic checks; default: "
+                                                  "the checks alone.")] = None,
+    rule: Annotated[Optional[str], typer.Option("--rule", help="majority, unanimous or quorum:K: the model "
+                                                "panel's (default majority); without models, the checks' "
+                                                "(default unanimous).")] = None,
+    offline: Annotated[bool, typer.Option("--offline/--no-offline", help="Run the deterministic checks first "
+                                          "(--no-offline: the model panel alone; needs --models).")] = True,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write every decision and the agreement here.")] = None,
     api_base: Annotated[Optional[str], typer.Option("--api-base", help="OpenAI-compatible server for the models.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Candidates judged at the same time.")] = 2,
 ) -> None:
-    """Run a judge panel and print a table (task, each judge's verdict, decision, failed criteria) and the
-    agreement figures. Exits 1 when any task is rejected or held."""
+    """Run the judge panel (the deterministic checks, then the model panel when models are given) and print a
+    table (task, each judge's verdict, decision and the layer that made it, failed criteria) and the agreement
+    figures. Exits 1 when any task is rejected or held."""
     from judges.config import JudgesConfig
     from judges.stage import panel_factory
     from pipeline.store import atomic_write_text
@@ -113,14 +126,16 @@ def judge_command(
     names = tuple(m.strip() for m in (models or "").split(",") if m.strip())
     if rule is not None:
         DecisionRule.parse(rule)  # an InputError naming the rule, before any judge starts
-    config = JudgesConfig(models=names, rule=rule, api_base=api_base, jobs=jobs)
+    if not offline and not names:
+        raise InputError("--no-offline needs --models: with neither the checks nor a model panel nothing judges")
+    config = JudgesConfig(models=names, rule=rule, api_base=api_base, jobs=jobs, offline=offline)
     config.decision_rule().check_panel_size(len(names) if names else 3)
     from pipeline.release.naming import release_or_path
 
     pairs = load_pairs(release_or_path(path))  # a release may be named by its version
     with panel_factory(config, jobs=jobs)() as panel:
         for warning in panel.warnings:
-            err_console.print(f"[yellow]warning[/yellow] {warning}")
+            err_console.print(f"[yellow]warning[/yellow] {escape(warning)}")
         decisions = panel.review_many(pairs, jobs=jobs)
     figures = agreement([d.verdicts for d in decisions])
     print_decisions(decisions, f"judge panel ({config.decision_rule().label}) on {len(decisions)} task(s) from {path}")

@@ -17,3 +17,4 @@ versioned: a change of wording is a new prompt version, hence a new judge spec."
 # Offline judges' criteria that have no model counterpart.
 TESTS_DETECT_FAULTS = "tests_detect_faults"  # mutation score of the tests (from the gate report)
 TESTS_NOT_VACUOUS = "tests_not_vacuous"  # tests fail against the bodiless skeleton (from the gate report)
+TESTS_PASS_FAITHFUL_VARIANTS = "tests_pass_faithful_variants"  # correct variants of the reference pass (gate report)

@@ -5,15 +5,20 @@ what was wrong (the retry prompt) and asked once more, as a continuation of the 
 retry is a different request and not a cached copy of the first. A second bad answer, a failed call
 (timeouts and server errors after the client's own retries) or a refused budget is an abstention that
 keeps the raw answers and the reason: never a silent pass or fail.
+
+In a layered panel the judge is shown the deterministic checks' verdicts (passed and failed findings, with
+their notes) and every figure of the gate, so that it can confirm or dispute them; the rubric says how to
+weigh them. Those verdicts are part of the question: the verdict cache keys on them too (judges/cache.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.models.client import ModelError, ModelRequest, Role
 from pipeline.models.prompts import load_prompt
-from pipeline.records import Candidate, GateReport, JudgeSpec, Verdict
+from pipeline.records import Candidate, CheckResult, GateReport, JudgeSpec, Verdict
 from judges.answer import BadJudgeAnswer, parse_answer
 from judges.criteria import MODEL_CRITERIA
 from judges.protocol import abstention
@@ -32,9 +37,28 @@ def gate_summary(report: GateReport | None) -> str:
     def pct(value: float | None) -> str:
         return "not measured" if value is None else f"{value:.0%}"
 
-    return (f"line coverage {pct(report.line_coverage)}, interaction edges exercised "
-            f"{pct(report.interaction_edge_coverage)}, mutation score {pct(report.mutation_score)}; "
-            f"every test passes against the reference.")
+    headline = (f"line coverage {pct(report.line_coverage)}, interaction edges exercised "
+                f"{pct(report.interaction_edge_coverage)}, mutation score {pct(report.mutation_score)}; "
+                f"every test passes against the reference.")
+    return "\n".join([headline, *(f"- {_check_line(c)}" for c in report.checks)])
+
+
+def _check_line(check: CheckResult) -> str:
+    bound = "" if check.threshold is None else f", bound {check.threshold}"
+    status = ("passed" if check.passed else "failed") + ("" if check.gated else ", reported only")
+    return f"{check.name}: {check.value}{bound} ({status})" + (f": {check.detail}" if check.detail else "")
+
+
+def checks_summary(checks: Sequence[Verdict]) -> str:
+    """The deterministic checks' verdicts for the prompt: one line per check with each finding and its note."""
+    if not checks:
+        return "No deterministic check results were given for this task."
+    mark = {True: "passed", False: "FAILED", None: "undecided"}
+    lines = []
+    for verdict in checks:
+        lines.append(f"- {verdict.judge.label} check: {verdict.decision.value}")
+        lines += [f"  - {f.criterion}: {mark[f.ok]}" + (f": {f.note}" if f.note else "") for f in verdict.findings]
+    return "\n".join(lines)
 
 
 class ModelJudge:
@@ -64,11 +88,12 @@ class ModelJudge:
                                temperature=self.temperature, max_tokens=self.max_tokens, api_base=self.api_base)
         return self.client.complete(request).text
 
-    def review(self, candidate: Candidate, report: GateReport | None) -> Verdict:
+    def review(self, candidate: Candidate, report: GateReport | None, checks: Sequence[Verdict] = ()) -> Verdict:
+        """The model's verdict; `checks` are the deterministic checks' verdicts it is shown as evidence."""
         messages = self.template.render(
             class_name=candidate.class_name, module_name=candidate.module_name, description=candidate.description,
-            gate_summary=gate_summary(report), skeleton=candidate.skeleton, reference=candidate.solution_code,
-            tests=candidate.test_code)
+            gate_summary=gate_summary(report), checks=checks_summary(checks), skeleton=candidate.skeleton,
+            reference=candidate.solution_code, tests=candidate.test_code)
         answers: list[str] = []
         problem = ""
         for _ in range(2):

@@ -5,14 +5,31 @@ returns a `Verdict`: accept, reject or abstain, one `Finding` per criterion it s
 (backend, model, prompt name and version, parameters) so that the verdict can be reproduced. A judge that
 cannot decide (an unparseable answer, a failed call, a sandbox that could not run) abstains: it never
 guesses.
+
+Judges sit in two layers (`Layer`): the deterministic checks (offline judges: no model, the same answer every
+time) always run first and filter; the model judges vote on what the checks accepted. A judge's layer is
+read from its backend, since an offline verdict never names a model.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import Enum
 from typing import Protocol, runtime_checkable
 
 from pipeline.records import Candidate, Decision, Finding, GateReport, JudgeSpec, Verdict
+
+
+class Layer(str, Enum):
+    """Where a judge sits in the panel."""
+
+    CHECKS = "checks"  # deterministic judges (backend offline): always first, a filter
+    MODELS = "models"  # model judges: vote on the candidates the checks accepted
+
+
+def layer_of(spec: JudgeSpec) -> Layer:
+    """The layer a judge belongs to, by its backend."""
+    return Layer.CHECKS if spec.backend == "offline" else Layer.MODELS
 
 
 @runtime_checkable
@@ -25,7 +42,10 @@ class Judge(Protocol):
         ...
 
     def review(self, candidate: Candidate, report: GateReport | None) -> Verdict:
-        """Review one candidate. Must not raise for a bad candidate or a bad answer: abstain instead."""
+        """Review one candidate. Must not raise for a bad candidate or a bad answer: abstain instead.
+
+        A judge of the models layer may also take `checks=` (the checks layer's verdicts on the candidate,
+        `ModelJudge` puts them in its prompt); the panel passes them only to judges in that layer."""
         ...
 
 

@@ -1,9 +1,11 @@
 """The judge stage: the panel on the gate's survivors, after the gate and before release.
 
 Order matters: the gate is cheap and deterministic, model judges are neither, so only candidates that
-passed the gate reach a judge. Each candidate's `PanelDecision` is written under `runs/<run>/judge/` as it
-is made (a rerun reads it back instead of judging again); a rejected or held candidate also gets its
-`Rejection` under `rejections/`; the agreement figures of the run go to `judge_agreement.json`.
+passed the gate reach a judge, and within the stage the deterministic checks run before the model panel
+(judges/panel.py `LayeredPanel`). Each candidate's `PanelDecision` is written under `runs/<run>/judge/` as
+it is made (a rerun reads it back instead of judging again); a rejected or held candidate also gets its
+`Rejection` under `rejections/`; the funnel counts each layer as a step of its own ("judge checks",
+"judge models"); the agreement figures of the run go to `judge_agreement.json`.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from pipeline.store import ArtifactStore
 from judges.agreement import Agreement, agreement
 from judges.cache import VerdictCache
 from judges.config import JudgesConfig
-from judges.panel import STAGE, Panel, PanelDecision
+from judges.panel import STAGE, LayeredPanel, Panel, PanelDecision, funnel_step
+from judges.protocol import Layer
 from judges.rules import Outcome
 
 REJECTIONS = "rejections"
@@ -30,14 +33,14 @@ AGREEMENT_FILE = "judge_agreement.json"
 
 def offline_panel(config: JudgesConfig, pool: Any = None, limits: Any = None,
                   cache: VerdictCache | None = None) -> Panel:
-    """The embedded default: specification, consistency and adequacy judges."""
+    """The deterministic checks: specification, consistency and adequacy judges."""
     from judges.offline.adequacy import AdequacyJudge
     from judges.offline.consistency import ConsistencyJudge
     from judges.offline.specification import SpecificationJudge
 
     judges = [SpecificationJudge(pool, limits), ConsistencyJudge(),
               AdequacyJudge(config.min_mutation_score, config.max_vacuous_share)]
-    return Panel(judges, config.decision_rule(), cache)
+    return Panel(judges, config.checks_rule(), cache, layer=Layer.CHECKS)
 
 
 def model_panel(config: JudgesConfig, client: Any, cache: VerdictCache | None = None) -> Panel:
@@ -46,7 +49,15 @@ def model_panel(config: JudgesConfig, client: Any, cache: VerdictCache | None = 
 
     judges = [ModelJudge(client, model, prompt=config.prompt, temperature=config.temperature,
                          max_tokens=config.max_tokens, api_base=config.api_base) for model in config.models]
-    return Panel(judges, config.decision_rule(), cache)
+    return Panel(judges, config.decision_rule(), cache, layer=Layer.MODELS)
+
+
+def layered_panel(config: JudgesConfig, *, pool: Any = None, limits: Any = None, client: Any = None,
+                  cache: VerdictCache | None = None) -> LayeredPanel:
+    """The configured layers: the checks (unless `offline = false`), then the model panel (when models are
+    set). `pool` serves the checks' specification judge, `client` the model judges."""
+    return LayeredPanel(offline_panel(config, pool, limits, cache) if config.offline else None,
+                        model_panel(config, client, cache) if config.models else None)
 
 
 def verdict_cache_dir() -> Path:
@@ -64,19 +75,20 @@ def model_client() -> Any:
 
 
 def panel_factory(config: JudgesConfig, *, jobs: int = 1, limits: Any = None, client: Any = None,
-                  cache: VerdictCache | None = None) -> Callable[[], AbstractContextManager[Panel]]:
+                  cache: VerdictCache | None = None) -> Callable[[], AbstractContextManager[LayeredPanel]]:
     """Opens the configured panel with what its judges need: a model client for model judges, a sandbox
-    pool for the offline specification judge (closed when the panel is done)."""
+    pool for the checks' specification judge (closed when the panel is done)."""
     @contextmanager
-    def open_panel() -> Iterator[Panel]:
+    def open_panel() -> Iterator[LayeredPanel]:
         verdicts = cache or VerdictCache(verdict_cache_dir())
-        if config.models:
-            yield model_panel(config, client or model_client(), verdicts)
+        models = (client or model_client()) if config.models else None
+        if not config.offline:
+            yield layered_panel(config, client=models, cache=verdicts)
             return
         from validation.sandbox import SandboxPool
 
         with SandboxPool(jobs=jobs, **({"limits": limits} if limits is not None else {})) as pool:
-            yield offline_panel(config, pool, limits, verdicts)
+            yield layered_panel(config, pool=pool, limits=limits, client=models, cache=verdicts)
 
     return open_panel
 
@@ -87,11 +99,12 @@ def read_decisions(store: ArtifactStore, run_id: str) -> dict[str, PanelDecision
 
 
 def judge_survivors(store: ArtifactStore, run_id: str, survivors: Sequence[tuple[Candidate, GateReport]],
-                    open_panel: Callable[[], AbstractContextManager[Panel]], *,
-                    jobs: int = 1) -> tuple[StageCount, Agreement]:
-    """Judge every survivor not judged yet in this run, write decisions and rejections, count them.
+                    open_panel: Callable[[], AbstractContextManager[Panel | LayeredPanel]], *,
+                    jobs: int = 1, layers: Sequence[Layer] = ()) -> tuple[dict[str, StageCount], Agreement]:
+    """Judge every survivor not judged yet in this run, write decisions and rejections, count them per
+    layer (`layers`: the configured ones, so a layer no candidate reached still gets its step).
 
-    `open_panel` yields the `Panel` (see `panel_factory`); it is opened only when something is left to
+    `open_panel` yields the panel (see `panel_factory`); it is opened only when something is left to
     judge, so a resumed run starts no sandbox and no client.
     """
     done = read_decisions(store, run_id)
@@ -107,7 +120,7 @@ def judge_survivors(store: ArtifactStore, run_id: str, survivors: Sequence[tuple
             with open_panel() as panel:
                 for decision in panel.review_many(todo, jobs=jobs, on_decision=keep):
                     done[decision.candidate_id] = decision
-    return tally_decisions(store, run_id, [done[c.candidate_id] for c, _ in survivors])
+    return tally_decisions(store, run_id, [done[c.candidate_id] for c, _ in survivors], layers)
 
 
 def record_decision(store: ArtifactStore, run_id: str, decision: PanelDecision) -> None:
@@ -118,14 +131,27 @@ def record_decision(store: ArtifactStore, run_id: str, decision: PanelDecision) 
         store.write(run_id, REJECTIONS, decision.candidate_id, rejection)
 
 
-def tally_decisions(store: ArtifactStore, run_id: str, decisions: Sequence[PanelDecision]) -> tuple[StageCount, Agreement]:
-    """The stage's count and the run's agreement figures (written to judge_agreement.json) from its decisions."""
-    outcomes = Counter(d.outcome for d in decisions)
-    rejected = {reason: n for reason, n in ((RejectReason.JUDGE_REJECTED, outcomes[Outcome.REJECT]),
-                                            (RejectReason.JUDGE_ABSTAINED, outcomes[Outcome.HELD])) if n}
+def layer_counts(decisions: Sequence[PanelDecision], layers: Sequence[Layer] = ()) -> dict[str, StageCount]:
+    """One funnel step per layer, checks first: the candidates it was asked about, accepted, and rejected
+    or held. `layers` are the configured ones; without them, those found in the decisions."""
+    per_decision = [{part.layer: part.outcome for part in d.layers} for d in decisions]
+    found = layers or sorted({layer for outcomes in per_decision for layer in outcomes}, key=list(Layer).index)
+    steps = {}
+    for layer in found:
+        outcomes = Counter(o[layer] for o in per_decision if o.get(layer) is not None)
+        rejected = {reason: n for reason, n in ((RejectReason.JUDGE_REJECTED, outcomes[Outcome.REJECT]),
+                                                (RejectReason.JUDGE_ABSTAINED, outcomes[Outcome.HELD])) if n}
+        steps[funnel_step(layer)] = StageCount(received=sum(outcomes.values()), accepted=outcomes[Outcome.ACCEPT],
+                                               rejected=rejected)
+    return steps
+
+
+def tally_decisions(store: ArtifactStore, run_id: str, decisions: Sequence[PanelDecision],
+                    layers: Sequence[Layer] = ()) -> tuple[dict[str, StageCount], Agreement]:
+    """The stage's counts per layer and the run's agreement figures (written to judge_agreement.json)."""
     figures = agreement([d.verdicts for d in decisions])
     store.write_run_file(run_id, AGREEMENT_FILE, figures.to_json() + "\n")
-    return StageCount(received=len(decisions), accepted=outcomes[Outcome.ACCEPT], rejected=rejected), figures
+    return layer_counts(decisions, layers), figures
 
 
 def read_agreement(store: ArtifactStore, run_id: str) -> Agreement | None:

@@ -165,6 +165,10 @@ def build(
     if (outcome := runs.finished_outcome(store, run_id)) is not None:
         console.print(outcome.sentence(), highlight=False, soft_wrap=True)
         return
+    from rich.markup import escape
+
+    for warning in cfg.judges.warnings:  # a setting that weakens the release: said before anything runs
+        err_console.print(f"[yellow]warning[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
     runs.record_configuration(store, run_id, cfg)  # a resumed run under another configuration ends here
     from flows.build import build_flow  # imports Prefect: about a second
     from flows.runners import runner_from_options
@@ -188,7 +192,7 @@ def build(
         console.print(format_profile(step_times()), highlight=False, soft_wrap=True)
     for name, count in summary.funnel.stages.items():
         rejected = ", ".join(f"{reason.value} {n}" for reason, n in sorted(count.rejected.items())) or "none"
-        console.print(f"  {name:<10} received {count.received:>5}  accepted {count.accepted:>5}  rejected: {rejected}",
+        console.print(f"  {name:<13} received {count.received:>5}  accepted {count.accepted:>5}  rejected: {rejected}",
                       highlight=False, soft_wrap=True)
     from judges.cli import agreement_lines
     from judges.stage import read_agreement

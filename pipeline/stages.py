@@ -79,7 +79,7 @@ def stage_seeds(store: ArtifactStore, run_id: str, config: BuildConfig) -> Stage
 
 
 def _done_marker(stage: str) -> str:
-    return f"{stage}.done.json"
+    return f"{stage.replace(' ', '_')}.done.json"  # a funnel step's name may hold a space ("judge checks")
 
 
 def finished_count(store: ArtifactStore, run_id: str, stage: str) -> StageCount | None:
@@ -290,21 +290,35 @@ def accepted_pairs(store: ArtifactStore, run_id: str) -> Iterator[tuple[Candidat
                 yield candidate, report
 
 
-def stage_judge(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
-    """The judge panel on the gate's survivors (judges/stage.py); the offline panel unless models are set."""
-    if (done := finished_count(store, run_id, JUDGE_STAGE)) is not None:
+def stage_judge(store: ArtifactStore, run_id: str, config: BuildConfig) -> dict[str, StageCount]:
+    """The judge panel on the gate's survivors (judges/stage.py): the deterministic checks, then the model
+    panel (when models are set) on what the checks accepted; one funnel step per layer."""
+    if (done := finished_judge_steps(store, run_id, config)) is not None:
         return done
     from judges.stage import judge_survivors, model_client, panel_factory
 
     client = model_client() if config.judges.models else None  # its usage joins the run's model_usage.json
-    count, _ = judge_survivors(store, run_id, list(accepted_pairs(store, run_id)),
-                               panel_factory(config.judges, jobs=config.jobs, limits=config.gate.limits(), client=client),
-                               jobs=config.judges.jobs if config.judges.models else config.jobs)
+    open_panel = panel_factory(config.judges, jobs=config.jobs, limits=config.gate.limits(), client=client)
+    counts, _ = judge_survivors(store, run_id, list(accepted_pairs(store, run_id)), open_panel,
+                                jobs=config.judges.jobs if config.judges.models else config.jobs,
+                                layers=config.judges.layers)
     if client is not None:
         from pipeline.models.run_state import RunLedger
 
         RunLedger(store, run_id, config.models).save_usage(client.usage())
-    return finish_stage(store, run_id, JUDGE_STAGE, count)
+    return finish_judge_steps(store, run_id, counts)
+
+
+def finished_judge_steps(store: ArtifactStore, run_id: str, config: BuildConfig) -> dict[str, StageCount] | None:
+    """The judge layers' counts a finished judge stage left behind (None unless every configured layer's)."""
+    from judges.panel import funnel_step
+
+    counts = {step: finished_count(store, run_id, step) for step in map(funnel_step, config.judges.layers)}
+    return counts if all(c is not None for c in counts.values()) else None
+
+
+def finish_judge_steps(store: ArtifactStore, run_id: str, counts: dict[str, StageCount]) -> dict[str, StageCount]:
+    return {step: finish_stage(store, run_id, step, count) for step, count in counts.items()}
 
 
 def judged_tasks(store: ArtifactStore, run_id: str, config: BuildConfig) -> Iterator[Task]:

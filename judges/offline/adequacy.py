@@ -1,4 +1,5 @@
-"""The adequacy judge: do the tests detect faults? Read from the gate report, never measured again.
+"""The adequacy judge: do the tests detect faults, and pass correct code? Read from the gate report, never
+measured again.
 
 The gate already ran the mutants and the tests against the bodiless skeleton; rerunning them would double
 the build's most expensive step for the same numbers. This judge holds those figures to its own bars:
@@ -6,7 +7,12 @@ the build's most expensive step for the same numbers. This judge holds those fig
 - `tests_detect_faults`: the mutation score is at least `min_mutation_score` (undecided when the gate did
   not measure it, e.g. `run_mutation = false`);
 - `tests_not_vacuous`: at most `max_vacuous_share` of the tests pass against the skeleton whose bodies
-  raise `NotImplementedError` (tests that only check the kept constructor are not counted, as in the gate).
+  raise `NotImplementedError` (tests that only check the kept constructor are not counted, as in the gate);
+- `tests_pass_faithful_variants`, only when the gate ran faithful variants (a `faithful_variants` check):
+  the dual of mutants, variants of the reference that keep everything the skeleton states must pass. A
+  failed check, gated or only reported, is a failed finding naming the gate's detail and evidence: a test
+  that fails correct code is over-specified. A report without the check gets no finding (not an
+  undecided one), so the judge's verdicts on such reports are what they were before the check existed.
 
 The gate reports the mutation score without gating it by default, and allows up to 10% vacuous tests; the
 judge is where a stricter bar belongs, because its rejection says which tests are weak.
@@ -14,11 +20,15 @@ judge is where a stricter bar belongs, because its rejection says which tests ar
 
 from __future__ import annotations
 
+import json
+
 from pipeline.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
-from judges.criteria import TESTS_DETECT_FAULTS, TESTS_NOT_VACUOUS
+from judges.criteria import TESTS_DETECT_FAULTS, TESTS_NOT_VACUOUS, TESTS_PASS_FAITHFUL_VARIANTS
 from judges.protocol import abstention, decision_from_findings
 
-VERSION = "1"
+VERSION = "2"  # 2: faithful variants read from the gate report
+FAITHFUL_VARIANTS = "faithful_variants"  # the gate check's name and its evidence key
+EVIDENCE_CHARS = 300  # of the gate's faithful-variant evidence quoted in a failed finding's note
 
 
 class AdequacyJudge:
@@ -60,9 +70,21 @@ class AdequacyJudge:
             note += ": " + ", ".join(passing[:5]) + (f" and {len(passing) - 5} more" if len(passing) > 5 else "")
         return Finding(criterion=TESTS_NOT_VACUOUS, ok=ok, note=note)
 
+    def _faithful(self, report: GateReport) -> tuple[Finding, ...]:
+        check = report.check(FAITHFUL_VARIANTS)
+        if check is None:
+            return ()
+        note = f"faithful variants: {check.detail or check.value}"
+        if not check.passed:
+            evidence = report.evidence.get(FAITHFUL_VARIANTS)
+            if evidence:
+                text = json.dumps(evidence, ensure_ascii=False, sort_keys=True)
+                note += "; gate evidence: " + text[:EVIDENCE_CHARS] + ("..." if len(text) > EVIDENCE_CHARS else "")
+        return (Finding(criterion=TESTS_PASS_FAITHFUL_VARIANTS, ok=check.passed, note=note),)
+
     def review(self, candidate: Candidate, report: GateReport | None) -> Verdict:
         if report is None:
             return abstention(candidate.candidate_id, self.spec, "no gate report: nothing to judge the tests by")
-        findings = (self._mutation(report), self._vacuous(report))
+        findings = (self._mutation(report), self._vacuous(report), *self._faithful(report))
         return Verdict(candidate_id=candidate.candidate_id, judge=self.spec,
                        decision=decision_from_findings(findings), findings=findings)

@@ -111,16 +111,20 @@ def _kappa(value: float | None) -> str:
 
 
 def agreement_table(figures) -> str:
-    """Per-judge decisions and rejection shares, Cohen's kappa per pair, Fleiss' kappa, failed criteria."""
-    rows = [(j, *(figures.decisions[j].get(d, 0) for d in ("accept", "reject", "abstain")),
-             f"{figures.rejected_share.get(j, 0):.0%}") for j in figures.judges]
-    text = _table(("judge", "accept", "reject", "abstain", "rejected share"), rows)
+    """Per-judge decisions and rejection shares (both layers), Cohen's kappa per pair and Fleiss' kappa
+    (within the compared layer, abstentions left out), failed criteria."""
+    layers = figures.layers or {"": figures.judges}
+    rows = [(layer or "-", j, *(figures.decisions[j].get(d, 0) for d in ("accept", "reject", "abstain")),
+             f"{figures.rejected_share.get(j, 0):.0%}") for layer, judges in layers.items() for j in judges]
+    text = _table(("layer", "judge", "accept", "reject", "abstain", "rejected share"), rows)
+    within = f" within the {figures.compared}" if figures.compared else ""
     if figures.pairwise:
-        text += "\n\nPairwise agreement (Cohen's kappa over the candidates both judged; observed = share decided alike):\n\n"
+        text += (f"\n\nPairwise agreement{within} (Cohen's kappa over the candidates both decided, abstentions "
+                 "left out; observed = share decided alike):\n\n")
         text += _table(("judge", "judge", "candidates", "observed", "Cohen's kappa"),
                        [(p.judge_a, p.judge_b, p.items, "-" if p.observed is None else f"{p.observed:.2f}",
                          _kappa(p.kappa)) for p in figures.pairwise])
-    text += (f"\n\nFleiss' kappa over the {figures.rated_items} candidates every judge rated: "
+    text += (f"\n\nFleiss' kappa{within} over the {figures.rated_items} candidates every one of its judges decided: "
              + (f"{figures.fleiss_kappa:.3f}." if figures.fleiss_kappa is not None
                 else "undefined (every rating was the same decision, or fewer than two judges rated)."))
     if figures.failed_criteria:
@@ -130,16 +134,42 @@ def agreement_table(figures) -> str:
     return text
 
 
-def agreement_section(tasks: Sequence[Task], judging=None) -> str:
-    """The judge panel's figures: over every gate survivor of this build (`judging`, the run's `Agreement`,
-    rejected candidates included) and over the released tasks; then what no model judge has seen."""
+def layers_section(funnel: Funnel) -> str:
+    """What each judge layer of this build did, from its funnel steps; says so loudly when the checks were off."""
+    from judges.panel import funnel_step
+    from judges.protocol import Layer
+
+    checks, models = (funnel.stages.get(funnel_step(layer)) for layer in (Layer.CHECKS, Layer.MODELS))
+
+    def counted(count) -> str:
+        rejected = ", ".join(f"{r.value} {n}" for r, n in sorted(count.rejected.items(), key=lambda kv: kv[0].value))
+        return f"{count.received} candidates judged, {count.accepted} accepted" + (f", {rejected}" if rejected else "")
+
+    parts = []
+    if checks is not None:
+        parts.append("Layer 1, the deterministic checks (specification, consistency and adequacy judges: no model, "
+                     f"the same answer every time; rule unanimous): {counted(checks)}.")
+    if models is not None:
+        parts.append("Layer 2, the model panel, on the candidates the checks accepted (a candidate they did not "
+                      f"accept cost no model call): {counted(models)}." if checks is not None else
+                      f"The model panel: {counted(models)}.")
+    if models is not None and checks is None:
+        parts.append("**The deterministic checks were turned off for this build** (`[judges] offline = false`): no "
+                     "docstring example was run against its reference, and no test was checked against what the "
+                     "skeleton states, except by the models' reading.")
+    return "\n\n".join(parts)
+
+
+def agreement_section(tasks: Sequence[Task], judging=None, funnel: Funnel | None = None) -> str:
+    """The judge layers and their figures: over every gate survivor of this build (`judging`, the run's
+    `Agreement`, rejected candidates included) and over the released tasks; then what no model judge has seen."""
     from judges.agreement import agreement
 
     judged = [t for t in tasks if t.verdicts]
-    parts = []
+    parts = [text] if funnel is not None and (text := layers_section(funnel)) else []
     if judging is not None and judging.judged:
         parts.append(f"The judges reviewed the {judging.judged} candidates of this build that passed the validation "
-                     "gate (the judge stage of the funnel above):\n\n" + agreement_table(judging))
+                     "gate (the judge steps of the funnel above):\n\n" + agreement_table(judging))
     if judged:
         figures = agreement([t.verdicts for t in judged])
         parts.append(f"{len(judged)} of {len(tasks)} tasks carry judge verdicts "
@@ -271,9 +301,9 @@ Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, remo
 
 {faithful_section(tasks, funnel)}
 
-## Judge agreement
+## Judges and their agreement
 
-{agreement_section(tasks, judging)}
+{agreement_section(tasks, judging, funnel)}
 
 ## Domains and origins
 

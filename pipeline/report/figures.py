@@ -89,9 +89,10 @@ def judge_decisions(data: ReportData) -> go.Figure | None:
 
 
 def agreement_matrix(data: ReportData) -> tuple[list[str], list[list[float | None]]]:
-    """Judges and the share of shared candidates on which each pair decided the same (1 on the diagonal;
-    None where two judges share no candidate)."""
-    judges = list(data.agreement.judges) if data.agreement else []
+    """Judges of the compared layer (the model panel when models judged) and the share of shared candidates
+    on which each pair decided the same (1 on the diagonal; None where two judges share no candidate)."""
+    figures = data.agreement
+    judges = list(figures.layers.get(figures.compared or "", figures.judges)) if figures else []
     index = {j: i for i, j in enumerate(judges)}
     matrix: list[list[float | None]] = [[1.0 if i == j else None for j in range(len(judges))] for i in range(len(judges))]
     for pair in data.agreement.pairwise if data.agreement else ():
@@ -106,7 +107,7 @@ def judge_agreement(data: ReportData) -> go.Figure | None:
     if len(judges) < 2:
         return None
     kappa = data.agreement.fleiss_kappa
-    title = "Judge agreement (share of shared candidates with the same decision); Fleiss' kappa " + (
+    title = "Judge agreement (share of shared candidates decided alike, abstentions left out); Fleiss' kappa " + (
         f"{kappa:.2f}" if kappa is not None else "undefined")
     fig = go.Figure(go.Heatmap(z=matrix, x=judges, y=judges, zmin=0, zmax=1, colorscale="Blues",
                                texttemplate="%{z:.2f}"))

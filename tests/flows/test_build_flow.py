@@ -28,7 +28,8 @@ def test_build_runs_every_stage_releases_and_a_rerun_resumes(reference_build, tm
     env = {**reference_build.env, "CLASSEVAL_PRO_ARTIFACTS": str(tmp_path / "artifacts")}
     [run] = list((tmp_path / "artifacts" / "runs").iterdir())
     funnel = json.loads((run / "funnel.json").read_text())
-    assert list(funnel["stages"]) == ["seeds", "enhance", "compose", "validate", "repair", "judge", "release"]
+    assert list(funnel["stages"]) == ["seeds", "enhance", "compose", "validate", "repair", "judge checks",
+                                      "release"]
     assert funnel["stages"]["enhance"]["accepted"] + funnel["stages"]["compose"]["accepted"] == funnel["stages"]["validate"]["received"]
     candidates = sorted(p.name for stage in ("enhance", "compose") for p in (run / stage).glob("*.json"))
     reports = sorted(p.name for p in (run / "validate").glob("*.json"))
@@ -55,7 +56,7 @@ def test_build_runs_every_stage_releases_and_a_rerun_resumes(reference_build, tm
     # An interrupted run: the same records, stopped during validation (one report missing, no stage after).
     resumed = tmp_path / "artifacts" / "runs" / "run-interrupted"
     shutil.copytree(run, resumed, ignore=shutil.ignore_patterns("release*", "validate.done.json", "repair.done.json",
-                                                                "judge.done.json"))
+                                                                "judge_checks.done.json"))
     funnel["stages"] = {k: v for k, v in funnel["stages"].items() if k in ("seeds", "enhance", "compose")}
     (resumed / "funnel.json").write_text(json.dumps(funnel | {"run_id": "run-interrupted"}, indent=2) + "\n")
     min(resumed.joinpath("validate").glob("*.json")).unlink()
@@ -77,7 +78,7 @@ def _check_judging(run: Path, release: Path, funnel: dict) -> None:
     manifest and the card."""
     from pipeline.release.dataset_io import load_release
 
-    judge = funnel["stages"]["judge"]
+    judge = funnel["stages"]["judge checks"]  # the checks alone: no models configured
     survivors = funnel["stages"]["validate"]["accepted"] + funnel["stages"]["repair"]["accepted"]
     assert judge["received"] == survivors == len(list((run / "judge").glob("*.json")))
     assert judge["accepted"] == funnel["stages"]["release"]["received"]
@@ -89,7 +90,8 @@ def _check_judging(run: Path, release: Path, funnel: dict) -> None:
     assert manifest["judges"]["build"]["judged"] == survivors
     assert {j["name"] for j in manifest["models"]["judges"]} == {"specification", "consistency", "adequacy"}
     card = (release / "README.md").read_text()
-    assert "| judge |" in card and "Fleiss' kappa over the" in card and "No model judge has seen" in card
+    assert "| judge checks |" in card and "Fleiss' kappa within the checks over the" in card
+    assert "Layer 1, the deterministic checks" in card and "Layer 2" not in card and "No model judge has seen" in card
 
 
 def test_a_broken_seed_stops_the_build_before_prefect_starts(workspace, tmp_path: Path):

@@ -56,7 +56,23 @@ def test_kappa_is_undefined_when_every_rating_is_the_same():
     assert figures.fleiss_kappa is None and all(p.kappa is None for p in figures.pairwise)
 
 
-def test_abstention_is_a_category_of_its_own():
-    # j1 and j2 agree on decisions except where j2 abstains: observed 0.5, kappa by hand:
-    # rows j1: A A R R; j2: A X R X. chance = 0.5*0.25 (A) + 0.5*0.25 (R) = 0.25; kappa = (0.5-0.25)/0.75 = 1/3.
-    assert cohen([(A, A), (A, X), (R, R), (R, X)]) == pytest.approx(1 / 3)
+def test_kappas_compare_the_model_panel_only_and_leave_abstentions_out():
+    # Five candidates; the checks (offline) accepted each, then three models decided:
+    # c0 A A A; c1 A X R; c2 R R R; c3 A R R; c4 X A A.
+    # m1/m2 both decided c0, c2, c3: A-A, R-R, A-R, observed 2/3; m1 accepts 2/3, m2 1/3, chance
+    # 2/3*1/3 + 1/3*2/3 = 4/9, kappa (2/3 - 4/9) / (5/9) = 0.4.
+    # Fleiss over c0, c2, c3 (every model decided): P-bar 7/9, p_accept 4/9, P_e 41/81, kappa 22/40 = 0.55.
+    rows = [(A, A, A), (A, X, R), (R, R, R), (A, R, R), (X, A, A)]
+    sets = [[Verdict(candidate_id=f"c{i}", judge=JudgeSpec(backend="offline", name="specification"), decision=A)]
+            + [Verdict(candidate_id=f"c{i}", judge=JudgeSpec(backend="litellm", model=f"openai/m{j}", name=f"m{j}"),
+                       decision=d) for j, d in enumerate(row, start=1)] for i, row in enumerate(rows)]
+    figures = agreement(sets)
+    assert figures.layers == {"checks": ("specification",), "models": ("m1", "m2", "m3")}
+    assert figures.compared == "models"
+    assert figures.rated_items == 3 and figures.fleiss_kappa == pytest.approx(0.55)
+    pair = figures.pairwise[0]
+    assert (pair.judge_a, pair.judge_b, pair.items, pair.observed) == ("m1", "m2", 3, pytest.approx(2 / 3, abs=1e-6))
+    assert pair.kappa == pytest.approx(0.4, abs=1e-6)
+    assert [(p.judge_a, p.judge_b) for p in figures.pairwise] == [("m1", "m2"), ("m1", "m3"), ("m2", "m3")]
+    assert figures.decisions["m2"] == {"accept": 2, "reject": 2, "abstain": 1}  # still counted, as a decision
+    assert figures.decisions["specification"] == {"accept": 5, "reject": 0, "abstain": 0}

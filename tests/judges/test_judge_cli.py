@@ -39,16 +39,24 @@ def test_offline_panel_prints_each_judge_and_rejects_the_wrong_example(candidate
 
 
 @pytest.mark.slow
-def test_model_panel_through_the_emulator(candidates, tmp_path, monkeypatch):
+def test_model_panel_through_the_emulator_after_the_checks(candidates, tmp_path, monkeypatch):
     folder, good, wrong = candidates
     offline_litellm(monkeypatch)
+    models = "openai/accept-a,openai/accept-b,openai/reject-c"
     with ChatEmulator(_respond) as emulator:
-        result = CliRunner().invoke(app, ["judge", str(folder), "--models", "openai/accept-a,openai/accept-b,openai/reject-c",
-                                          "--api-base", emulator.base_url])
-    assert result.exit_code == 0, result.output
+        result = CliRunner().invoke(app, ["judge", str(folder), "--models", models, "--api-base", emulator.base_url])
+        layered_calls = list(emulator.calls)
+        alone = CliRunner().invoke(app, ["judge", str(folder), "--models", models, "--api-base", emulator.base_url,
+                                         "--no-offline"])
+    assert result.exit_code == 1, result.output  # the wrong example is the checks' rejection
     assert "judge panel (majority) on 2 task(s)" in result.output and "openai/reject-c" in result.output
-    assert "2 accepted, 0 rejected or held" in result.output and "tests_match_spec" in result.output
-    assert len(emulator.calls) == 6
+    assert "1 accepted, 1 rejected or held" in result.output and "tests_match_spec" in result.output
+    assert "reject (checks)" in result.output and "accept (models)" in result.output
+    assert len(layered_calls) == 3 and all("return 0" not in c.last_user_message for c in layered_calls)
+    assert alone.exit_code == 0, alone.output  # the models alone accept both, 2-1
+    assert "deterministic checks are off ([judges] offline = false)" in " ".join(alone.output.split())
+    assert "2 accepted, 0 rejected or held" in alone.output
+    assert len(emulator.calls) == 3 + 6
 
 
 def test_a_bad_rule_is_one_error_line(candidates):

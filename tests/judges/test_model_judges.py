@@ -67,9 +67,9 @@ def test_unanimous_accept_and_the_request_carries_role_prompt_and_the_task(emula
     assert decision.outcome is Outcome.ACCEPT and _decisions(decision) == [A, A, A]
     verdict = decision.verdicts[0]
     assert verdict.judge.backend == "litellm" and verdict.judge.model == "openai/accept-a"
-    assert (verdict.judge.prompt, verdict.judge.prompt_version) == ("judge_rubric", "1")
+    assert (verdict.judge.prompt, verdict.judge.prompt_version) == ("judge_rubric", "2")
     assert [f.criterion for f in verdict.findings] == list(CRITERIA) and verdict.raw_response.startswith("```json")
-    assert {c.role for c in emulator.calls} == {"judge"} and {c.prompt for c in emulator.calls} == {"judge_rubric@1"}
+    assert {c.role for c in emulator.calls} == {"judge"} and {c.prompt for c in emulator.calls} == {"judge_rubric@2"}
     assert "class Counter" in emulator.calls[0].last_user_message and "def test_add_then_total" in emulator.calls[0].last_user_message
 
 
@@ -85,7 +85,7 @@ def test_one_to_two_rejects_and_names_the_judges_and_criteria(emulator, tmp_path
     assert decision.outcome is Outcome.REJECT and _decisions(decision) == [A, R, R]
     rejection = decision.rejection()
     assert rejection.reason is RejectReason.JUDGE_REJECTED
-    assert rejection.detail == ("rejected under majority by openai/reject-b (tests_match_spec); "
+    assert rejection.detail == ("models rejected under majority by openai/reject-b (tests_match_spec); "
                                 "openai/reject-c (tests_match_spec)")
 
 
@@ -124,6 +124,7 @@ def test_the_configured_model_panel_judges_a_run_and_the_verdict_cache_spares_a_
     from judges.cache import VerdictCache
     from judges.config import JudgesConfig
     from judges.stage import judge_survivors, panel_factory
+    from pipeline.funnel import StageCount
     from pipeline.records import GateReport
     from pipeline.store import ArtifactStore
 
@@ -131,9 +132,11 @@ def test_the_configured_model_panel_judges_a_run_and_the_verdict_cache_spares_a_
     client = ModelClient(None, max_retries=0, timeout_s=5.0)  # no response cache: only the verdict cache can help
     survivors = [(candidate, GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0))]
     cache = VerdictCache(tmp_path / "verdicts")
-    count, figures = judge_survivors(ArtifactStore(tmp_path / "a"), "run-1", survivors,
-                                     panel_factory(config, client=client, cache=cache))
-    assert (count.received, count.accepted) == (1, 1) and figures.judges == tuple(sorted(config.models))
+    config = config.model_copy(update={"offline": False})  # the models alone: the checks have their own tests
+    counts, figures = judge_survivors(ArtifactStore(tmp_path / "a"), "run-1", survivors,
+                                      panel_factory(config, client=client, cache=cache))
+    assert counts == {"judge models": StageCount(received=1, accepted=1)}
+    assert figures.judges == tuple(sorted(config.models))
     assert "line coverage 100%" in emulator.calls[0].last_user_message
     judge_survivors(ArtifactStore(tmp_path / "b"), "run-1", survivors, panel_factory(config, client=client, cache=cache))
     assert len(emulator.calls) == 3  # the second run read every verdict from the cache
@@ -152,8 +155,8 @@ def test_the_judge_stage_adds_its_model_calls_to_the_runs_usage(emulator, tmp_pa
     store.write("run-1", stages.VALIDATE_STAGE, candidate.candidate_id,
                 GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0))
     config = BuildConfig.model_validate({"judges": {"models": ["openai/accept-a", "openai/reject-b"],
-                                                    "api_base": emulator.base_url}})
-    assert stages.stage_judge(store, "run-1", config).received == 1
+                                                    "api_base": emulator.base_url, "offline": False}})
+    assert stages.stage_judge(store, "run-1", config)["judge models"].received == 1
     usage = read_usage(store.runs / "run-1")
     assert [(r.role, r.model, r.calls) for r in usage.rows] == [("judge", "openai/accept-a", 1),
                                                                  ("judge", "openai/reject-b", 1)]

@@ -190,3 +190,27 @@ def test_an_example_naming_a_class_the_task_does_not_define_is_a_specification_f
     assert verdict.decision is Decision.REJECT
     assert _finding(verdict, "spec_clear").note == "Counter.add: a docstring example uses Tally, which the task does not define"
     assert _finding(verdict, "reference_correct").ok is True  # the other docstring's examples still agree
+
+
+def test_adequacy_reads_faithful_variants_only_when_the_gate_ran_them(candidate):
+    from pipeline.records import CheckResult, GateReport
+
+    vacuous = CheckResult(name="vacuous_share", value=0.0, threshold=0.1, passed=True, detail="0 of 2 tests pass")
+    report = GateReport(candidate_id=candidate.candidate_id, passed=True, mutation_score=0.9, checks=(vacuous,))
+    judge = AdequacyJudge()
+    before = judge.review(candidate, report)
+    # No faithful_variants check in the report: no finding about it, not even an undecided one.
+    assert [f.criterion for f in before.findings] == ["tests_detect_faults", "tests_not_vacuous"]
+    failed = CheckResult(name="faithful_variants", value=1, threshold=0, passed=False, gated=False,
+                         detail="1 of 4 faithful variants fails a test")
+    evidence = {"failing": [{"kind": "message", "test": "test_times_must_be_positive"}]}
+    over = report.model_copy(update={"checks": (vacuous, failed), "evidence": {"faithful_variants": evidence}})
+    verdict = judge.review(candidate, over)
+    assert verdict.decision is Decision.REJECT  # reported only by the gate, still a failed check here
+    finding = _finding(verdict, "tests_pass_faithful_variants")
+    assert finding.ok is False and "1 of 4 faithful variants fails a test" in finding.note
+    assert '"test": "test_times_must_be_positive"' in finding.note
+    passing = failed.model_copy(update={"value": 0, "passed": True, "detail": "4 faithful variants pass"})
+    clean = judge.review(candidate, report.model_copy(update={"checks": (vacuous, passing)}))
+    assert clean.decision is Decision.ACCEPT and _finding(clean, "tests_pass_faithful_variants").ok is True
+    assert judge.spec.prompt_version == "2"

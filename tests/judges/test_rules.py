@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from judges.panel import Panel, combine
+from judges.protocol import Layer
 from judges.rules import DecisionRule, Outcome
 from pipeline.errors import InputError
 from pipeline.records import Decision, Finding, JudgeSpec, RejectReason, Verdict
@@ -101,8 +102,17 @@ def test_the_judges_section_of_the_configuration(tmp_path):
     path = tmp_path / "build.toml"
     path.write_text('[judges]\nmodels = ["openai/a", "openai/b", "openai/c"]\n')
     config = load_config(path)
-    assert config.judges.backend == "litellm" and config.judges.decision_rule().label == "majority"
+    assert config.judges.decision_rule().label == "majority" and config.judges.checks_rule().label == "unanimous"
+    assert config.judges.layers == (Layer.CHECKS, Layer.MODELS) and config.judges.warnings == []
     assert load_config(None).judges.decision_rule().label == "unanimous"
+    assert load_config(None).judges.layers == (Layer.CHECKS,)
+    path.write_text('[judges]\nmodels = ["openai/a", "openai/b", "openai/c"]\nrule = "quorum:3"\n')
+    assert load_config(path).judges.checks_rule().label == "unanimous"  # the rule is the models'; the filter stays
+    path.write_text('[judges]\nrule = "majority"\n')
+    assert load_config(path).judges.checks_rule().label == "majority"  # the checks alone take the configured rule
+    path.write_text('[judges]\noffline = false\n')
+    with pytest.raises(InputError, match="offline = false needs models"):
+        load_config(path)
     path.write_text('[judges]\nrule = "most"\n')
     with pytest.raises(InputError, match=r"field judges.rule: .*expected 'majority'"):
         load_config(path)

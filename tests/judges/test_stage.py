@@ -57,8 +57,9 @@ def test_stage_writes_decisions_rejections_and_agreement_and_resumes(tmp_path):
         yield Panel(judges, DecisionRule.parse("majority"))
 
     survivors = _survivors()
-    count, figures = judge_survivors(store, "run-1", survivors, open_panel)
-    assert (count.received, count.accepted) == (3, 1)
+    counts, figures = judge_survivors(store, "run-1", survivors, open_panel)
+    count = counts["judge checks"]  # offline judges: the checks layer, its one funnel step
+    assert list(counts) == ["judge checks"] and (count.received, count.accepted) == (3, 1)
     assert count.rejected == {RejectReason.JUDGE_REJECTED: 1, RejectReason.JUDGE_ABSTAINED: 1}
     decisions = read_decisions(store, "run-1")
     good, hidden, unsure = (c.candidate_id for c, _ in survivors)
@@ -70,7 +71,7 @@ def test_stage_writes_decisions_rejections_and_agreement_and_resumes(tmp_path):
     assert figures.rejected_share == {"a": 0.0, "b": 0.333333, "c": 0.333333}
 
     again, _ = judge_survivors(store, "run-1", survivors, open_panel)
-    assert again == count and len(opened) == 1 and len(judges[0].seen) == 3  # nothing judged twice
+    assert again == counts and len(opened) == 1 and len(judges[0].seen) == 3  # nothing judged twice
 
 
 def test_release_takes_only_accepted_candidates_with_their_verdicts(tmp_path, monkeypatch):

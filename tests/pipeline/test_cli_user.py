@@ -85,6 +85,18 @@ def test_resuming_a_run_under_another_configuration_is_refused(corpus, tmp_path,
     assert _snapshot(run) == before
 
 
+def test_a_build_without_the_deterministic_checks_is_warned_about(corpus, tmp_path, monkeypatch, capsys):  # noqa: F811
+    run = tmp_path / "artifacts" / "runs" / "run-x"
+    run.mkdir(parents=True)
+    (run / "config.json").write_text(BuildConfig().model_dump_json(indent=2) + "\n")
+    config = tmp_path / "build.toml"
+    config.write_text('[judges]\noffline = false\nmodels = ["openai/a", "openai/b", "openai/c"]\n')
+    code, _, err = run_cli(monkeypatch, capsys, "build", "--config", str(config), "--run-id", "run-x")
+    err = " ".join(err.split())
+    assert "warning the deterministic checks are off ([judges] offline = false)" in err
+    assert code == 2 and "differs in judges" in err  # the warning comes first, before the run is looked at
+
+
 def test_validate_on_an_empty_task_list_exits_2_and_says_so(tmp_path, monkeypatch, capsys):
     empty = tmp_path / "tasks.json"
     empty.write_text("[]\n")

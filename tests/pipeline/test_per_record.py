@@ -225,7 +225,7 @@ def test_judges_one_survivor_at_a_time_decide_and_count_what_the_whole_stage_doe
     decided = [per_record.judge_one(store, RUN, item, panel, last_attempt=False) for item in items]
     assert sorted(decided) == sorted([kept.candidate_id, fixed.candidate_id])  # the repaired form is judged
     assert [per_record.judged_id(store, RUN, item) for item in items] == decided
-    count, _ = tally_decisions(store, RUN, [read_decisions(store, RUN)[d] for d in decided])
+    counts, _ = tally_decisions(store, RUN, [read_decisions(store, RUN)[d] for d in decided])
 
     whole = ArtifactStore(tmp_path / "whole")
 
@@ -233,8 +233,9 @@ def test_judges_one_survivor_at_a_time_decide_and_count_what_the_whole_stage_doe
     def open_panel():
         yield panel
 
-    assert judge_survivors(whole, RUN, list(stages.accepted_pairs(store, RUN)), open_panel)[0] == count
-    assert (count.received, count.accepted) == (2, 2)
+    assert judge_survivors(whole, RUN, list(stages.accepted_pairs(store, RUN)), open_panel)[0] == counts
+    [(step, count)] = counts.items()
+    assert step == "judge models" and (count.received, count.accepted) == (2, 2)
 
 
 def test_the_last_attempt_keeps_a_failed_model_call_as_an_abstention(store: ArtifactStore):

@@ -34,7 +34,8 @@ def test_the_agreement_matrix_is_symmetric_with_the_judges_own_figures(tmp_path)
     write_run(store)
     judges, matrix = agreement_matrix(collect_run(store, RUN))
     assert judges == ["litellm/judge-a", "litellm/judge-b"]
-    assert matrix == [[1.0, 0.5], [0.5, 1.0]]  # same decision on e1 and c1r, not on e3 and e2
+    # Same decision on e1 and c1r, not on e3; e2, where judge-a abstained, is left out.
+    assert matrix == [[1.0, 0.666667], [0.666667, 1.0]]
 
 
 def test_the_page_embeds_everything_and_draws_every_figure(tmp_path):
