@@ -123,8 +123,10 @@ class _Weaken(cst.CSTTransformer):
                 for item in statement.items:
                     call = _raises_call(item)
                     if call is not None:
-                        item = item.with_changes(item=call.with_changes(
-                            args=[a for a in call.args if not (a.keyword and a.keyword.value == "match")]))
+                        args = [a for a in call.args if not (a.keyword and a.keyword.value == "match")]
+                        if args:  # no dangling comma where `match=` was last
+                            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                        item = item.with_changes(item=call.with_changes(args=args))
                     items.append(item)
                 statements[index] = statement.with_changes(items=items)
                 self.done.weakened.append(f"{name}: pytest.raises without match")
