@@ -516,7 +516,8 @@ def _faithful(report: _Report, candidate: Candidate, base: RunResult, policy: Ga
                            "sites": list(variant.sites), "diff": variant.diff(candidate.solution_code),
                            "failing_tests": {t: {"outcome": o, "reason": r[:600], "line": lines.get(t)}
                                              for t, (o, r) in sorted(failing.items())}})
-    report.evidence["faithful_variants"] = {"kinds": kinds, "failed": failed}
+    evidence = {"kinds": kinds, "failed": failed}
+    report.evidence["faithful_variants"] = evidence
     for kind, row in kinds.items():  # per kind: how many places it changed (a task's metrics, the card's table)
         report.check(f"faithful_{kind}", row["sites"], None, row["passed"] is not False, gated=False,
                      detail=f"{row['sites']} place(s) changed; "
@@ -526,7 +527,7 @@ def _faithful(report: _Report, candidate: Candidate, base: RunResult, policy: Ga
                  detail=(f"{len(variants) - len(failed) - len(unmeasured)} of {len(variants)} faithful variants pass "
                          f"every test" + (f"; failed: {', '.join(f['kind'] for f in failed)}" if failed else "")
                          + (f"; not measured: {', '.join(unmeasured)}" if unmeasured else "")),
-                 evidence={"failed": failed})
+                 evidence=evidence)  # a rejection's evidence goes under the check's name: the same record
 
 
 def _passing_on_the_host(bad: dict[str, tuple[str, str]], reasons: dict[str, RejectReason], files: dict[str, str],
@@ -640,6 +641,24 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
     if policy.faithful_variants and not bad:
         with timed("gate", "faithful variants"):
             _faithful(report, candidate, base, policy, pool)
+    return report.build()
+
+
+def check_faithful(candidate: Candidate, policy: GatePolicy, pool: SandboxPool) -> GateReport:
+    """Only the faithful-variant check, and the plain run of the suite it needs first: for tasks that were
+    released already (`classeval-pro release faithful`), whose other figures the release records."""
+    report = _Report(candidate, pool)
+    test_file = test_file_name(candidate.module_name)
+    base = pool.run(SandboxJob(files={f"{candidate.module_name}.py": candidate.solution_code,
+                                      test_file: candidate.test_code},
+                               test_file=test_file, profile="base", limits=policy.limits()))
+    report.add_run(base, "base")
+    bad = _non_passing(base, policy.allow_skipped)
+    if bad or base.status != "completed" or not base.collected:
+        report.reject(RejectReason.TESTS_FAIL, "base_tests_fail",
+                      {"status": base.status, "tests": {t: {"outcome": o, "reason": r} for t, (o, r) in bad.items()}})
+        return report.build()
+    _faithful(report, candidate, base, policy, pool)
     return report.build()
 
 

@@ -1,4 +1,5 @@
-"""Command-line commands of the release stage: `classeval-pro publish` and `classeval-pro release verify`.
+"""Command-line commands of the release stage: `classeval-pro publish`, `classeval-pro release verify` and
+`classeval-pro release faithful`.
 
 Registered on the main app in pipeline/cli.py. Errors are InputErrors: the main entry point prints them
 as one line and exits non-zero.
@@ -6,6 +7,7 @@ as one line and exits non-zero.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -53,3 +55,40 @@ def verify_command(
     if problems:
         raise typer.Exit(1)
     console.print(f"{path}: every file and task matches manifest.json", highlight=False, soft_wrap=True)
+
+
+@release_app.command("faithful")
+def faithful_command(
+    release: Annotated[str, typer.Argument(metavar="RELEASE", help=RELEASE_HELP)],
+    jobs: Annotated[int, typer.Option(min=1, help="Tasks checked at the same time (sandbox workers).")] = 2,
+    json_path: Annotated[Optional[str], typer.Option("--json", help="Write the summary as JSON to this file.")] = None,
+) -> None:
+    """Run faithful variants of every task's reference (changed only where its skeleton is silent) against
+    its tests; exit 1 if a test of any task fails one (an over-specified task), 0 when none does."""
+    import json
+
+    from pipeline import settings
+    from pipeline.release.dataset_io import load_release
+    from pipeline.release.faithful_check import check_release, summary
+    from pipeline.release.naming import resolve_release
+    from pipeline.store import ArtifactStore, atomic_write_text
+
+    path = resolve_release(release, ArtifactStore(settings.artifacts_dir())).folder
+    tasks = load_release(path)
+    figures = summary(check_release(tasks, jobs=jobs))
+    console.print(f"{path}: {figures['checked']} of {figures['tasks']} tasks checked, {figures['failing']} fail a "
+                  f"faithful variant", highlight=False, soft_wrap=True)
+    for kind, row in figures["per_kind"].items():
+        console.print(f"  {kind}: {row['tasks_failing']} of {row['tasks_with_places']} tasks with such a place fail",
+                      highlight=False)
+    for task in figures["failing_tasks"]:
+        console.print(f"  {task['task_id']} {task['class_name']} ({task['origin']}): "
+                      + "; ".join(f"{v['kind']}: {', '.join(t.split('::')[-1] for t in v['failing_tests'][:3])}"
+                                  for v in task["variants"]), highlight=False, soft_wrap=True)
+    for task in figures["not_checked"]:
+        err_console.print(f"[yellow]not checked[/yellow] {task['task_id']}: its tests do not pass as released",
+                          highlight=False)
+    if json_path:
+        atomic_write_text(Path(json_path), json.dumps(figures, indent=2) + "\n")
+    if figures["failing"] or figures["not_checked"]:
+        raise typer.Exit(1)
