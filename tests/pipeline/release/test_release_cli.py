@@ -6,7 +6,7 @@ import os
 from datetime import date
 
 import pytest
-from release_fixtures import build_task
+from release_fixtures import COUNTER_SOLUTION, COUNTER_TEST, build_task
 
 from pipeline.funnel import Funnel
 from pipeline.release.assemble import ReleaseConfig, release
@@ -76,3 +76,35 @@ def test_publish_checks_the_release_then_the_version_then_the_token(env, monkeyp
                           ("2026.11.0", "HF_TOKEN is not set")):
         code, _, err = run_cli(monkeypatch, capsys, "publish", name, "--repo", "acme/cep", "--endpoint", "http://127.0.0.1:9")
         assert code == 2 and message in " ".join(err.split()), err
+
+
+ORDERED_SOLUTION = COUNTER_SOLUTION.replace('''    def total(self):''', '''    def names(self):
+        """Return the names counted so far."""
+        return list(set(self.counts))
+
+    def total(self):''')
+ORDERED_TEST = COUNTER_TEST + '''
+
+def test_names_in_insertion_order():
+    c = Counter()
+    for name in (1, 2, 3):  # small ints: a set iterates them in this order whatever the hash seed
+        c.add(name)
+    assert c.names() == [1, 2, 3]
+'''
+
+
+def test_release_faithful_names_the_overspecified_task_and_exits_1(tmp_path, monkeypatch, capsys):
+    import json
+
+    monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
+    store = ArtifactStore(tmp_path / "artifacts")
+    fair = build_task()
+    over = build_task("Ordered", ORDERED_SOLUTION.replace("class Counter", "class Ordered"),
+                      ORDERED_TEST.replace("Counter", "Ordered").replace("from counter", "from ordered"), module="ordered")
+    release(store, "run-1", [fair, over], Funnel(run_id="run-1"), ReleaseConfig(release_date=date(2026, 11, 5)))
+    code, out, err = run_cli(monkeypatch, capsys, "release", "faithful", "2026.11.0", "--json", str(tmp_path / "f.json"))
+    assert code == 1, err
+    assert "2 of 2 tasks checked, 1 fail a faithful variant" in out
+    assert f"{over.task_id} Ordered (enhanced): unordered: test_names_in_insertion_order" in out
+    figures = json.loads((tmp_path / "f.json").read_text())
+    assert figures["failing_share"] == 0.5 and figures["per_kind"]["unordered"]["tasks_failing"] == 1
