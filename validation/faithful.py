@@ -429,7 +429,8 @@ class _ReorderGuards(_ClassRewriter):
             if pair is None:
                 return updated
             order = guards[:pair] + [guards[pair + 1], guards[pair]] + guards[pair + 2:]
-        self.site(original)
+        for statement in list(original.body.body)[start:start + len(guards)]:
+            self.site(statement)
         body[start:start + len(guards)] = [g for g, _ in order]
         return updated.with_changes(body=updated.body.with_changes(body=body))
 
@@ -533,8 +534,9 @@ def _guard_variant(source: str, class_name: str, statements: Statements, methods
     code, sites = _rewrite(source, _ReorderGuards(class_name, statements, methods))
     if not sites:
         return None
+    methods = len({site.split(":")[0] for site in sites})
     return FaithfulVariant(VariantKind.GUARD_ORDER, code, tuple(sites),
-                           f"independent guard checks of {len(sites)} method(s) in the other order")
+                           f"independent guard checks of {methods} method(s) in the other order")
 
 
 def _route_variant(source: str, class_name: str, statements: Statements) -> FaithfulVariant | None:

@@ -473,10 +473,28 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
                  evidence={"surviving": surviving[:50]})
 
 
-def _faithful(report: _Report, candidate: Candidate, base: RunResult, policy: GatePolicy, pool: SandboxPool) -> None:
+def _tests_running(lines: Sequence[int], contexts: dict[int, list[str]] | None, missing: set[int],
+                   collected: Sequence[str]) -> list[str]:
+    """The tests whose coverage context ran any of these lines (all tests without contexts). Coverage records
+    a statement under its first line: a place inside a statement that spans lines counts under the statement
+    line at or before it, unless that line never ran."""
+    if contexts is None:
+        return list(collected)
+    measured = sorted(contexts)
+    chosen: set[str] = set()
+    for line in lines:
+        at = bisect.bisect_right(measured, line) - 1
+        if at >= 0 and line not in missing:
+            chosen.update(contexts[measured[at]])
+    return sorted(chosen)
+
+
+def _faithful(report: _Report, candidate: Candidate, base: RunResult, policy: GatePolicy, pool: SandboxPool,
+              contexts: dict[int, list[str]] | None = None) -> None:
     """Faithful variants must pass every test (see validation/faithful.py): one batched run in the mutants'
-    way (a fork per variant, the suite collected once), then a run of its own for each variant that failed,
-    which names every failing test and why."""
+    way (a fork per variant, the suite collected once, each variant against the tests that run its places:
+    a test that runs none of them sees the reference), then a run of its own for each variant that failed,
+    which names every failing test and the test line where it failed."""
     try:
         from validation.faithful import faithful_variants
 
@@ -488,8 +506,15 @@ def _faithful(report: _Report, candidate: Candidate, base: RunResult, policy: Ga
     test_file = test_file_name(candidate.module_name)
     kinds: dict[str, dict[str, Any]] = {}
     failed: list[dict[str, Any]] = []
+    missing = set(report.fields.get("missing_lines") or ())
+    selected = {v.id: _tests_running([int(site.rsplit(":", 1)[1]) for site in v.sites], contexts, missing,
+                                     base.collected) for v in variants}
+    for variant in variants:
+        if not selected[variant.id]:  # no test runs its places: it cannot fail, nothing to run
+            kinds[variant.kind.value] = {"sites": len(variant.sites), "passed": True, "tests_run": 0}
+    variants = [v for v in variants if selected[v.id]]
     if variants:
-        batch = tuple({"id": v.id, "source": v.source, "select": list(base.collected)} for v in variants)
+        batch = tuple({"id": v.id, "source": v.source, "select": selected[v.id]} for v in variants)
         limits = policy.limits()
         budget = min(policy.wall_seconds * (1 + len(variants)), 1800.0)
         limits = type(limits)(**{**limits.to_dict(), "wall_seconds": budget, "cpu_seconds": int(budget) + 5})
@@ -499,7 +524,8 @@ def _faithful(report: _Report, candidate: Candidate, base: RunResult, policy: Ga
         verdicts = {m["id"]: m for m in run.mutants}
         for variant in variants:
             verdict = verdicts.get(variant.id)
-            row = kinds.setdefault(variant.kind.value, {"sites": len(variant.sites), "passed": None})
+            row = kinds.setdefault(variant.kind.value, {"sites": len(variant.sites), "passed": None,
+                                                        "tests_run": len(selected[variant.id])})
             if verdict is None:
                 row["passed"] = None
                 row["why"] = "not measured: the run ended early"
@@ -524,7 +550,7 @@ def _faithful(report: _Report, candidate: Candidate, base: RunResult, policy: Ga
                             + {True: "every test passes", False: "a test fails", None: "not measured"}[row["passed"]])
     unmeasured = [k for k, row in kinds.items() if row["passed"] is None]
     report.check("faithful_variants", len(failed), 0, not failed, reason=RejectReason.OVERSPECIFIED_TESTS,
-                 detail=(f"{len(variants) - len(failed) - len(unmeasured)} of {len(variants)} faithful variants pass "
+                 detail=(f"{len(kinds) - len(failed) - len(unmeasured)} of {len(kinds)} faithful variants pass "
                          f"every test" + (f"; failed: {', '.join(f['kind'] for f in failed)}" if failed else "")
                          + (f"; not measured: {', '.join(unmeasured)}" if unmeasured else "")),
                  evidence=evidence)  # a rejection's evidence goes under the check's name: the same record
@@ -640,7 +666,7 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
         _mutation(report, candidate, contexts, policy, pool, base.duration_seconds)
     if policy.faithful_variants and not bad:
         with timed("gate", "faithful variants"):
-            _faithful(report, candidate, base, policy, pool)
+            _faithful(report, candidate, base, policy, pool, contexts or None)
     return report.build()
 
 

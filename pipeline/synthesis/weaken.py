@@ -6,11 +6,13 @@ leaves open, so that check is weakened to what the skeleton states, or dropped:
 
 - a reworded message: the `match=` of the `pytest.raises` on that line goes (the exception type stays);
 - a computed float: the floats of that assertion are compared with `pytest.approx`;
-- any other kind (an order, a guard's precedence, call counts that depend on internal calls): the assertion
-  or `pytest.raises` block on that line is dropped.
+- any other kind (an order, a guard's precedence, call counts that depend on internal calls): the check
+  goes and its calls stay (`assert obj.reset() == 4` becomes `obj.reset()`, since later checks see what the
+  call changed); a `pytest.raises(X)` becomes `pytest.raises(Exception)` (the call must still fail).
 
-A failure on a line that is neither (a call that now raises, a helper's line) drops the whole test, and so
-does a test left with nothing it checks. The weakened candidate then goes through the whole gate again,
+A test stops at its first failure, so the variant never reached its later checks: those about the same
+method are weakened alike. A failure on a line that is no check (a call that now raises, a helper's line)
+drops the whole test, and so does a test left with nothing it checks. The weakened candidate then goes through the whole gate again,
 which measures coverage and interaction anew and runs the variants again: one that still fails rejects it.
 """
 
@@ -93,7 +95,75 @@ class _Approximate(cst.CSTTransformer):
         return node
 
 
+def _called_method(statement: cst.BaseStatement) -> str | None:
+    """The method a check is about: the outermost `x.m(...)` call it makes (the asserted value's, or the call
+    inside a `pytest.raises` block)."""
+    nodes: list[cst.CSTNode] = []
+    if isinstance(statement, cst.SimpleStatementLine) and statement.body and isinstance(statement.body[0], cst.Assert):
+        test = statement.body[0].test
+        nodes = [test.left if isinstance(test, cst.Comparison) else test]
+    elif isinstance(statement, cst.With):
+        nodes = list(statement.body.body)
+    for node in nodes:
+        for call in _calls(node):
+            if isinstance(call.func, cst.Attribute):
+                return call.func.attr.value
+    return None
+
+
+def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> bool:
+            found.append(call)
+            return False  # the outermost call only
+
+    node.visit(Collect())
+    return found
+
+
+def _without_match(statement: cst.With) -> cst.With:
+    items = []
+    for item in statement.items:
+        call = _raises_call(item)
+        if call is not None:
+            args = [a for a in call.args if not (a.keyword and a.keyword.value == "match")]
+            if args:  # no dangling comma where `match=` was last
+                args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            item = item.with_changes(item=call.with_changes(args=args))
+        items.append(item)
+    return statement.with_changes(items=items)
+
+
+def _any_exception(statement: cst.With) -> cst.With:
+    """`pytest.raises(X)` -> `pytest.raises(Exception)`: the call must still fail, in whatever way."""
+    items = []
+    for item in statement.items:
+        call = _raises_call(item)
+        if call is not None:
+            item = item.with_changes(item=call.with_changes(args=[cst.Arg(cst.Name("Exception"))]))
+        items.append(item)
+    return statement.with_changes(items=items)
+
+
+def _unchecked(statement: cst.BaseStatement) -> cst.BaseStatement | None:
+    """The statement without its check, keeping the calls it makes (an assertion's calls change state that
+    later checks see: `assert obj.reset() == 4` becomes `obj.reset()`); None when nothing would be left."""
+    if isinstance(statement, cst.With):
+        return _any_exception(statement)
+    test = statement.body[0].test  # an assert (see _checks)
+    kept = test.left if isinstance(test, cst.Comparison) else test
+    if not _calls(kept):
+        return None
+    return statement.with_changes(body=[cst.Expr(kept)])
+
+
 class _Weaken(cst.CSTTransformer):
+    """For each failing (test, kind, line): the check on that line, and the later checks of the same test
+    about the same method (a test stops at its first failure, so the variant never reached them), are
+    weakened for that kind."""
+
     METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, failures: dict[str, list[tuple[str, int | None]]]) -> None:
@@ -105,43 +175,36 @@ class _Weaken(cst.CSTTransformer):
         position = self.get_metadata(PositionProvider, node)
         return position.start.line, position.end.line
 
+    def _weaken(self, kind: str, statement: cst.BaseStatement) -> tuple[cst.BaseStatement | None, str]:
+        if kind == VariantKind.MESSAGE.value and isinstance(statement, cst.With):
+            return _without_match(statement), "pytest.raises without match"
+        if kind == VariantKind.FLOAT_ULP.value:
+            approximate = _Approximate()
+            changed = statement.visit(approximate)
+            if approximate.count:
+                return changed, f"{approximate.count} float(s) compared approximately"
+        return _unchecked(statement), "check of what the skeleton leaves open dropped (its calls kept)"
+
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef | cst.RemovalSentinel:
         name = original.name.value
         if name not in self.failures:
             return updated
-        statements = list(updated.body.body)
+        statements: list[cst.BaseStatement | None] = list(updated.body.body)
         spans = [self._span(s) for s in original.body.body]
-        drop: set[int] = set()
         for kind, line in self.failures[name]:
             index = next((i for i, (lo, hi) in enumerate(spans) if line is not None and lo <= line <= hi), None)
-            if index is None or not _checks(statements[index]):
-                self.done.dropped.append(name)
+            if index is None or statements[index] is None or not _checks(statements[index]):
+                self.done.dropped.append(name)  # it failed outside a check (a call raised, a helper's line)
                 return cst.RemovalSentinel.REMOVE
-            statement = statements[index]
-            if kind == VariantKind.MESSAGE.value and isinstance(statement, cst.With):
-                items = []
-                for item in statement.items:
-                    call = _raises_call(item)
-                    if call is not None:
-                        args = [a for a in call.args if not (a.keyword and a.keyword.value == "match")]
-                        if args:  # no dangling comma where `match=` was last
-                            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-                        item = item.with_changes(item=call.with_changes(args=args))
-                    items.append(item)
-                statements[index] = statement.with_changes(items=items)
-                self.done.weakened.append(f"{name}: pytest.raises without match")
-            elif kind == VariantKind.FLOAT_ULP.value:
-                approximate = _Approximate()
-                statements[index] = statement.visit(approximate)
-                if approximate.count:
-                    self.done.weakened.append(f"{name}: {approximate.count} float(s) compared approximately")
-                else:
-                    drop.add(index)
-            else:
-                drop.add(index)
-        if drop:
-            self.done.weakened.append(f"{name}: {len(drop)} check(s) of what the skeleton leaves open dropped")
-        kept = [s for i, s in enumerate(statements) if i not in drop]
+            method = _called_method(statements[index])
+            for at in range(index, len(statements)):
+                statement = statements[at]
+                if statement is None or not _checks(statement) or (at > index and (
+                        method is None or _called_method(statement) != method)):
+                    continue
+                statements[at], what = self._weaken(kind, statement)
+                self.done.weakened.append(f"{name}: {what}")
+        kept = [s for s in statements if s is not None]
         if not any(_checks(s) for s in kept):
             self.done.dropped.append(name)
             return cst.RemovalSentinel.REMOVE

@@ -59,7 +59,8 @@ def test_each_kind_weakens_only_the_failing_check_and_keeps_the_others():
     ast.parse(code)
     assert code.startswith("import pytest\n")  # pytest.approx needs it
     assert "assert shop.total() == pytest.approx(0.30000000000000004)" in code
-    assert 'shop.items() == ["tea"]' not in code  # an order the skeleton leaves open: the check goes
+    assert 'shop.items() == ["tea"]' not in code  # an order the skeleton leaves open: the check goes...
+    assert "\n    shop.items()\n" in code  # ...and the call stays (later checks may see what it changed)
     assert "with pytest.raises(ValueError):" in code and "match=" not in code
     assert "def test_untouched" in code and "def test_call_counts" in code
     assert done.dropped == [] and len(done.weakened) == 3
@@ -79,3 +80,28 @@ def test_a_report_without_failed_variants_changes_nothing():
     candidate = _candidate()
     same, done = weaken_overspecified(candidate, GateReport(candidate_id="c", passed=True))
     assert same is candidate and not done.changed
+
+
+def test_later_checks_of_the_same_method_are_weakened_too_and_a_refused_call_must_still_fail():
+    tests = """import pytest
+from shop import Shop
+
+
+def test_counts():
+    shop = Shop()
+    assert shop.reset() == 4
+    assert shop.total() == 1
+    assert shop.reset() == 1
+    shop.freeze()
+    with pytest.raises(FrozenError):
+        shop.add("tea", -1)
+"""
+    candidate = _candidate().model_copy(update={"test_code": tests})
+    line = next(i + 1 for i, text in enumerate(tests.splitlines()) if "reset() == 4" in text)
+    raises = next(i + 1 for i, text in enumerate(tests.splitlines()) if "FrozenError" in text)
+    report = GateReport(candidate_id="c", passed=False, evidence={"faithful_variants": {"failed": [
+        {"kind": "internal_route", "failing_tests": {"test_shop.py::test_counts": {"line": line}}},
+        {"kind": "guard_order", "failing_tests": {"test_shop.py::test_counts": {"line": raises}}}]}})
+    code = weaken_overspecified(candidate, report)[0].test_code
+    assert "    shop.reset()\n    assert shop.total() == 1\n    shop.reset()\n" in code
+    assert "with pytest.raises(Exception):" in code
