@@ -385,8 +385,12 @@ class _ReorderGuards(_ClassRewriter):
             node = ast.parse(code.strip()).body[0]
         except (SyntaxError, IndexError):
             return None
-        if isinstance(node, ast.If) and not node.orelse and len(node.body) == 1 and isinstance(node.body[0], ast.Raise):
-            uses = node.test
+        local: set[str] = set()
+        if _raising_if(node):
+            uses: ast.AST = node.test
+        elif isinstance(node, ast.For) and not node.orelse and len(node.body) == 1 and _raising_if(node.body[0]):
+            uses = node  # a check of every item: `for x in xs: if bad(x): raise ...`
+            local = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
         elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
               and isinstance(node.value.func.value, ast.Name) and node.value.func.value.id == "self"
               and node.value.func.attr.startswith("_") and self.methods.raises(node.value.func.attr)):
@@ -399,48 +403,73 @@ class _ReorderGuards(_ClassRewriter):
         for attr in [a for a in names if a.startswith("self._")]:
             names |= self.methods.touched(attr[len("self."):])
         builtins = {"isinstance", "len", "type", "int", "float", "str", "bool", "list", "dict", "tuple", "set",
-                    "callable", "any", "all", "hasattr", "min", "max", "abs", "round", "None", "True", "False"}
-        return names - builtins
+                    "callable", "any", "all", "hasattr", "min", "max", "abs", "round", "None", "True", "False",
+                    "sorted"}
+        return names - builtins - local
 
     def finish_method(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         name = original.name.value
         if self.class_stated or _PRECEDENCE.search(self.statements.of(name)):
             return updated
-        body = list(updated.body.body)
-        start = 1 if _docstring_statement(body) else 0
+        body = list(original.body.body)  # this rewriter changes nothing else: the original is the updated
+        reordered = self._reorder_block(body, 1 if _docstring_statement(body) else 0)
+        if reordered is None:
+            return updated
+        return original.with_changes(body=original.body.with_changes(body=reordered))
+
+    def _reorder_block(self, body: list[cst.BaseStatement], start: int) -> list[cst.BaseStatement] | None:
+        """The block with its first run of guards in another order, or None. Leading calls that are no guards
+        (a call recorder, an undo snapshot) stay where they are; a leading `try` is looked into (the undo
+        feature wraps a method's body in one)."""
         module = cst.Module(body=[])
-        # Leading calls that cannot raise (a call recorder) stay where they are; the guards after them move.
-        while start < len(body) and self._guard_names(body[start], module) is None and _non_raising_self_call(
-                body[start], self.methods):
+        while start < len(body) and self._guard_names(body[start], module) is None and _call_statement(body[start]):
             start += 1
+        if start < len(body) and isinstance(body[start], cst.Try):
+            inner = self._reorder_block(list(body[start].body.body), 0)
+            if inner is None:
+                return None
+            try_node = body[start]
+            return body[:start] + [try_node.with_changes(body=try_node.body.with_changes(body=inner))] + body[start + 1:]
         guards: list[tuple[cst.BaseStatement, set[str]]] = []
         for statement in body[start:]:
             names = self._guard_names(statement, module)
             if names is None:
                 break
             guards.append((statement, names))
-        if len(guards) < 2:
-            return updated
-        independent = all(not (a[1] & b[1]) for i, a in enumerate(guards) for b in guards[i + 1:])
-        if independent:
-            order = list(reversed(guards))
-        else:
-            pair = next((i for i in range(len(guards) - 1) if not (guards[i][1] & guards[i + 1][1])), None)
-            if pair is None:
-                return updated
-            order = guards[:pair] + [guards[pair + 1], guards[pair]] + guards[pair + 2:]
-        for statement in list(original.body.body)[start:start + len(guards)]:
+        order = _another_order(guards)
+        if order is None:
+            return None
+        for statement, _ in guards:
             self.site(statement)
-        body[start:start + len(guards)] = [g for g, _ in order]
-        return updated.with_changes(body=updated.body.with_changes(body=body))
+        return body[:start] + [g for g, _ in order] + body[start + len(guards):]
 
 
-def _non_raising_self_call(statement: cst.BaseStatement, methods: _Methods) -> bool:
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Expr)):
-        return False
-    name = _self_call(statement.body[0].value)
-    return name is not None and name.startswith("_") and name in methods.nodes and not methods.raises(name)
+def _raising_if(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and not node.orelse and len(node.body) == 1 and isinstance(node.body[0], ast.Raise)
+
+
+def _call_statement(statement: cst.BaseStatement) -> bool:
+    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.Call))
+
+
+def _another_order(guards: list[tuple[cst.BaseStatement, set[str]]]) -> list[tuple[cst.BaseStatement, set[str]]] | None:
+    """Guards in an order that changes which fires first where two could, keeping dependent guards in their
+    order (a type check stays before the check that needs the type). A guard that shares no name with any
+    other is free: the dependent ones keep their order, the free ones go after them in reversed order (or
+    before them, when that is where they already were). Without a free guard, the first adjacent pair that
+    shares no name is swapped. None when no other order exists."""
+    if len(guards) < 2:
+        return None
+    free = [g for g in guards if all(not (g[1] & o[1]) for o in guards if o is not g)]
+    bound = [g for g in guards if g not in free]
+    for order in (bound + free[::-1], free[::-1] + bound):
+        if free and [id(g) for g, _ in order] != [id(g) for g, _ in guards]:
+            return order
+    pair = next((i for i in range(len(guards) - 1) if not (guards[i][1] & guards[i + 1][1])), None)
+    if pair is None:
+        return None
+    return guards[:pair] + [guards[pair + 1], guards[pair]] + guards[pair + 2:]
 
 
 def _recorder_prologue(node: cst.FunctionDef) -> int | None:
