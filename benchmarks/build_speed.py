@@ -1,6 +1,11 @@
-"""Wall time of the build's stages on a fixed sub-corpus, with the mutant-schema runner against the old one.
+"""Wall time of the build's stages on a fixed sub-corpus, with one gate setting against its baseline.
 
     .venv/bin/python benchmarks/build_speed.py [--domains Game_Sim Text_NLP] [--gate-only N]
+    .venv/bin/python benchmarks/build_speed.py --compare faithful   # faithful variants on against off
+
+`--compare schemata` (the default) times the mutant-schema runner against the old one; `--compare faithful`
+times the gate with its faithful variants (validation/faithful.py) against the gate without them, and says
+how many tasks each released (the variants reject over-specified candidates, so the releases differ).
 
 The stages run as the build runs them (the plain functions of `pipeline/stages.py`, without Prefect) in a
 temporary artifacts folder: seeds, enhance and compose once (they do not depend on the mutation runner),
@@ -33,6 +38,9 @@ from pipeline.store import ArtifactStore  # noqa: E402
 from pipeline.timing import format_profile, reset_times, step_times  # noqa: E402
 
 DOMAINS = ("Game_Sim", "Text_NLP")
+# --compare NAME -> (GatePolicy field, label of the baseline (field False), label of the default (field True))
+COMPARISONS = {"schemata": ("mutant_schemata", "old runner", "schemata"),
+               "faithful": ("faithful_variants", "no variants", "faithful")}
 
 
 def _load() -> str:
@@ -103,6 +111,8 @@ def main() -> None:
     parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--gate-only", type=int, default=0, metavar="N", help="gate N seeds only, both runners")
+    parser.add_argument("--compare", choices=sorted(COMPARISONS), default="schemata",
+                        help="the gate setting timed against its baseline")
     args = parser.parse_args()
     domains = tuple(args.domains)
     print(f"domains {', '.join(domains)}; {args.jobs} jobs; {os.cpu_count()} CPUs; load {_load()}")
@@ -121,25 +131,34 @@ def main() -> None:
         _timed("enhance", walls, lambda: stages.stage_enhance(store, run_id, config))
         _timed("compose", walls, lambda: stages.stage_compose(store, run_id, config))
         print(format_profile(step_times()))
+        field, old_label, new_label = COMPARISONS[args.compare]
         results = {}
-        for schemata in (False, True):
-            label = "schemata" if schemata else "old runner"
+        for setting in (False, True):
+            label = new_label if setting else old_label
             copy = Path(folder) / label.replace(" ", "-")
             shutil.copytree(base, copy)
             os.environ["CLASSEVAL_PRO_ARTIFACTS"] = str(copy)
-            gated = config.model_copy(update={"gate": config.gate.model_copy(update={"mutant_schemata": schemata})})
+            gated = config.model_copy(update={"gate": config.gate.model_copy(update={field: setting})})
             print(f"{label} (load {_load()}):")
-            results[schemata] = _gate_and_release(copy, run_id, gated)
-            print(results[schemata][2])
+            results[setting] = _gate_and_release(copy, run_id, gated)
+            print(results[setting][2])
         (old, count, _), (new, _, _) = results[False], results[True]
-        for name, mine in (("old runner", old), ("schemata", new)):
+        for name, mine in ((old_label, old), (new_label, new)):
             total = sum(walls.values()) + sum(mine.values())
-            print(f"{name:<10}: build {total:7.1f} s, gate {count / mine['validate']:.2f} candidates/s")
-        same = _same_tasks(Path(folder) / "old-runner", Path(folder) / "schemata")
-        print(f"same released tasks (every row of the release's data files) with both runners: {same}")
-        print(f"ratio old/new: gate {old['validate'] / new['validate']:.2f}x, whole build "
+            print(f"{name:<11}: build {total:7.1f} s, gate {count / mine['validate']:.2f} candidates/s, "
+                  f"{_released(Path(folder) / name.replace(' ', '-'))} tasks released")
+        if args.compare == "schemata":
+            same = _same_tasks(Path(folder) / "old-runner", Path(folder) / "schemata")
+            print(f"same released tasks (every row of the release's data files) with both runners: {same}")
+        print(f"ratio {old_label}/{new_label}: gate {old['validate'] / new['validate']:.2f}x, whole build "
               f"{(sum(walls.values()) + sum(old.values())) / (sum(walls.values()) + sum(new.values())):.2f}x "
               f"(load now {_load()})")
+
+
+def _released(artifacts: Path) -> int:
+    import pandas as pd
+
+    return sum(len(pd.read_parquet(f)) for f in sorted((artifacts / "releases").glob("*/data/*.parquet")))
 
 
 if __name__ == "__main__":
