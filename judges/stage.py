@@ -64,9 +64,10 @@ def model_client() -> Any:
 
 
 def panel_factory(config: JudgesConfig, *, jobs: int = 1, limits: Any = None, client: Any = None,
-                  cache: VerdictCache | None = None) -> Callable[[], AbstractContextManager[Panel]]:
+                  cache: VerdictCache | None = None, python: Any = None) -> Callable[[], AbstractContextManager[Panel]]:
     """Opens the configured panel with what its judges need: a model client for model judges, a sandbox
-    pool for the offline specification judge (closed when the panel is done)."""
+    pool (on the interpreter `python`, None: this process's) for the offline judges (closed when the panel
+    is done)."""
     @contextmanager
     def open_panel() -> Iterator[Panel]:
         verdicts = cache or VerdictCache(verdict_cache_dir())
@@ -75,7 +76,7 @@ def panel_factory(config: JudgesConfig, *, jobs: int = 1, limits: Any = None, cl
             return
         from validation.sandbox import SandboxPool
 
-        with SandboxPool(jobs=jobs, **({"limits": limits} if limits is not None else {})) as pool:
+        with SandboxPool(jobs=jobs, python=python, **({"limits": limits} if limits is not None else {})) as pool:
             yield offline_panel(config, pool, limits, verdicts)
 
     return open_panel

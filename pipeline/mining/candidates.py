@@ -20,6 +20,7 @@ from pipeline.mining.examine import STAGE
 from pipeline.mining.records import MinedClass
 from pipeline.mining.slicing import STDLIB
 from pipeline.models.prompts import load_prompt
+from pipeline.analysis.python_need import requires_python
 from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
 
 TEST_MODULES_ALLOWED = frozenset({"pytest", "unittest"}) | STDLIB
@@ -132,4 +133,5 @@ def build_candidate(mined: MinedClass, *, pool: Any, rng_seed: int, source: str 
                                 prompt_version=load_prompt(DOCSTRING_PROMPT).ref if mined.docstrings_by else None,
                                 parameters={"stage": STAGE, "tests": kind, "found_by": mined.found_by,
                                             "rng_seed": rng_seed, "docstrings": "model" if mined.docstrings_by else "source"}),
+        requires_python=requires_python(mined.slice_code, tests),
     )
