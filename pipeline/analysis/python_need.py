@@ -23,8 +23,9 @@ checks them again wherever those interpreters are installed); the 3.14 ones foll
 from __future__ import annotations
 
 import ast
+import functools
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
 from pipeline.analysis.parsed import parsed
 
@@ -122,6 +123,11 @@ class PythonNeed:
     def newer_than(self, version: Version, *, syntax_only: bool = False) -> tuple[Need, ...]:
         """The needs that `version` does not meet (only the syntax ones with `syntax_only`)."""
         return tuple(n for n in self.needs if n.version > version and (n.syntax or not syntax_only))
+
+    def shifted(self, lines: int) -> PythonNeed:
+        """The same needs with their lines moved by `lines` (code read out of a larger file)."""
+        return PythonNeed(self.version, tuple(replace(n, line=n.line + lines) if n.line else n for n in self.needs),
+                          self.parsed_by)
 
     def evidence(self) -> dict[str, object]:
         return {"requires_python": self.text, "needs": [n.describe() for n in self.needs], "parsed_by": self.parsed_by}
@@ -331,7 +337,7 @@ def _libcst_needs(source: str, error: Exception) -> list[Need]:
     except cst.ParserSyntaxError as exc:
         raise SyntaxError(exc.message) from None
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    visitor = _CstNeeds(module)
+    visitor = _cst_visitor()(module)
     wrapper.visit(visitor)
     positions = wrapper.resolve(PositionProvider)
     needs = [Need(version, what, positions[node].start.line if node in positions else 0)
@@ -351,12 +357,13 @@ def _pep701_needs(source: str) -> list[Need]:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError:
         return []
-    visitor = _CstNeeds(module, fstrings_only=True)
+    visitor = _cst_visitor()(module, fstrings_only=True)
     module.visit(visitor)
     return [Need(version, what) for version, what, _ in visitor.found]
 
 
-def _make_cst_visitor():  # noqa: ANN202 - defined on first use: libcst is imported only when needed
+@functools.cache
+def _cst_visitor():  # noqa: ANN202 - the class is made on first use: libcst is imported only when needed
     import libcst as cst
 
     class CstNeeds(cst.CSTVisitor):
@@ -433,20 +440,6 @@ def _has_comment(code: str) -> bool:
         return "#" in code
 
 
-class _LazyVisitor:
-    """`_CstNeeds(...)` builds the libcst visitor class on first use."""
-
-    _cls = None
-
-    def __call__(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN204
-        if _LazyVisitor._cls is None:
-            _LazyVisitor._cls = _make_cst_visitor()
-        return _LazyVisitor._cls(*args, **kwargs)
-
-
-_CstNeeds = _LazyVisitor()
-
-
 @dataclass(frozen=True)
 class Supported:
     """What can be done with code of a given need here: the sandbox's interpreter runs it, and this
@@ -454,11 +447,10 @@ class Supported:
 
     sandbox: Version
     pipeline: Version = RUNNING
-    label: str = field(default="")
 
     def refusals(self, need: PythonNeed) -> tuple[str, ...]:
         """Why code of `need` cannot become a task here (empty: it can)."""
-        reasons = [f"{n.describe()}; the sandbox runs Python {version_text(self.sandbox)}{self.label}"
+        reasons = [f"{n.describe()}; the sandbox runs Python {version_text(self.sandbox)}"
                    for n in need.newer_than(self.sandbox)]
         if not reasons:
             reasons = [f"{n.describe()}; the pipeline's own parser is Python {version_text(self.pipeline)}'s, "

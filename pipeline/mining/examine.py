@@ -83,8 +83,18 @@ def syntax_filter(supported: Supported) -> Filter[ClassUnit]:
             need = python_need(unit.code)
         except SyntaxError as exc:
             return Drop(RejectReason.SYNTAX_ERROR, f"{unit.name}: {exc}")
-        return unsupported(unit.name, need, supported)
+        if not supported.refusals(need):
+            return None
+        return unsupported(unit.name, need.shifted(_first_line(unit) - 1), supported)  # lines of the file
     return check
+
+
+def _first_line(unit: ClassUnit) -> int:
+    """The file line the class's code (its first decorator) starts on; asked only for a refused class,
+    since it resolves the module's positions."""
+    _, positions = unit.module.metadata
+    bare = unit.module.tree.code_for_node(unit.node.with_changes(leading_lines=(), decorators=()))
+    return positions[unit.node].start.line - (unit.code.count("\n") - bare.strip("\n").count("\n") - 1)
 
 
 def _failed(unit: ClassUnit, step: str, exc: Exception, supported: Supported) -> Drop:
@@ -107,7 +117,7 @@ def _examine_class(unit: ClassUnit, cheap: list[Filter[ClassUnit]], supported: S
     drop = self_contained(piece) or effects_filter(piece)
     if drop is None:
         try:
-            drop = unsupported(unit.name, python_need(piece.code), supported)  # the slice's names count too
+            drop = unsupported(f"{unit.name} (its slice)", python_need(piece.code), supported)  # its names count too
         except SyntaxError as exc:
             drop = Drop(RejectReason.SYNTAX_ERROR, f"the slice of {unit.name} does not parse: {exc}")
     return drop or interaction_filter(unit) or Passed(unit, piece)
