@@ -14,13 +14,13 @@ import ast
 import random
 from typing import Any
 
+from pipeline.analysis.python_need import requires_python
 from pipeline.analysis.skeleton import make_skeleton
 from pipeline.mining.docstrings import PROMPT as DOCSTRING_PROMPT
 from pipeline.mining.examine import STAGE
 from pipeline.mining.records import MinedClass
 from pipeline.mining.slicing import STDLIB
 from pipeline.models.prompts import load_prompt
-from pipeline.analysis.python_need import requires_python
 from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
 
 TEST_MODULES_ALLOWED = frozenset({"pytest", "unittest"}) | STDLIB

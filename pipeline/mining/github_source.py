@@ -17,9 +17,9 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 
 from pipeline import settings
+from pipeline.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
 from pipeline.mining.domain import match_domain
-from pipeline.analysis.python_need import Supported
 from pipeline.mining.examine import (Documenter, Passed, description_of, documented_slice, examine_source, is_test_path,
                                      rejection, tests_using)
 from pipeline.mining.filters import Drop

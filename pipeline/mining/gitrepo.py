@@ -86,7 +86,7 @@ class GitRepo:
                 if not record:
                     continue
                 meta, _, path = record.partition(b"\t")
-                mode, kind, blob = meta.decode().split()
+                mode, _, blob = meta.decode().split()
                 entries.append(TreeEntry(path.decode("utf-8", "replace"), blob, mode))
             self._listed = (commit, entries)
         return self._listed[1]
