@@ -36,8 +36,8 @@ from pipeline.release.dedup import DedupSettings, deduplicate
 from pipeline.release.diff import release_diff
 from pipeline.release.export import classeval_json
 from pipeline.release.family import task_family
-from pipeline.release.task_builder import task_requires_python
 from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
+from pipeline.release.task_builder import task_requires_python
 from pipeline.release.versioning import next_version, sorted_versions
 from pipeline.store import ArtifactStore, atomic_write_text
 from pipeline.timing import timed

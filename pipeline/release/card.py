@@ -145,8 +145,7 @@ def counts_section(tasks: Sequence[Task]) -> str:
 
 def interpreter_label(record: Mapping[str, str]) -> str:
     """'CPython 3.11.7' from a gate report's `interpreter`, '(configured)' when it was `sandbox_python`."""
-    name = {"cpython": "CPython", "pypy": "PyPy"}.get(record.get("implementation", ""), record.get("implementation", ""))
-    return f"{name} {record.get('version', '?')}" + (" (configured)" if record.get("configured") == "yes" else "")
+    return record.get("label", record.get("version", "?")) + (" (configured)" if record.get("configured") == "yes" else "")
 
 
 def python_section(tasks: Sequence[Task], interpreters: Sequence[str]) -> str:

@@ -69,7 +69,8 @@ class Interpreter:
     def record(self) -> dict[str, str]:
         """The report's account of it (a gate report's `interpreter`)."""
         return {"executable": self.executable, "version": ".".join(map(str, self.version)),
-                "implementation": self.implementation, "configured": "yes" if self.configured else "no"}
+                "implementation": self.implementation, "label": self.label,
+                "configured": "yes" if self.configured else "no"}
 
 
 def _stdlib(path: list[str], base_prefix: str) -> tuple[str, ...]:
