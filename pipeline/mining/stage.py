@@ -159,15 +159,24 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
     candidate: `internal_error`) raises `TransientFailure` while attempts remain, before anything but the
     built candidates is written; on the last attempt it is written as the repository's data.
     """
+    from pipeline.mining.examine import STAGE as EXAMINE_STAGE
     from pipeline.mining.examine import rejection
     from pipeline.mining.filters import Drop
     from pipeline.mining.github_api import GithubUnavailable
     from pipeline.per_record import TransientFailure
+    from pipeline.synthesis.jobs import error_rejection, never_fatal
 
     if store.has(run_id, WORK_STAGE, _work_id(item_id)):
         return store.read(run_id, WORK_STAGE, _work_id(item_id), MineWork)
     earlier = {_key(c.provenance.source, c.provenance.path, c.class_name): c
                for _, c in store.iter_records(run_id, BUILT_STAGE, Candidate)}
+    # One class's odd code must not end the mine: an unexpected error building its candidate is its
+    # internal_error rejection (retried with the repository like a lost sandbox; a sandbox that cannot start
+    # still ends the build).
+    build = never_fatal(
+        lambda mined: [build_candidate(mined, pool=pool, rng_seed=config.test_rng_seed, source=_source(mined))],
+        lambda mined, exc: error_rejection(mined.mined_id, EXAMINE_STAGE, exc, repository=mined.repository,
+                                           path=mined.path, class_name=mined.class_name))
     tally = Tally()
     found: list[MinedClass] = []
     rejected: list[Rejection] = []
@@ -179,8 +188,7 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
                 rejected.append(item)
                 continue
             found.append(item)
-            built = earlier.get(_key(f"mined from {item.url}", item.path, item.class_name)) or build_candidate(
-                item, pool=pool, rng_seed=config.test_rng_seed, source=_source(item))
+            built = earlier.get(_key(f"mined from {item.url}", item.path, item.class_name)) or build(item)[0]
             if isinstance(built, Rejection):
                 rejected.append(built)
                 continue

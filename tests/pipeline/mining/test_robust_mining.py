@@ -14,12 +14,13 @@ from typer.testing import CliRunner
 
 from pipeline import settings
 from pipeline.cli import app
+from pipeline.config import BuildConfig
 from pipeline.domains import load_domains
 from pipeline.mining.local import mine_local
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.stage import supported_by
 from pipeline.mining.tally import Tally
-from pipeline.records import Candidate, Rejection
+from pipeline.records import Candidate, Rejection, RejectReason
 from pipeline.store import ArtifactStore
 from tests.interpreters import make_venv, python_or_skip
 from validation.sandbox.interpreter import probe
@@ -166,3 +167,27 @@ def test_a_configured_newer_interpreter_makes_a_candidate_of_what_needs_it(tmp_p
     candidates = [c for _, c in store.iter_records(run_id, "mine", Candidate)]
     assert [c.class_name for c in candidates] == ["BatchedLedger"]
     assert candidates[0].requires_python == "3.12" and "itertools.batched" in candidates[0].test_code + candidates[0].solution_code
+
+
+def test_a_class_whose_candidate_cannot_be_built_costs_that_class_only(tmp_path, monkeypatch):
+    from pipeline.mining import stage
+
+    repo = make_repo(tmp_path / "repos" / "books")
+    commit(repo, "2025-03-01", {"README.md": "a ledger cache", "books/a.py": ledger_module("OddLedger"),
+                                "books/b.py": ledger_module("FineLedger")})
+    real = stage.build_candidate
+
+    def build(mined, **kwargs):
+        if mined.class_name == "OddLedger":
+            raise IndexError("a corner of the analysis nobody foresaw")
+        return real(mined, **kwargs)
+
+    monkeypatch.setattr(stage, "build_candidate", build)
+    store = ArtifactStore(tmp_path / "artifacts")
+    with BuildConfig().sandbox_pool(1) as pool:
+        work = stage.mine_one(store, "run-1", "local:books", MineConfig(local=tmp_path / "repos"),
+                              load_domains(settings.domain_registry_path()), pool=pool)
+    assert work.rejected == {RejectReason.INTERNAL_ERROR: 1} and len(work.kept) == 1
+    odd = next(r for _, r in store.iter_records("run-1", "rejections", Rejection))
+    assert "IndexError: a corner" in odd.detail and odd.evidence["class_name"] == "OddLedger"
+
