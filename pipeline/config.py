@@ -48,16 +48,22 @@ class BuildConfig(BaseModel):
     models: ModelsConfig = Field(default_factory=ModelsConfig,
                                  description="Model backends, models per role and budget (pipeline/models/config.py).")
 
-    def sandbox_pool(self, jobs: int | None = None):  # noqa: ANN201 - validation.sandbox.SandboxPool
-        """A sandbox pool with this build's workers, limits and interpreter (imported on use)."""
+    def sandbox_interpreter(self):  # noqa: ANN201 - validation.sandbox.interpreter.Interpreter
+        """The sandbox's interpreter, asked what it is; InputError naming `sandbox_python` when it cannot be."""
         from pipeline.errors import InputError
-        from validation.sandbox import SandboxPool
-        from validation.sandbox.interpreter import InterpreterError
+        from validation.sandbox.interpreter import InterpreterError, interpreter_for
 
         try:
-            return SandboxPool(jobs=jobs or self.jobs, limits=self.gate.limits(), python=self.sandbox_python)
+            return interpreter_for(self.sandbox_python)
         except InterpreterError as exc:
             raise InputError(f"sandbox_python: {exc}") from None
+
+    def sandbox_pool(self, jobs: int | None = None):  # noqa: ANN201 - validation.sandbox.SandboxPool
+        """A sandbox pool with this build's workers, limits and interpreter (imported on use)."""
+        from validation.sandbox import SandboxPool
+
+        self.sandbox_interpreter()  # a bad setting is an input error, not a pool that fails to start
+        return SandboxPool(jobs=jobs or self.jobs, limits=self.gate.limits(), python=self.sandbox_python)
 
     def enhance_config(self) -> EnhanceConfig:
         return self.enhance.model_copy(update={"rng_seed": self.rng_seed})
