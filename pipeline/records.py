@@ -221,8 +221,9 @@ class GateReport(Record):
         default_factory=dict, description="Which sandbox protections were in force (network, uid, cgroups, ...)."
     )
     interpreter: dict[str, str] = Field(
-        default_factory=dict, description="The Python that ran the tests: executable, version, implementation, and "
-        "whether it was configured (`sandbox_python`) or the project's own; empty in reports written before.")
+        default_factory=dict, description="The Python that ran the tests: executable, version, implementation, label "
+        "('CPython 3.11.7'), and whether it was configured (`sandbox_python`) or the project's own; empty in "
+        "reports written before.")
     evidence: dict[str, JsonValue] = Field(
         default_factory=dict, description="Raw evidence: coverage JSON, interaction edges, surviving mutants, logs."
     )

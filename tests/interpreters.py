@@ -5,6 +5,7 @@ pyenv's versions folder); tests that need the latter skip without it."""
 from __future__ import annotations
 
 import glob
+import json
 import os
 import shutil
 import subprocess
@@ -18,6 +19,19 @@ def make_venv(path: Path, python: str = sys.executable) -> Path:
     """A virtual environment of `python` without pip (nothing is installed); returns its python."""
     subprocess.run([python, "-m", "venv", "--without-pip", str(path)], check=True, capture_output=True)
     return path / "bin" / "python"
+
+
+def stand_in(path: Path, version: tuple[int, int, int]) -> Path:
+    """A script that answers the interpreter probe as a CPython of `version` installed under /opt/py would
+    (and runs nothing): for checking that the version used is the one the interpreter gives."""
+    minor = f"{version[0]}.{version[1]}"
+    path.write_text("#!/bin/sh\necho '" + json.dumps({
+        "version": list(version), "implementation": "cpython", "executable": f"/opt/py/bin/python{minor}",
+        "prefix": "/opt/py", "base_prefix": "/opt/py",
+        "path": [f"/opt/py/lib/python{minor}", f"/opt/py/lib/python{minor}/site-packages"], "site_packages": None,
+    }) + "'\n")
+    path.chmod(0o755)
+    return path
 
 
 def _version(python: str) -> tuple[int, int] | None:

@@ -159,7 +159,6 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
     candidate: `internal_error`) raises `TransientFailure` while attempts remain, before anything but the
     built candidates is written; on the last attempt it is written as the repository's data.
     """
-    from pipeline.mining.examine import STAGE as EXAMINE_STAGE
     from pipeline.mining.examine import rejection
     from pipeline.mining.filters import Drop
     from pipeline.mining.github_api import GithubUnavailable
@@ -175,7 +174,7 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
     # still ends the build).
     build = never_fatal(
         lambda mined: [build_candidate(mined, pool=pool, rng_seed=config.test_rng_seed, source=_source(mined))],
-        lambda mined, exc: error_rejection(mined.mined_id, EXAMINE_STAGE, exc, repository=mined.repository,
+        lambda mined, exc: error_rejection(mined.mined_id, MINE_STAGE, exc, repository=mined.repository,
                                            path=mined.path, class_name=mined.class_name))
     tally = Tally()
     found: list[MinedClass] = []

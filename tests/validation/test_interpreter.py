@@ -3,7 +3,6 @@ asked of it (never assumed to be this process's), and the gate rejects code that
 
 from __future__ import annotations
 
-import stat
 import sys
 
 import pytest
@@ -12,7 +11,7 @@ from pipeline.analysis.python_need import Supported, python_need
 from pipeline.config import BuildConfig
 from pipeline.errors import InputError
 from pipeline.records import RejectReason
-from tests.interpreters import make_venv, python_or_skip
+from tests.interpreters import make_venv, python_or_skip, stand_in
 from tests.validation.conftest import FAST_POLICY, make_candidate
 from validation.gate import validate_candidate
 from validation.sandbox import SandboxJob, SandboxPool
@@ -49,13 +48,7 @@ def test_a_virtual_environments_python_runs_the_sandboxed_code(tmp_path):
 
 def test_the_version_is_the_interpreters_answer_not_this_process(tmp_path):
     """A stand-in interpreter that answers the probe as a 3.13 would: the version used is its answer."""
-    stand_in = tmp_path / "python3.13"
-    stand_in.write_text('#!/bin/sh\necho \'{"version": [3, 13, 2], "implementation": "cpython", '
-                        '"executable": "/opt/py/bin/python3.13", "prefix": "/opt/py", "base_prefix": "/opt/py", '
-                        '"path": ["/opt/py/lib/python3.13", "/opt/py/lib/python3.13/site-packages"], '
-                        '"site_packages": null}\'\n')
-    stand_in.chmod(stand_in.stat().st_mode | stat.S_IXUSR)
-    interpreter = probe(stand_in)
+    interpreter = probe(stand_in(tmp_path / "python3.13", (3, 13, 2)))
     assert interpreter.version == (3, 13, 2) and interpreter.label == "CPython 3.13.2"
     assert interpreter.stdlib_path == ("/opt/py/lib/python3.13",)  # site-packages are not the standard library
     generic = python_need("class Box[T = int]:\n    pass\n")

@@ -22,7 +22,7 @@ from pipeline.mining.stage import supported_by
 from pipeline.mining.tally import Tally
 from pipeline.records import Candidate, Rejection, RejectReason
 from pipeline.store import ArtifactStore
-from tests.interpreters import make_venv, python_or_skip
+from tests.interpreters import make_venv, python_or_skip, stand_in
 from validation.sandbox.interpreter import probe
 
 RUNNING = sys.version_info[:2]
@@ -130,13 +130,8 @@ def test_the_mine_uses_the_version_its_pools_interpreter_gave(tmp_path):
     stand-in answering the probe), and rejected when it answered this process's version."""
     repo = make_repo(tmp_path / "repos" / "books")
     commit(repo, "2025-03-01", {"README.md": "a ledger cache", "books/batched.py": "import itertools\n" + HELPER + BATCHED})
-    stand_in = tmp_path / "python3.12"
-    stand_in.write_text('#!/bin/sh\necho \'{"version": [3, 12, 9], "implementation": "cpython", "executable": "x", '
-                        '"prefix": "/p", "base_prefix": "/p", "path": [], "site_packages": null}\'\n')
-    stand_in.chmod(0o755)
-
     class AskedPool:
-        interpreter = probe(stand_in)
+        interpreter = probe(stand_in(tmp_path / "python3.12", (3, 12, 9)))
 
     def mine(pool):
         config = MineConfig(local=tmp_path / "repos")
