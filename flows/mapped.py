@@ -49,7 +49,7 @@ def _pool(config: BuildConfig):  # noqa: ANN202
     from pipeline.analysis import parse_lock
 
     parse_lock.install()  # the tasks of one process parse code in parallel threads (see parse_lock)
-    return shared_pool(config.jobs, config.gate.limits())
+    return shared_pool(config.jobs, config.gate.limits(), config.sandbox_python)
 
 
 @task(name="synthesize", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=RETRY_DELAY_S,

@@ -16,20 +16,21 @@ import threading
 from pipeline import stopping
 
 _lock = threading.Lock()
-_pools: dict[tuple[int, object], object] = {}
+_pools: dict[tuple[int, object, str | None], object] = {}
 
 
-def shared_pool(jobs: int, limits):  # noqa: ANN001, ANN201 - validation.sandbox types, imported on use
-    """The process's pool for these settings, started on first use. After a stop nothing new starts: a
-    pool opened then would outlive the clean-up that removes every worker and cgroup."""
+def shared_pool(jobs: int, limits, python=None):  # noqa: ANN001, ANN201 - validation.sandbox types, imported on use
+    """The process's pool for these settings (`python`: the sandbox's interpreter, None: this process's),
+    started on first use. After a stop nothing new starts: a pool opened then would outlive the clean-up
+    that removes every worker and cgroup."""
     from validation.sandbox import SandboxPool
 
     stopping.check()
-    key = (jobs, limits)
+    key = (jobs, limits, str(python) if python is not None else None)
     with _lock:
         pool = _pools.get(key)
         if pool is None:
-            pool = _pools[key] = SandboxPool(jobs=jobs, limits=limits)
+            pool = _pools[key] = SandboxPool(jobs=jobs, limits=limits, python=python)
         return pool
 
 

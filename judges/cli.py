@@ -35,7 +35,7 @@ def task_candidate(task: Task) -> Candidate:
     return Candidate(candidate_id=task.candidate_id or task.task_id, class_name=task.class_name,
                      module_name=task.module_name, domains=task.domains, description=task.class_description,
                      skeleton=task.skeleton, solution_code=solution, test_code=task.test, origin=task.origin,
-                     provenance=task.provenance, generator=task.generator)
+                     provenance=task.provenance, generator=task.generator, requires_python=task.requires_python)
 
 
 def load_pairs(path: Path) -> list[Pair]:

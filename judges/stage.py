@@ -75,9 +75,11 @@ def model_client() -> Any:
 
 
 def panel_factory(config: JudgesConfig, *, jobs: int = 1, limits: Any = None, client: Any = None,
-                  cache: VerdictCache | None = None) -> Callable[[], AbstractContextManager[LayeredPanel]]:
+                  cache: VerdictCache | None = None, python: Any = None
+                  ) -> Callable[[], AbstractContextManager[LayeredPanel]]:
     """Opens the configured panel with what its judges need: a model client for model judges, a sandbox
-    pool for the checks' specification judge (closed when the panel is done)."""
+    pool (on the interpreter `python`, None: this process's) for the checks' specification judge (closed
+    when the panel is done)."""
     @contextmanager
     def open_panel() -> Iterator[LayeredPanel]:
         verdicts = cache or VerdictCache(verdict_cache_dir())
@@ -87,7 +89,7 @@ def panel_factory(config: JudgesConfig, *, jobs: int = 1, limits: Any = None, cl
             return
         from validation.sandbox import SandboxPool
 
-        with SandboxPool(jobs=jobs, **({"limits": limits} if limits is not None else {})) as pool:
+        with SandboxPool(jobs=jobs, python=python, **({"limits": limits} if limits is not None else {})) as pool:
             yield layered_panel(config, pool=pool, limits=limits, client=models, cache=verdicts)
 
     return open_panel

@@ -156,6 +156,7 @@ def build(
     # Check the inputs before Prefect starts (its temporary server takes seconds, and an input error raised
     # inside the flow is logged with a traceback): a broken seed or setting ends here with one line.
     seeds = stages.load_seed_records(cfg)
+    cfg.sandbox_interpreter()
     run_id = run_id or stages.default_run_id(cfg, seeds)
     from pipeline import runs
     from pipeline.store import ArtifactStore

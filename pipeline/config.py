@@ -30,6 +30,10 @@ class BuildConfig(BaseModel):
     )
     domains: tuple[str, ...] = Field(default=(), description="Restrict to these domains; empty = all.")
     jobs: int = Field(default=2, ge=1, description="Parallel sandbox workers.")
+    sandbox_python: Path | None = Field(
+        default=None, description="The interpreter that runs sandboxed code (a path, e.g. a virtual environment's "
+        "python with or without pytest and coverage); None: the project's own. A class needing a newer Python is "
+        "rejected as unsupported_syntax.")
     enhance: EnhanceConfig = Field(default_factory=EnhanceConfig, description="Stage 1: feature transforms per seed.")
     compose: ComposeConfig = Field(default_factory=ComposeConfig, description="Stage 2: cross-domain pairs.")
     gate: GatePolicy = Field(default_factory=GatePolicy, description="Thresholds of the validation gate.")
@@ -44,6 +48,23 @@ class BuildConfig(BaseModel):
     models: ModelsConfig = Field(default_factory=ModelsConfig,
                                  description="Model backends, models per role and budget (pipeline/models/config.py).")
 
+    def sandbox_interpreter(self):  # noqa: ANN201 - validation.sandbox.interpreter.Interpreter
+        """The sandbox's interpreter, asked what it is; InputError naming `sandbox_python` when it cannot be."""
+        from pipeline.errors import InputError
+        from validation.sandbox.interpreter import InterpreterError, interpreter_for
+
+        try:
+            return interpreter_for(self.sandbox_python)
+        except InterpreterError as exc:
+            raise InputError(f"sandbox_python: {exc}") from None
+
+    def sandbox_pool(self, jobs: int | None = None):  # noqa: ANN201 - validation.sandbox.SandboxPool
+        """A sandbox pool with this build's workers, limits and interpreter (imported on use)."""
+        from validation.sandbox import SandboxPool
+
+        self.sandbox_interpreter()  # a bad setting is an input error, not a pool that fails to start
+        return SandboxPool(jobs=jobs or self.jobs, limits=self.gate.limits(), python=self.sandbox_python)
+
     def enhance_config(self) -> EnhanceConfig:
         return self.enhance.model_copy(update={"rng_seed": self.rng_seed})
 
@@ -53,7 +74,9 @@ class BuildConfig(BaseModel):
         return self.compose.model_copy(update={"rng_seed": self.rng_seed, "composable": matrix})
 
     def _identity(self) -> dict:
-        settings = self.model_dump(mode="json", exclude={"models"})
+        settings = self.model_dump(mode="json", exclude={"models", "sandbox_python"})
+        if self.sandbox_python is not None:  # unset, it keeps the run ids of builds made before the setting
+            settings["sandbox_python"] = str(self.sandbox_python)
         if self.models.uses_models:  # offline builds keep their run ids; the budget never changes a run's id
             settings["models"] = self.models.run_identity()
         return settings

@@ -70,6 +70,9 @@ class RejectReason(str, Enum):
     INTERNAL_ERROR = "internal_error"  # the pipeline itself failed on this record; the traceback is the evidence
     NO_CODE = "no_code"  # a generator's answer contained no usable code
     SYNTAX_ERROR = "syntax_error"
+    # needs a newer Python than the sandbox's interpreter (or the pipeline's own parser): the detail names the
+    # construct or standard-library name and the version that brought it
+    UNSUPPORTED_SYNTAX = "unsupported_syntax"
     GENERATION_FAILED = "generation_failed"  # a synthesis transform could not be applied
     NO_TESTS = "no_tests"  # zero tests were collected: never a pass
     TESTS_FAIL = "tests_fail"  # the reference does not pass its own tests
@@ -168,6 +171,10 @@ class Candidate(Record):
     origin: Origin = Field(description="Which source made it.")
     provenance: Provenance = Field(description="Seeds, transforms, repository and dates behind it.")
     generator: GeneratorSpec = Field(description="Backend and parameters that produced it.")
+    requires_python: str | None = Field(
+        default=None, description="Oldest Python (MAJOR.MINOR) its solution and tests need, from their syntax and the "
+        "standard-library names they use (pipeline.analysis.python_need); None in candidates written before the "
+        "field existed.")
 
     @staticmethod
     def make_id(class_name: str, solution_code: str, test_code: str) -> str:
@@ -214,6 +221,10 @@ class GateReport(Record):
     protections: dict[str, bool] = Field(
         default_factory=dict, description="Which sandbox protections were in force (network, uid, cgroups, ...)."
     )
+    interpreter: dict[str, str] = Field(
+        default_factory=dict, description="The Python that ran the tests: executable, version, implementation, label "
+        "('CPython 3.11.7'), and whether it was configured (`sandbox_python`) or the project's own; empty in "
+        "reports written before.")
     evidence: dict[str, JsonValue] = Field(
         default_factory=dict, description="Raw evidence: coverage JSON, interaction edges, surviving mutants, logs."
     )
@@ -321,6 +332,9 @@ class Task(Record):
     candidate_id: str = Field(
         default="", description="The candidate this task was built from, so a release traces back to its run."
     )
+    requires_python: str | None = Field(
+        default=None, description="Oldest Python (MAJOR.MINOR) its solution and tests need, from their syntax and the "
+        "standard-library names they use; None only in tasks written before the field existed.")
     family: str = Field(
         default="", description="The seeds it grew from, so near-variants can be told apart: an enhanced task's seed "
         "id, a composed task's two seed ids joined by '+' (sorted), a mined task's repository:path::class "

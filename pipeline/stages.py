@@ -134,9 +134,8 @@ def stage_enhance(store: ArtifactStore, run_id: str, config: BuildConfig) -> Sta
     if config.models.backend_for(ENHANCE_STAGE) == "model":
         return _with_models(store, run_id, ENHANCE_STAGE, seeds, config)
     from pipeline.synthesis.enhance import enhance_seeds
-    from validation.sandbox import SandboxPool
 
-    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool, \
+    with config.sandbox_pool() as pool, \
             progress.step(ENHANCE_STAGE, total=len(seeds)) as step:
         candidates = enhance_seeds(seeds, config.enhance_config(), pool=pool, jobs=config.jobs, on_done=step.advance)
         count = store_generated(store, run_id, ENHANCE_STAGE, candidates,
@@ -152,10 +151,9 @@ def stage_compose(store: ArtifactStore, run_id: str, config: BuildConfig) -> Sta
     if config.models.backend_for(COMPOSE_STAGE) == "model":
         return _with_models(store, run_id, COMPOSE_STAGE, seeds, config)
     from pipeline.synthesis.compose import compose_seeds
-    from validation.sandbox import SandboxPool
 
     compose_config = config.compose_config(load_domains(settings.domain_registry_path()))
-    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool, \
+    with config.sandbox_pool() as pool, \
             progress.step(COMPOSE_STAGE) as step:
         candidates = compose_seeds(seeds, compose_config, pool=pool, jobs=config.jobs, on_pairs=step.set_total,
                                    on_done=step.advance)
@@ -169,9 +167,8 @@ def stage_mine(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageC
     if (done := finished_count(store, run_id, MINE_STAGE)) is not None:
         return done
     from pipeline.mining.stage import stage_mine as mine
-    from validation.sandbox import SandboxPool
 
-    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
+    with config.sandbox_pool() as pool:
         result = mine(store, run_id, config.mine, load_domains(settings.domain_registry_path()), pool=pool)
     return finish_stage(store, run_id, MINE_STAGE, result.count)
 
@@ -239,10 +236,9 @@ def stage_validate(store: ArtifactStore, run_id: str, config: BuildConfig,
         return gate_done, repair_done
     from pipeline.synthesis.jobs import JobFailed
     from pipeline.synthesis.repair import repair_tests
-    from validation.sandbox import SandboxPool
 
     candidates = generated_candidates(store, run_id)
-    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
+    with config.sandbox_pool() as pool:
         reports = _validate_all(store, run_id, candidates, config, pool, VALIDATE_STAGE, run_gate)
         failing = [c for c in candidates if not reports[c.candidate_id].passed]
         repairable = [c for c in failing if config.repair and set(reports[c.candidate_id].reasons) <= REPAIRABLE]
@@ -298,7 +294,8 @@ def stage_judge(store: ArtifactStore, run_id: str, config: BuildConfig) -> dict[
     from judges.stage import judge_survivors, model_client, panel_factory
 
     client = model_client() if config.judges.models else None  # its usage joins the run's model_usage.json
-    open_panel = panel_factory(config.judges, jobs=config.jobs, limits=config.gate.limits(), client=client)
+    open_panel = panel_factory(config.judges, jobs=config.jobs, limits=config.gate.limits(), client=client,
+                               python=config.sandbox_python)
     counts, _ = judge_survivors(store, run_id, list(accepted_pairs(store, run_id)), open_panel,
                                 jobs=config.judges.jobs if config.judges.models else config.jobs,
                                 layers=config.judges.layers)
@@ -321,11 +318,13 @@ def finish_judge_steps(store: ArtifactStore, run_id: str, counts: dict[str, Stag
     return {step: finish_stage(store, run_id, step, count) for step, count in counts.items()}
 
 
-def judged_tasks(store: ArtifactStore, run_id: str, config: BuildConfig) -> Iterator[Task]:
+def judged_tasks(store: ArtifactStore, run_id: str, config: BuildConfig,
+                 interpreters: set[str] | None = None) -> Iterator[Task]:
     """Tasks of the gate survivors the judges accepted (every survivor when the judge stage is off), with
-    every judge's verdict on the task."""
+    every judge's verdict on the task; `interpreters` collects the Pythons their gate runs used."""
     from judges.rules import Outcome
     from judges.stage import read_decisions
+    from pipeline.release.card import interpreter_label
     from pipeline.release.task_builder import build_task
 
     decisions = read_decisions(store, run_id) if config.judges.enabled else {}
@@ -336,6 +335,8 @@ def judged_tasks(store: ArtifactStore, run_id: str, config: BuildConfig) -> Iter
             if decision is None or decision.outcome is not Outcome.ACCEPT:
                 continue
             verdicts = decision.verdicts
+        if interpreters is not None and report.interpreter:
+            interpreters.add(interpreter_label(report.interpreter))
         yield build_task(candidate, report, verdicts)
 
 
@@ -354,8 +355,9 @@ def stage_release(store: ArtifactStore, run_id: str, funnel: Funnel, config: Bui
     from pipeline.timing import timed
 
     tasks: list[Task] = []
+    interpreters: set[str] = set()
     with progress.step(f"{RELEASE_STAGE} tasks") as step, timed("release", "build tasks (and judges' verdicts)"):
-        for task in judged_tasks(store, run_id, config):
+        for task in judged_tasks(store, run_id, config, interpreters):
             tasks.append(task)
             step.advance()
     release_config = config.release.model_copy(update={
@@ -365,7 +367,8 @@ def stage_release(store: ArtifactStore, run_id: str, funnel: Funnel, config: Bui
     })
     judging = read_agreement(store, run_id) if config.judges.enabled else None
     with progress.step(RELEASE_STAGE):  # decontamination, deduplication, the files and their self-check
-        result = release(store, run_id, tasks, funnel, release_config, benchmarks=config.benchmarks, judging=judging)
+        result = release(store, run_id, tasks, funnel, release_config, benchmarks=config.benchmarks, judging=judging,
+                         interpreters=sorted(interpreters))
     for rejection in result.rejections:
         store.write(run_id, REJECTIONS, record_file_id(rejection.candidate_id), rejection)
     store.write_run_file(run_id, FUNNEL_FILE, result.funnel.to_json() + "\n")

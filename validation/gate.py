@@ -45,6 +45,7 @@ from validation.sandbox import RunResult, SandboxJob, SandboxPool, SandboxUnavai
 # Most important first: a task that escapes or needs a package is rejected for that before anything else.
 REASON_ORDER = (
     RejectReason.SYNTAX_ERROR,
+    RejectReason.UNSUPPORTED_SYNTAX,
     RejectReason.MALFORMED,
     RejectReason.SANDBOX_VIOLATION,
     RejectReason.TAMPERING,
@@ -575,6 +576,24 @@ def _passing_on_the_host(bad: dict[str, tuple[str, str]], reasons: dict[str, Rej
     return passed
 
 
+def _python_supported(report: _Report, candidate: Candidate, pool: SandboxPool) -> bool:
+    """Record which Python ran the tests and which one the code needs; False (rejected `unsupported_syntax`)
+    when the sandbox's interpreter, or this process's parser that every later check uses, is too old for it.
+    Code no parser reads is left to the syntax check."""
+    from pipeline.analysis.python_need import Supported, python_need
+
+    report.fields["interpreter"] = pool.interpreter.record()
+    try:
+        need = python_need(candidate.solution_code, candidate.test_code)
+    except SyntaxError:
+        return True
+    report.evidence["requires_python"] = need.evidence()
+    refusals = Supported(sandbox=pool.interpreter.minor).refusals(need)
+    if refusals:
+        report.reject(RejectReason.UNSUPPORTED_SYNTAX, "unsupported_syntax", list(refusals))
+    return not refusals
+
+
 def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
                        pool: SandboxPool | None = None) -> GateReport:
     """Run every check of the gate on one candidate and return its report (never raises for bad candidates)."""
@@ -584,6 +603,8 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
             return validate_candidate(candidate, policy, own_pool)
     report = _Report(candidate, pool)
     report.evidence["policy"] = policy.model_dump()
+    if not _python_supported(report, candidate, pool):
+        return report.build()
     for label, code in (("solution", candidate.solution_code), ("tests", candidate.test_code)):
         try:
             tree = ast.parse(code)

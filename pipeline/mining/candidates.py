@@ -14,6 +14,7 @@ import ast
 import random
 from typing import Any
 
+from pipeline.analysis.python_need import requires_python
 from pipeline.analysis.skeleton import make_skeleton
 from pipeline.mining.docstrings import PROMPT as DOCSTRING_PROMPT
 from pipeline.mining.examine import STAGE
@@ -132,4 +133,5 @@ def build_candidate(mined: MinedClass, *, pool: Any, rng_seed: int, source: str 
                                 prompt_version=load_prompt(DOCSTRING_PROMPT).ref if mined.docstrings_by else None,
                                 parameters={"stage": STAGE, "tests": kind, "found_by": mined.found_by,
                                             "rng_seed": rng_seed, "docstrings": "model" if mined.docstrings_by else "source"}),
+        requires_python=requires_python(mined.slice_code, tests),
     )

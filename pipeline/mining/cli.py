@@ -33,6 +33,9 @@ def mine_command(
     config: Annotated[Optional[Path], typer.Option(help="TOML build configuration; its [mine] section is the base.")] = None,
     run_id: Annotated[Optional[str], typer.Option(help="Run to write into; default derives from the settings.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Sandbox workers for test synthesis.")] = 2,
+    sandbox_python: Annotated[Optional[Path], typer.Option(
+        "--sandbox-python", help="Interpreter that runs the mined code's tests (default: the configuration's "
+        "sandbox_python, else this one); classes needing a newer Python are rejected unsupported_syntax.")] = None,
 ) -> None:
     """Mine classes first committed after the cut-off into a run's `mine/` folder, with every rejection."""
     from pipeline.config import load_config
@@ -40,9 +43,10 @@ def mine_command(
     from pipeline.mining.stage import mining_configured, stage_mine
     from pipeline.records import content_hash
     from pipeline.store import ArtifactStore, atomic_write_text
-    from validation.sandbox import SandboxPool
 
     build = load_config(config)
+    if sandbox_python is not None:
+        build = build.model_copy(update={"sandbox_python": sandbox_python})
     updates: dict[str, object] = {}
     if local is not None:
         updates["local"] = local.resolve()
@@ -66,7 +70,8 @@ def mine_command(
         raise InputError(f"--domains: unknown domain(s) {sorted(unknown)}")
     run_id = run_id or "mine-" + content_hash(mine.model_dump(mode="json"), length=10)
     store = ArtifactStore(settings.artifacts_dir())
-    with SandboxPool(jobs=jobs, limits=build.gate.limits()) as pool:
+    with build.sandbox_pool(jobs) as pool:
+        console.print(f"sandbox interpreter: {pool.interpreter.label} ({pool.interpreter.executable})")
         result = stage_mine(store, run_id, mine, registry, pool=pool)
     summary = result.tally.summary()
     console.print(f"run {run_id}: {store.runs / run_id}")

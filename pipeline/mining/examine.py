@@ -1,18 +1,24 @@
 """The filters every source applies to the classes of one file, in cost order, before any history query:
-shape (kind, size, interaction), slice (standard library only), effects, documentation.
+shape (kind, size, interaction), the Python the class needs, slice (standard library only), effects,
+documentation.
 
 Sources (local git, GitHub) differ only in how they read files and date classes; this is what they share.
+No file ends a mine: a file that cannot be read or parsed is one rejection (`examine_source`), and a class
+whose analysis fails is one rejection of its own (`examine_module`), named by what failed.
 """
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from pipeline.analysis.python_need import RUNNING, PythonNeed, Supported, python_need
 from pipeline.mining.effects import effects_filter
-from pipeline.mining.extract import ClassUnit, ParsedModule
-from pipeline.mining.filters import Drop, first_drop
+from pipeline.mining.extract import ClassUnit, ParsedModule, parse_module
+from pipeline.mining.filters import Drop, Filter, first_drop
 from pipeline.mining.records import MineConfig, mined_id
 from pipeline.mining.shape import interaction_filter, is_test_path, kind_filter, size_filter
 from pipeline.mining.slicing import Slice, self_contained, slice_class
@@ -61,26 +67,130 @@ class Passed:
     piece: Slice
 
 
-def examine_module(module: ParsedModule, config: MineConfig, *, require_docstrings: bool = True
-                   ) -> Iterator[Passed | tuple[ClassUnit, Drop]]:
+def unsupported(name: str, need: PythonNeed, supported: Supported) -> Drop | None:
+    """`unsupported_syntax` when code of `need` cannot be run by the sandbox or read by this process."""
+    refusals = supported.refusals(need)
+    if not refusals:
+        return None
+    return Drop(RejectReason.UNSUPPORTED_SYNTAX, f"{name}: {refusals[0]}", {**need.evidence(), "refusals": list(refusals)})
+
+
+def syntax_filter(supported: Supported) -> Filter[ClassUnit]:
+    """The class's own syntax, before anything parses it with this process's `ast` (which would fail on
+    syntax newer than itself, and did: `class _Item[KEY, VAL]:` ended a whole mine)."""
+    def check(unit: ClassUnit) -> Drop | None:
+        try:
+            need = python_need(unit.code)
+        except SyntaxError as exc:
+            return Drop(RejectReason.SYNTAX_ERROR, f"{unit.name}: {exc}")
+        if not supported.refusals(need):
+            return None
+        return unsupported(unit.name, need.shifted(_first_line(unit) - 1), supported)  # lines of the file
+    return check
+
+
+def _first_line(unit: ClassUnit) -> int:
+    """The file line the class's code (its first decorator) starts on; asked only for a refused class,
+    since it resolves the module's positions."""
+    _, positions = unit.module.metadata
+    bare = unit.module.tree.code_for_node(unit.node.with_changes(leading_lines=(), decorators=()))
+    return positions[unit.node].start.line - (unit.code.count("\n") - bare.strip("\n").count("\n") - 1)
+
+
+def _failed(unit: ClassUnit, step: str, exc: Exception, supported: Supported) -> Drop:
+    """Why an analysis of `unit` raised: its syntax when that explains it, else `malformed` with the error."""
+    try:
+        explained = syntax_filter(supported)(unit)
+    except Exception:  # noqa: BLE001 - the class is odd enough that even this fails; the first error stands
+        explained = None
+    return explained or Drop(RejectReason.MALFORMED, f"could not {step} {unit.name}: {type(exc).__name__}: {exc}")
+
+
+def _examine_class(unit: ClassUnit, cheap: list[Filter[ClassUnit]], supported: Supported) -> Passed | Drop:
+    drop = first_drop(unit, cheap)
+    if drop is not None:
+        return drop
+    try:
+        piece = slice_class(unit)
+    except Exception as exc:  # noqa: BLE001 - a resolver failure on odd code costs this class only
+        return _failed(unit, "slice", exc, supported)
+    drop = self_contained(piece) or effects_filter(piece)
+    if drop is None:
+        try:
+            drop = unsupported(f"{unit.name} (its slice)", python_need(piece.code), supported)  # its names count too
+        except SyntaxError as exc:
+            drop = Drop(RejectReason.SYNTAX_ERROR, f"the slice of {unit.name} does not parse: {exc}")
+    return drop or interaction_filter(unit) or Passed(unit, piece)
+
+
+def examine_module(module: ParsedModule, config: MineConfig, *, require_docstrings: bool = True,
+                   supported: Supported | None = None) -> Iterator[Passed | tuple[ClassUnit, Drop]]:
     """For each top-level class: `Passed`, or the class and the first filter's drop.
 
-    Order, by cost: kind and size (the syntax tree as parsed), documentation (likewise), the slice and its
-    imports and effects (one scope analysis per module), and last the interaction edges (a per-method
-    analysis, the costliest)."""
-    cheap = [kind_filter(module.path), size_filter(config.shape)] + ([documented_filter] if require_docstrings else [])
+    Order, by cost: kind and size (the syntax tree as parsed), the Python the class needs, documentation,
+    the slice and its imports and effects (one scope analysis per module) and the Python the slice needs,
+    and last the interaction edges (a per-method analysis, the costliest). `supported` is what the sandbox
+    and this process can run and read (default: this process's own Python for both). An analysis that
+    raises costs its class only."""
+    supported = supported or Supported(sandbox=RUNNING)
+    cheap = ([kind_filter(module.path), size_filter(config.shape), syntax_filter(supported)]
+             + ([documented_filter] if require_docstrings else []))
     for unit in module.classes:
-        drop = first_drop(unit, cheap)
-        if drop is not None:
-            yield unit, drop
-            continue
         try:
-            piece = slice_class(unit)
-        except Exception as exc:  # noqa: BLE001 - a resolver failure on odd code costs this class only
-            yield unit, Drop(RejectReason.MALFORMED, f"could not slice {unit.name}: {type(exc).__name__}: {exc}")
-            continue
-        drop = self_contained(piece) or effects_filter(piece) or interaction_filter(unit)
-        yield (unit, drop) if drop is not None else Passed(unit, piece)
+            outcome = _examine_class(unit, cheap, supported)
+        except Exception as exc:  # noqa: BLE001 - e.g. the kind filter's analysis on syntax it cannot read
+            outcome = _failed(unit, "analyse", exc, supported)
+        yield outcome if isinstance(outcome, Passed) else (unit, outcome)
+
+
+FileOutcome = Passed | tuple[str, Drop]
+"""What `examine_source` yields: a class that passed, or (class name, drop); the name is '' for a drop of
+the whole file."""
+
+
+def source_text(data: bytes | str | None, max_bytes: int) -> str | Drop:
+    """The text of a Python file as read from a source, or why it cannot be mined: an absent blob, a size
+    beyond `max_bytes` (generated code and data dumps: parsing them costs minutes and yields no task), a
+    null byte (no Python accepts one), or bytes that are not UTF-8 (the task's module is written as UTF-8;
+    a file declaring another encoding names it)."""
+    if data is None:
+        return Drop(RejectReason.SOURCE_UNREADABLE, "the file's blob is absent (partial clone)")
+    size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
+    if size > max_bytes:
+        return Drop(RejectReason.TOO_LARGE, f"file of {size:,} bytes, more than {max_bytes:,} ([mine] max_file_bytes)",
+                    {"bytes": size})
+    if (b"\x00" if isinstance(data, bytes) else "\x00") in data:
+        return Drop(RejectReason.SYNTAX_ERROR, "the file holds a null byte (U+0000), which no Python accepts")
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        try:
+            declared = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+        except SyntaxError:
+            declared = "utf-8"
+        return Drop(RejectReason.SOURCE_UNREADABLE,
+                    f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+                    + (f"; it declares {declared}, and only UTF-8 sources are mined" if declared != "utf-8" else ""),
+                    {"encoding": declared})
+
+
+def examine_source(path: str, data: bytes | str | None, config: MineConfig, *, require_docstrings: bool = True,
+                   supported: Supported | None = None) -> Iterator[FileOutcome]:
+    """Every top-level class of one file through `examine_module`, or one drop for a file that cannot be
+    read (`source_text`) or parsed by libcst (whose grammar reaches Python 3.14: what it cannot parse is not
+    Python)."""
+    text = source_text(data, config.max_file_bytes)
+    if isinstance(text, Drop):
+        yield "", text
+        return
+    module = parse_module(text, path)
+    if isinstance(module, Drop):
+        yield "", module
+        return
+    for outcome in examine_module(module, config, require_docstrings=require_docstrings, supported=supported):
+        yield outcome if isinstance(outcome, Passed) else (outcome[0].name, outcome[1])
 
 
 def rejection(repository: str, path: str, class_name: str, drop: Drop) -> Rejection:

@@ -13,6 +13,8 @@ from functools import cached_property
 import libcst as cst
 
 from pipeline.analysis.class_facts import ClassFacts, Edge, class_facts, edges_from_facts
+from pipeline.mining.filters import Drop
+from pipeline.records import RejectReason
 
 
 def dotted_name(node: cst.BaseExpression) -> str:
@@ -109,9 +111,12 @@ class ParsedModule:
         return tuple(ClassUnit(self, stmt) for stmt in self.tree.body if isinstance(stmt, cst.ClassDef))
 
 
-def parse_module(source: str, path: str = "<module>") -> ParsedModule | None:
-    """The parsed module, or None for a file that is not valid Python (to libcst's grammar)."""
+def parse_module(source: str, path: str = "<module>") -> ParsedModule | Drop:
+    """The parsed module, or the drop of a file that is not valid Python to libcst's grammar (which reaches
+    3.14, so this is a syntax error in any version) or nests deeper than the parser recurses."""
     try:
         return ParsedModule(source, path)
-    except (cst.ParserSyntaxError, RecursionError, ValueError):
-        return None
+    except cst.ParserSyntaxError as exc:
+        return Drop(RejectReason.SYNTAX_ERROR, f"libcst cannot parse it: {exc.message} (line {exc.raw_line})")
+    except (RecursionError, ValueError) as exc:
+        return Drop(RejectReason.MALFORMED, f"could not parse it: {type(exc).__name__}: {str(exc)[:200]}")

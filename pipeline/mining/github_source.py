@@ -17,11 +17,11 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 
 from pipeline import settings
+from pipeline.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
 from pipeline.mining.domain import match_domain
-from pipeline.mining.examine import (Documenter, Passed, description_of, documented_slice, examine_module, is_test_path,
+from pipeline.mining.examine import (Documenter, Passed, description_of, documented_slice, examine_source, is_test_path,
                                      rejection, tests_using)
-from pipeline.mining.extract import parse_module
 from pipeline.mining.filters import Drop
 from pipeline.mining.github_api import GithubApi, GithubUnavailable
 from pipeline.mining.licence import NONE, UNKNOWN, is_allowed
@@ -67,7 +67,8 @@ def first_file_time(api: GithubApi, full_name: str, path: str, head: str) -> tup
 
 
 def mine_repository(api: GithubApi, full_name: str, config: MineConfig, registry: DomainRegistry,
-                    tally: Tally, documenter: Documenter | None = None) -> Iterator[MinedClass | Rejection]:
+                    tally: Tally, documenter: Documenter | None = None,
+                    supported: Supported | None = None) -> Iterator[MinedClass | Rejection]:
     tally.repository(full_name)
     info = api.repository(full_name)
     licence = info["licence"] or NONE
@@ -92,15 +93,14 @@ def mine_repository(api: GithubApi, full_name: str, config: MineConfig, registry
         if source is None:
             yield rejection(full_name, path, "", Drop(RejectReason.SOURCE_UNREADABLE, "the file could not be read"))
             continue
-        module = parse_module(source, path)
-        if module is None:
-            continue
-        for outcome in examine_module(module, config,
+        for outcome in examine_source(path, source, config, supported=supported,
                                       require_docstrings=config.require_docstrings and documenter is None):
-            tally.class_seen()
             if not isinstance(outcome, Passed):
-                yield rejection(full_name, path, outcome[0].name, outcome[1])
+                if outcome[0]:
+                    tally.class_seen()
+                yield rejection(full_name, path, outcome[0], outcome[1])
                 continue
+            tally.class_seen()
             unit = outcome.unit
             domain, scores = match_domain(registry, class_names=[unit.name, path, *unit.method_names],
                                           context=context, allowed=config.domains)
@@ -133,13 +133,13 @@ def mine_repository(api: GithubApi, full_name: str, config: MineConfig, registry
                              docstrings_by=config.docstring_model if code != outcome.piece.code else None)
 
 
-def mine_github(config: MineConfig, registry: DomainRegistry, tally: Tally, *,
-                client: GithubApi | None = None, documenter: Documenter | None = None) -> Iterator[MinedClass | Rejection]:
+def mine_github(config: MineConfig, registry: DomainRegistry, tally: Tally, *, client: GithubApi | None = None,
+                documenter: Documenter | None = None, supported: Supported | None = None) -> Iterator[MinedClass | Rejection]:
     """Every repository the keyword searches find (each once), in the order found."""
     api = client or make_api(config)
     for full_name in found_repositories(api, config, registry):
         try:
-            yield from mine_repository(api, full_name, config, registry, tally, documenter)
+            yield from mine_repository(api, full_name, config, registry, tally, documenter, supported)
         except GithubUnavailable as exc:
             yield rejection(full_name, "", "", Drop(RejectReason.SOURCE_UNREADABLE, str(exc)))
 

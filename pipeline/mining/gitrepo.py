@@ -40,6 +40,7 @@ class GitRepo:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self._listed: tuple[str, list[TreeEntry]] | None = None
         self.unreadable: set[str] = set()
         """Paths whose blob at HEAD is absent: history queries leave them out, or every query whose commits
         touch them would die on the absent blob instead of costing only that file's classes."""
@@ -77,17 +78,27 @@ class GitRepo:
         author, committer = self.text("show", "-s", "--format=%at %ct", commit).split()
         return min(int(author), int(committer))
 
+    def _listing(self, commit: str) -> list[TreeEntry]:
+        """Every entry of `commit`'s tree (files, links, submodules), listed once per commit."""
+        if self._listed is None or self._listed[0] != commit:
+            entries: list[TreeEntry] = []
+            for record in self.git("ls-tree", "-r", "-z", "--full-tree", commit).split(b"\0"):
+                if not record:
+                    continue
+                meta, _, path = record.partition(b"\t")
+                mode, _, blob = meta.decode().split()
+                entries.append(TreeEntry(path.decode("utf-8", "replace"), blob, mode))
+            self._listed = (commit, entries)
+        return self._listed[1]
+
     def tree(self, commit: str) -> list[TreeEntry]:
         """Every file of `commit`'s tree (blobs only; submodules and links left out)."""
-        out: list[TreeEntry] = []
-        for record in self.git("ls-tree", "-r", "-z", "--full-tree", commit).split(b"\0"):
-            if not record:
-                continue
-            meta, _, path = record.partition(b"\t")
-            mode, kind, blob = meta.decode().split()
-            if kind == "blob" and mode in ("100644", "100755"):
-                out.append(TreeEntry(path.decode("utf-8", "replace"), blob, mode))
-        return out
+        return [e for e in self._listing(commit) if e.mode in ("100644", "100755")]
+
+    def links(self, commit: str) -> list[TreeEntry]:
+        """The symbolic links of `commit`'s tree (mode 120000): `tree` leaves them out, and nothing follows
+        them (a link may point in a loop or outside the repository)."""
+        return [e for e in self._listing(commit) if e.mode == "120000"]
 
     def read_blobs(self, blobs: list[str]) -> dict[str, bytes | None]:
         """Contents of many blobs in one `cat-file --batch` call; an absent blob maps to None."""
@@ -160,8 +171,18 @@ def find_repositories(root: Path) -> list[Path]:
     """Every git repository under `root` (work trees and bare ones), sorted; nested repositories inside a
     found one are not searched (its history is what counts)."""
     found: list[Path] = []
+    seen: set[tuple[int, int]] = set()  # folders walked, by device and inode: a symlink loop is walked once
     for current, dirs, files in os.walk(root, followlinks=True):
         here = Path(current)
+        try:
+            status = here.stat()
+        except OSError:  # a dangling link or a loop the kernel refuses (ELOOP)
+            dirs.clear()
+            continue
+        if (status.st_dev, status.st_ino) in seen:
+            dirs.clear()
+            continue
+        seen.add((status.st_dev, status.st_ino))
         if ".git" in dirs or ".git" in files:
             found.append(here)
             dirs.clear()

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
+from pipeline.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
 from pipeline.mining.domain import match_domain
-from pipeline.mining.examine import (Documenter, Passed, description_of, documented_slice, examine_module, is_test_path,
+from pipeline.mining.examine import (Documenter, Passed, description_of, documented_slice, examine_source, is_test_path,
                                      rejection, tests_using)
-from pipeline.mining.extract import parse_module
 from pipeline.mining.filters import Drop
 from pipeline.mining.freshness import first_appearance, first_by_names
 from pipeline.mining.gitrepo import GitError, GitRepo, TreeEntry, find_repositories
@@ -49,21 +49,34 @@ def repository_licence(repo: GitRepo, entries: list[TreeEntry]) -> str:
     return spdx_of_text(_root_text(repo, entries, files[:1]))
 
 
-def _read_python(repo: GitRepo, entries: list[TreeEntry]) -> dict[str, str | None]:
-    """path -> source text (None for an absent blob), read in batches."""
-    out: dict[str, str | None] = {}
+def _read_python(repo: GitRepo, entries: list[TreeEntry]) -> dict[str, bytes | None]:
+    """path -> the file's bytes (None for an absent blob), read in batches; decoded by `examine_source`,
+    which turns a file that is not UTF-8 into a rejection instead of replacement characters in its code."""
+    out: dict[str, bytes | None] = {}
     for start in range(0, len(entries), BLOB_BATCH):
         batch = entries[start:start + BLOB_BATCH]
         blobs = repo.read_blobs([e.blob for e in batch])
         for entry in batch:
-            data = blobs.get(entry.blob)
-            out[entry.path] = data.decode("utf-8", "replace") if data is not None else None
+            out[entry.path] = blobs.get(entry.blob)
+    return out
+
+
+def _test_sources(sources: dict[str, bytes | None]) -> dict[str, str]:
+    """The test modules that are readable UTF-8 (only read for the imports of a kept class)."""
+    out = {}
+    for path, data in sources.items():
+        if data is not None and is_test_path(path):
+            try:
+                out[path] = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                continue
     return out
 
 
 def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, tally: Tally,
-                    name: str | None = None, documenter: Documenter | None = None) -> Iterator[MinedClass | Rejection]:
-    """Kept classes and rejections of one local repository."""
+                    name: str | None = None, documenter: Documenter | None = None,
+                    supported: Supported | None = None) -> Iterator[MinedClass | Rejection]:
+    """Kept classes and rejections of one local repository (`supported`: what the sandbox can run)."""
     repo = GitRepo(path)
     repository = name or path.name.removesuffix(".git")
     try:
@@ -80,28 +93,28 @@ def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, ta
                                                  f"licence {licence} is not on the allow-list", {"licence": licence}))
         return
     readme = _root_text(repo, entries, [e.path for e in entries if e.path.lower() in README_NAMES][:1])
+    for link in repo.links(head):
+        if link.path.endswith(".py"):
+            yield rejection(repository, link.path, "", Drop(
+                RejectReason.SOURCE_UNREADABLE, "a symbolic link, not a file: not followed (a loop or a path outside "
+                "the repository would be read through it; its target is mined where it lives)"))
     python = [e for e in entries if e.path.endswith(".py")]
     sources = _read_python(repo, python)
-    test_sources = {p: s for p, s in sources.items() if s is not None and is_test_path(p)}
+    test_sources = _test_sources(sources)
     repo.unreadable = {p for p, s in sources.items() if s is None}
     cutoff = cutoff_timestamp(config)
     url = repo.origin_url() or str(path)
     survivors: list[tuple[str, Passed, str]] = []  # (path, class, domain): what the history queries date
     for file_path, source in sorted(sources.items()):
-        if source is None:
-            yield rejection(repository, file_path, "", Drop(RejectReason.SOURCE_UNREADABLE,
-                                                            "the file's blob is absent (partial clone)"))
-            continue
-        module = parse_module(source, file_path)
-        if module is None:
-            continue  # not Python 3 to libcst: no class of it can be a task
-        for outcome in examine_module(module, config,
+        for outcome in examine_source(file_path, source, config, supported=supported,
                                       require_docstrings=config.require_docstrings and documenter is None):
-            tally.class_seen()
             if not isinstance(outcome, Passed):
-                unit, drop = outcome
-                yield rejection(repository, file_path, unit.name, drop)
+                class_name, drop = outcome
+                if class_name:
+                    tally.class_seen()
+                yield rejection(repository, file_path, class_name, drop)
                 continue
+            tally.class_seen()
             unit = outcome.unit
             domain, scores = match_domain(registry, class_names=[unit.name, file_path, *unit.method_names],
                                           context=[repository, readme[:20000]], allowed=config.domains)
@@ -159,7 +172,7 @@ def local_repositories(root: Path) -> list[tuple[str, Path]]:
 
 
 def mine_local(root: Path, config: MineConfig, registry: DomainRegistry, tally: Tally,
-               documenter: Documenter | None = None) -> Iterator[MinedClass | Rejection]:
+               documenter: Documenter | None = None, supported: Supported | None = None) -> Iterator[MinedClass | Rejection]:
     """Every repository under `root`, in path order."""
     for name, path in local_repositories(root):
-        yield from mine_repository(path, config, registry, tally, name=name, documenter=documenter)
+        yield from mine_repository(path, config, registry, tally, name=name, documenter=documenter, supported=supported)

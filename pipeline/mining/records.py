@@ -67,6 +67,8 @@ class MineConfig(BaseModel):
     since: date = Field(default=date(2025, 1, 1), description="Cut-off: classes must first appear on or after it.")
     licences: tuple[str, ...] = Field(default=DEFAULT_ALLOWED, description="SPDX ids of the allowed licences.")
     shape: ShapeLimits = Field(default_factory=ShapeLimits, description="Size limits of a mined class.")
+    max_file_bytes: int = Field(default=1_000_000, ge=1, description="Larger Python files are rejected unread "
+                                "(too_large): generated code and data dumps cost minutes to parse and hold no task.")
     domains: tuple[str, ...] = Field(default=(), description="Keep only classes of these domains; empty = any.")
     limit: int | None = Field(default=None, ge=1, description="Stop after this many kept classes.")
     require_docstrings: bool = Field(default=True, description="Reject a class with an undocumented method "

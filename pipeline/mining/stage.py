@@ -30,6 +30,7 @@ from typing import Any
 from pydantic import Field
 
 from pipeline import progress
+from pipeline.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
 from pipeline.errors import InputError
 from pipeline.funnel import StageCount
@@ -113,19 +114,26 @@ def _github(config: MineConfig, client: Any) -> Any:
     return make_api(config)
 
 
+def supported_by(pool: Any) -> Supported | None:
+    """What the pool's interpreter (asked when the pool started) and this process can run and read; None
+    without a pool (this process's Python for both)."""
+    interpreter = getattr(pool, "interpreter", None)
+    return Supported(sandbox=interpreter.minor) if interpreter is not None else None
+
+
 def _classes(item_id: str, config: MineConfig, registry: DomainRegistry, tally: Tally, *, github: Any,
-             documenter: Any) -> Iterator[MinedClass | Rejection]:
+             documenter: Any, supported: Supported | None) -> Iterator[MinedClass | Rejection]:
     kind, _, name = item_id.partition(":")
     if kind == LOCAL and config.local is not None:
         from pipeline.mining.local import mine_repository
 
         path = config.local if name == "." else config.local / name
         label = (config.local.name if name == "." else name).removesuffix(".git")
-        yield from mine_repository(path, config, registry, tally, name=label, documenter=documenter)
+        yield from mine_repository(path, config, registry, tally, name=label, documenter=documenter, supported=supported)
     elif kind == GITHUB and config.github:
         from pipeline.mining.github_source import mine_repository
 
-        yield from mine_repository(_github(config, github), name, config, registry, tally, documenter)
+        yield from mine_repository(_github(config, github), name, config, registry, tally, documenter, supported)
     else:
         raise InputError(f"mine item {item_id!r}: not a repository of the configured sources")
 
@@ -155,23 +163,31 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
     from pipeline.mining.filters import Drop
     from pipeline.mining.github_api import GithubUnavailable
     from pipeline.per_record import TransientFailure
+    from pipeline.synthesis.jobs import error_rejection, never_fatal
 
     if store.has(run_id, WORK_STAGE, _work_id(item_id)):
         return store.read(run_id, WORK_STAGE, _work_id(item_id), MineWork)
     earlier = {_key(c.provenance.source, c.provenance.path, c.class_name): c
                for _, c in store.iter_records(run_id, BUILT_STAGE, Candidate)}
+    # One class's odd code must not end the mine: an unexpected error building its candidate is its
+    # internal_error rejection (retried with the repository like a lost sandbox; a sandbox that cannot start
+    # still ends the build).
+    build = never_fatal(
+        lambda mined: [build_candidate(mined, pool=pool, rng_seed=config.test_rng_seed, source=_source(mined))],
+        lambda mined, exc: error_rejection(mined.mined_id, MINE_STAGE, exc, repository=mined.repository,
+                                           path=mined.path, class_name=mined.class_name))
     tally = Tally()
     found: list[MinedClass] = []
     rejected: list[Rejection] = []
     kept: list[tuple[str, str]] = []
     try:
-        for item in _classes(item_id, config, registry, tally, github=github, documenter=documenter):
+        for item in _classes(item_id, config, registry, tally, github=github, documenter=documenter,
+                             supported=supported_by(pool)):
             if isinstance(item, Rejection):
                 rejected.append(item)
                 continue
             found.append(item)
-            built = earlier.get(_key(f"mined from {item.url}", item.path, item.class_name)) or build_candidate(
-                item, pool=pool, rng_seed=config.test_rng_seed, source=_source(item))
+            built = earlier.get(_key(f"mined from {item.url}", item.path, item.class_name)) or build(item)[0]
             if isinstance(built, Rejection):
                 rejected.append(built)
                 continue

@@ -26,6 +26,7 @@ from pipeline.models.conversation import Conversation, WriterRejected
 from pipeline.models.feedback import (append_tests, contradicted_tests, coverage_findings, drop_tests,
                                       failing_test_names, failure_findings)
 from pipeline.models.client import Role
+from pipeline.analysis.python_need import requires_python
 from pipeline.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
 
 REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION})
@@ -106,7 +107,8 @@ class _Maker:
             module_name=b.module_name, domains=b.domains, description=self.description(), skeleton=self.skeleton,
             solution_code=reference, test_code=tests, origin=b.origin, provenance=b.provenance,
             generator=GeneratorSpec(backend="litellm", model=models[b.role.value],
-                                    prompt_version=self.talk.answers[0]["prompt"], parameters=parameters))
+                                    prompt_version=self.talk.answers[0]["prompt"], parameters=parameters),
+            requires_python=requires_python(reference, tests))
 
     def description(self) -> str:
         """The skeleton's class docstring (what the model specified), else the blueprint's description."""

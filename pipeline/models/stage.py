@@ -133,10 +133,9 @@ def run_model_stage(store: ArtifactStore, run_id: str, stage: str, blueprints: S
     """Make every blueprint's candidate; returns the stage's count and whether every item was done."""
     from pipeline.synthesis.jobs import in_order
     from validation.gate import validate_candidate
-    from validation.sandbox import SandboxPool
 
     run = _StageRun(store, run_id, stage, config)
-    with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool, \
+    with config.sandbox_pool() as pool, \
             progress.step(stage, total=len(blueprints)) as step:
         def gate(candidate):  # noqa: ANN001, ANN202 - Candidate -> GateReport
             return validate_candidate(candidate, config.gate, pool)

@@ -37,6 +37,7 @@ from pipeline.release.diff import release_diff
 from pipeline.release.export import classeval_json
 from pipeline.release.family import task_family
 from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
+from pipeline.release.task_builder import task_requires_python
 from pipeline.release.versioning import next_version, sorted_versions
 from pipeline.store import ArtifactStore, atomic_write_text
 from pipeline.timing import timed
@@ -147,11 +148,12 @@ def _rejection(task: Task, reason: RejectReason, detail: str, evidence: dict[str
 
 
 def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Funnel, config: ReleaseConfig, *,
-            benchmarks: Sequence[Path] = (), judging: Any = None) -> ReleaseResult:
+            benchmarks: Sequence[Path] = (), judging: Any = None, interpreters: Sequence[str] = ()) -> ReleaseResult:
     """Drop contaminated and duplicate tasks, then write the next release (or none if nothing is new).
 
     `judging` is the judge stage's `judges.agreement.Agreement` over the run's gate survivors, when it ran:
-    the card renders it and the manifest records it.
+    the card renders it and the manifest records it. `interpreters` names the Pythons the gate ran the new
+    tasks on (the card says so).
 
     A run that made its release but was cut short before recording it gets that release back (see
     `PENDING_FILE`) instead of a second look that would find every one of its tasks a duplicate."""
@@ -217,7 +219,8 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
                 if has_current_schema(source):
                     shutil.copyfile(source, target)  # byte-identical: the Hub sees an unchanged file
                 else:  # written before a column existed: the same tasks with today's columns, or no load works
-                    write_split([t.model_copy(update={"family": task_family(t)}) for t in read_split(source)], target)
+                    write_split([t.model_copy(update={"family": task_family(t), "requires_python": task_requires_python(t)})
+                                 for t in read_split(source)], target)
                 splits[name] = read_split(target)
             previous_tasks = [t for ts in splits.values() for t in ts]
         write_split(new_tasks, folder / split_file(version))
@@ -235,7 +238,7 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
             version=version, splits=splits, funnel=funnel, diff=diff, licence=config.licence,
             pretty_name=config.pretty_name, repo_hint=config.repo_hint or local_name(store.release_dir(version)),
             contamination=contamination,
-            dedup={"threshold": config.near_duplicate_threshold}, judging=judging))
+            dedup={"threshold": config.near_duplicate_threshold}, judging=judging, interpreters=interpreters))
         from pipeline.report import collect_release, write_release_report  # plotly: imported when a release is made
 
         write_release_report(folder, collect_release(store, run_id, version, splits, funnel))

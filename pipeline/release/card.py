@@ -199,6 +199,25 @@ def counts_section(tasks: Sequence[Task]) -> str:
                if dated else "No task carries a source date."))
 
 
+def interpreter_label(record: Mapping[str, str]) -> str:
+    """'CPython 3.11.7' from a gate report's `interpreter`, '(configured)' when it was `sandbox_python`."""
+    return record.get("label", record.get("version", "?")) + (" (configured)" if record.get("configured") == "yes" else "")
+
+
+def python_section(tasks: Sequence[Task], interpreters: Sequence[str]) -> str:
+    """Tasks per `requires_python`, and the interpreter the gate ran this release's new tasks on."""
+    def key(version: str) -> tuple[int, ...]:
+        return tuple(int(p) for p in version.split(".") if p.isdigit())
+
+    needed = Counter(t.requires_python or "not recorded" for t in tasks)
+    rows = sorted(needed.items(), key=lambda kv: key(kv[0]) if kv[0][0].isdigit() else (99,))
+    ran = ", ".join(interpreters) if interpreters else "not recorded"
+    return ("Each task records the oldest Python its solution and tests need (`requires_python`, from their syntax "
+            "and the standard-library names they use); a solver's harness needs at least that version.\n\n"
+            + _table(("requires_python", "tasks"), rows)
+            + f"\n\nThe validation gate ran this release's new tasks on {ran} (the sandbox's interpreter).")
+
+
 def transform_counts(tasks: Sequence[Task]) -> dict[str, int]:
     """Tasks per synthesis transform (a task counts once under each transform it applied); a composed task's
     bridge methods count under `bridge`, a task made without a transform (mined) under `none`."""
@@ -246,7 +265,7 @@ def sources_sentence(tasks: Sequence[Task]) -> str:
 
 def render_card(*, version: str, splits: Mapping[str, Sequence[Task]], funnel: Funnel, diff: Mapping[str, Any],
                 licence: str, pretty_name: str, repo_hint: str, contamination: Mapping[str, Any],
-                dedup: Mapping[str, Any], judging=None) -> str:
+                dedup: Mapping[str, Any], judging=None, interpreters: Sequence[str] = ()) -> str:
     """The whole README.md of a release. `repo_hint` is what the loading example loads: the Hub repository
     when one is configured, else the release's local folder."""
     tasks = [t for v in splits.values() for t in v]
@@ -308,6 +327,10 @@ Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, remo
 ## Domains and origins
 
 {counts_section(tasks)}
+
+## Python
+
+{python_section(tasks, interpreters)}
 
 ## Families and transforms
 

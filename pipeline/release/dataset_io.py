@@ -55,6 +55,7 @@ def task_features():
                           "findings": List({"criterion": string, "ok": Value("bool"), "note": string}),
                           "raw_response": string}),
         "candidate_id": string,
+        "requires_python": string,
         "family": string,
     })
 

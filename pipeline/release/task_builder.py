@@ -14,6 +14,7 @@ import textwrap
 from collections.abc import Sequence
 
 from pipeline.analysis.parsed import parsed
+from pipeline.analysis.python_need import requires_python
 from pipeline.errors import InputError
 from pipeline.records import Candidate, GateReport, MethodInfo, Task, Verdict
 from pipeline.release.family import family_of
@@ -74,6 +75,13 @@ def metrics_of(report: GateReport) -> dict[str, float | None]:
     return metrics
 
 
+def task_requires_python(task: Task) -> str | None:
+    """The task's recorded Python, or the one its code needs for tasks released before the column existed."""
+    if task.requires_python:
+        return task.requires_python
+    return requires_python("\n".join(task.import_statement) + "\n" + task.solution_code, task.test)
+
+
 def build_task(candidate: Candidate, report: GateReport, verdicts: Sequence[Verdict] = ()) -> Task:
     """The released record of a candidate that passed validation (and, when they ran, the judges).
 
@@ -130,5 +138,6 @@ def build_task(candidate: Candidate, report: GateReport, verdicts: Sequence[Verd
         metrics=metrics_of(report),
         verdicts=tuple(verdicts),
         candidate_id=cid,
+        requires_python=candidate.requires_python or requires_python(candidate.solution_code, candidate.test_code),
         family=family_of(candidate.origin, candidate.provenance, candidate.class_name),
     )

@@ -18,6 +18,7 @@ from typing import Any
 
 import libcst as cst
 
+from pipeline.analysis.python_need import requires_python
 from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
 from pipeline.analysis.class_model import ClassModel, MethodModel, analyse
 from pipeline.synthesis.config import ComposeConfig
@@ -483,6 +484,7 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any
                               first_commit_date=_newest_date(a, b)),
         generator=GeneratorSpec(backend="offline", parameters={"stage": STAGE, "bridges": [br.name for br in fusion.bridges],
                                                                "scenarios_run": result.scenarios_run}),
+        requires_python=requires_python(fusion.source, result.test_code),
     )
 
 

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from pipeline.analysis.python_need import requires_python
 from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
 from pipeline.synthesis import transforms as registry
 from pipeline.analysis.class_model import analyse
@@ -109,6 +110,7 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
                               first_commit_date=seed.provenance.first_commit_date, source=seed.provenance.source),
         generator=GeneratorSpec(backend="offline", parameters={"stage": STAGE, "features": list(names),
                                                                "scenarios_run": result.scenarios_run}),
+        requires_python=requires_python(solution, result.test_code),
     )
 
 

@@ -8,6 +8,7 @@ import ast
 import random
 from typing import Any
 
+from pipeline.analysis.python_need import requires_python
 from pipeline.records import Candidate, GateReport, RejectReason
 from pipeline.analysis.class_model import analyse
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
@@ -82,6 +83,7 @@ def repair_tests(candidate: Candidate, report: GateReport, *, pool: Any) -> Cand
     return candidate.model_copy(update={
         "test_code": test_code,
         "candidate_id": Candidate.make_id(candidate.class_name, candidate.solution_code, test_code),
+        "requires_python": requires_python(candidate.solution_code, test_code),
         "generator": candidate.generator.model_copy(update={"parameters": {**candidate.generator.parameters,
                                                                              "repaired_tests": len(chosen)}}),
     })

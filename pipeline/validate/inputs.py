@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.analysis.python_need import requires_python
 from pipeline.records import Candidate, GeneratorSpec, Origin, SeedClass
 
 RELEASE_EXPORT = "classeval.json"
@@ -44,6 +45,7 @@ def seed_to_candidate(seed: SeedClass) -> Candidate:
         origin=Origin.SEED,
         provenance=seed.provenance,
         generator=GeneratorSpec(backend="seed"),
+        requires_python=requires_python(seed.source, seed.tests),
     )
 
 

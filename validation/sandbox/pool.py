@@ -18,7 +18,6 @@ import select
 import shutil
 import struct
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -29,6 +28,7 @@ from typing import Any
 
 import validation
 from validation.sandbox.cgroups import WorkerCgroup, remove_stale
+from validation.sandbox.interpreter import Interpreter, interpreter_for
 from validation.sandbox.job import Limits, RunResult, SandboxJob
 from validation.sandbox.profiles import CLOCK_SHIFT_YEARS, PROFILES, Profile
 
@@ -126,12 +126,17 @@ class _Worker:
             err = self.proc.stderr.read().decode(errors="replace")[-2000:] if self.proc.poll() is not None else ""
             self.kill()
             raise SandboxUnavailable(f"sandbox worker {self.profile.name} did not start: {err or ready}")
+        said = tuple(ready.get("python") or ())
+        if said != self.pool.interpreter.version:  # started something else than was asked (a moved symlink)
+            self.kill()
+            raise SandboxUnavailable(f"sandbox worker {self.profile.name} runs Python {said}, not the "
+                                     f"{self.pool.interpreter.label} at {self.pool.interpreter.executable}")
         self.baseline = self.cgroup.pids() if self.cgroup else set()
         self.uid = ready.get("uid")
 
     def _command(self) -> tuple[list[str], dict[str, str]]:
         pool, profile = self.pool, self.profile
-        python = os.path.realpath(sys.executable)
+        python = pool.interpreter.executable
         home = self.inner_dir
         env = clean_environment(profile, home)
         clock_offset = None
@@ -150,8 +155,7 @@ class _Worker:
         }
         boot = ("import sys, json; sys.path[:] = json.loads(sys.argv[2]); "
                 "from validation.sandbox.worker import main; main()")
-        path = [p for p in sys.path[1:] if p and p.startswith(sys.base_prefix) and "site-packages" not in p]
-        path.append(str(pool.site_dir))
+        path = [*pool.interpreter.stdlib_path, str(pool.site_dir)]
         argv = [python, "-S", "-s", "-B", "-c", boot, json.dumps(config), json.dumps(path)]
         if not pool.use_bwrap:
             return argv, {**env, **preload}
@@ -172,7 +176,9 @@ class _Worker:
         for name in ETC_FILES:
             if os.path.exists(f"/etc/{name}"):
                 cmd += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
-        for ro in sorted({sys.base_prefix, str(pool.venv_site), str(pool.validation_dir), str(pool.site_dir)}):
+        interpreter = pool.interpreter
+        for ro in sorted({interpreter.base_prefix, interpreter.prefix, str(pool.venv_site), str(pool.validation_dir),
+                          str(pool.site_dir)}):
             cmd += ["--ro-bind", ro, ro]
         cmd += ["--bind", str(self.host_dir), SANDBOX_ROOT, "--chdir", SANDBOX_ROOT,
                 # bubblewrap builds "/" on a tmpfs; without this, writes to /etc/x or /home/x would succeed
@@ -289,18 +295,21 @@ class SandboxPool:
     """Warm sandbox workers, at most `jobs` per profile, safe to share between threads.
 
     `isolation`: "auto" uses bubblewrap when it runs here, "bwrap" requires it, "none" uses only rlimits,
-    process groups and cgroups (for machines without user namespaces).
+    process groups and cgroups (for machines without user namespaces). `python`: the interpreter that runs
+    the code (a path; None: this process's own), asked what it is once (`interpreter`, raises
+    InterpreterError when it cannot be asked).
     """
 
     def __init__(self, jobs: int = 1, *, limits: Limits | None = None, isolation: str = "auto",
-                 cgroups: bool = True) -> None:
+                 cgroups: bool = True, python: str | Path | None = None) -> None:
         self.jobs = max(1, int(jobs))
         self.limits = limits or Limits()
+        self.interpreter: Interpreter = interpreter_for(python)
         self.pool_id = f"p{os.getpid()}-{int(time.time() * 1000) % 10**8}"
         _remove_stale_leftovers()
         self.base_dir = Path(tempfile.mkdtemp(prefix=f"classeval-sandbox-{os.getpid()}-"))
         os.chmod(self.base_dir, 0o755)
-        self.venv_site = _site_packages()
+        self.venv_site = Path(self.interpreter.site_packages or _site_packages())
         self.validation_dir = Path(validation.__file__).resolve().parent
         self.site_dir = self._make_site_dir()
         self.faketime = _faketime_library()

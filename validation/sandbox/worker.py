@@ -336,7 +336,7 @@ def main() -> None:
     os.close(null)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     _warm_up()
-    write_message(CTL_OUT, {"t": "ready", "pid": os.getpid(), "uid": os.getuid()})
+    write_message(CTL_OUT, {"t": "ready", "pid": os.getpid(), "uid": os.getuid(), "python": list(sys.version_info[:3])})
     while True:
         try:
             request = read_message(CTL_IN)

@@ -106,8 +106,11 @@ def test_one_per_family_across_releases_an_older_split_and_the_readme_filter(tmp
     second = release(store, "run-2", [later_same, other], FUNNEL, CONFIG)
     assert second.version == "2026.11.1" and verify_release(second.path) == []
 
-    # The older split comes along with the family column filled from its provenance: one schema for all.
+    # The older split comes along with the family column filled from its provenance and requires_python from
+    # its code (the fixture's task has none): one schema for all.
     copied = second.path / split_file("2026.11.0")
+    assert first.requires_python is None
+    first = first.model_copy(update={"requires_python": "3.8"})
     assert set(pq.read_schema(copied).names) == set(task_features()) and read_split(copied) == [first]
     everything = load_release(second.path)
     assert [t.family for t in everything] == ["S/a"] + [t.family for t in sorted([later_same, other], key=lambda t: t.task_id)]

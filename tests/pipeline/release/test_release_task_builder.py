@@ -49,6 +49,9 @@ def test_build_task_fills_classeval_columns():
     assert task.metrics["line_coverage"] == 0.97 and task.metrics["mutation_score"] is None
     assert task.metrics["methods_on_one_instance"] == 3.0 and "deterministic" not in task.metrics
     assert task.verdicts == judged and task.candidate_id == cand.candidate_id
+    assert cand.requires_python is None and task.requires_python == "3.8"  # found from the code when not recorded
+    recorded = cand.model_copy(update={"requires_python": "3.12"})
+    assert build_task(recorded, _report(recorded)).requires_python == "3.12"
     # Exec-free check that the parts paste back into valid code, the way a ClassEval harness joins them.
     compile("\n".join(task.import_statement) + "\n" + task.solution_code, "joined", "exec")
 
@@ -61,3 +64,15 @@ def test_build_task_refuses_failed_or_foreign_reports():
         build_task(cand, _report(cand), (verdict("cand-other", "a", Decision.ACCEPT),))
     with pytest.raises(InputError, match="not an ISO date"):
         build_task(_candidate("last spring"), _report(cand))
+
+
+def test_the_card_counts_tasks_per_python_and_names_the_interpreter():
+    from pipeline.release.card import interpreter_label, python_section
+
+    cand = _candidate()
+    tasks = [build_task(c, _report(c)) for c in (cand, cand.model_copy(update={"requires_python": "3.12"}))]
+    own = {"version": "3.11.7", "implementation": "cpython", "label": "CPython 3.11.7", "configured": "no"}
+    text = python_section(tasks, [interpreter_label(own), interpreter_label({**own, "configured": "yes"})])
+    assert "| 3.8 | 1 |" in text and "| 3.12 | 1 |" in text and text.index("| 3.8 |") < text.index("| 3.12 |")
+    assert "ran this release's new tasks on CPython 3.11.7, CPython 3.11.7 (configured)" in text
+    assert "not recorded" in python_section(tasks, [])
