@@ -86,6 +86,7 @@ class ClassModel:
     module_names: tuple[str, ...]  # top-level names other than the class (imports, helpers, constants)
     mutators: frozenset[str] = frozenset()
     self_referencing: bool = False  # builds new instances of itself (cls(...), type(self)(...), ClassName(...))
+    source: str = ""  # the module's source, for checks that read more than these facts (synthesis preconditions)
 
     def public_methods(self) -> list[MethodModel]:
         """Public instance methods other than dunders, in source order."""
@@ -372,6 +373,7 @@ def analyse(source: str, class_name: str, bookkeeping: frozenset[str] = frozense
         class_attributes=tuple(class_attributes),
         module_names=tuple(module_names),
         self_referencing=self_referencing,
+        source=source,
     )
     for method in methods.values():
         method.reads -= bookkeeping

@@ -255,8 +255,8 @@ class ClassEditor:
         inner[at:at] = parse_statements(source)
         self._set_method(name, method.with_changes(body=method.body.with_changes(body=inner)))
 
-    def wrap_method_body(self, name: str, before: str, handler: str) -> None:
-        """Turn a body into `before; try: <body> except Exception: <handler>; raise` (docstring kept first)."""
+    def _split_body(self, name: str) -> tuple[cst.FunctionDef, list[cst.BaseStatement], list[cst.BaseStatement]]:
+        """A method, its docstring statement (as a list of zero or one) and the statements after it."""
         method = self.method(name)
         if not isinstance(method.body, cst.IndentedBlock):
             raise EditError(f"method {self.class_name}.{name} has a one-line body")
@@ -266,11 +266,32 @@ class ClassEditor:
         if not rest:
             raise EditError(f"method {self.class_name}.{name} has no statements to wrap")
         rest[0] = rest[0].with_changes(leading_lines=())
-        template = parse_statements(f"try:\n    pass\nexcept Exception:\n{textwrap.indent(textwrap.dedent(handler).strip(), '    ')}\n    raise\n")[0]
+        return method, doc, rest
+
+    def wrap_method_body(self, name: str, before: str, handler: str | None = None, final: str | None = None) -> None:
+        """Turn a body into `before; try: <body> except Exception: <handler>; raise finally: <final>`
+        (docstring kept first; the `except` clause only with a handler, the `finally` only with `final`)."""
+        if handler is None and final is None:
+            raise EditError("wrap_method_body needs a handler or a final block")
+        method, doc, rest = self._split_body(name)
+        text = "try:\n    pass\n"
+        if handler is not None:
+            text += f"except Exception:\n{textwrap.indent(textwrap.dedent(handler).strip(), '    ')}\n    raise\n"
+        if final is not None:
+            text += f"finally:\n{textwrap.indent(textwrap.dedent(final).strip(), '    ')}\n"
+        template = parse_statements(text)[0]
         assert isinstance(template, cst.Try)
         wrapped = template.with_changes(body=template.body.with_changes(body=rest))
         new_inner = doc + parse_statements(before) + [wrapped]
         self._set_method(name, method.with_changes(body=method.body.with_changes(body=new_inner)))
+
+    def wrap_method_body_with(self, name: str, context: str) -> None:
+        """Turn a body into `with <context>: <body>` (docstring kept first)."""
+        method, doc, rest = self._split_body(name)
+        template = parse_statements(f"with {context}:\n    pass\n")[0]
+        assert isinstance(template, cst.With)
+        wrapped = template.with_changes(body=template.body.with_changes(body=rest))
+        self._set_method(name, method.with_changes(body=method.body.with_changes(body=doc + [wrapped])))
 
     def extend_method_docstring(self, name: str, text: str) -> None:
         method = self.method(name)

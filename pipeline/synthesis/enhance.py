@@ -1,8 +1,10 @@
 """Stage 1, offline: weave one to three feature transforms into each seed class and synthesise its tests.
 
-For each seed: harvest argument pools from its own tests (sandbox), choose feature sets with a seeded RNG
-(distinct, compatible, applicable), apply them with libcst in canonical order, and let the oracle write the
-tests. A transform that cannot be applied, or a job that fails, yields a `Rejection`, never an exception.
+For each seed: check every transform's preconditions (one that does not fit is skipped, and the skip and
+its reason are recorded with the seed's candidates), harvest argument pools from its own tests (sandbox),
+choose feature sets with a seeded RNG (distinct, compatible, applicable), apply them with libcst in the
+application order, and let the oracle write the tests. A transform that cannot be applied, or a job that
+fails, yields a `Rejection`, never an exception.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from pipeline.analysis.python_need import requires_python
 from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
 from pipeline.synthesis import transforms as registry
-from pipeline.analysis.class_model import analyse
+from pipeline.analysis.class_model import ClassModel, analyse
 from pipeline.synthesis.config import EnhanceConfig
 from pipeline.synthesis.cst_edit import EditError
 from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
@@ -44,7 +46,7 @@ def feature_sets(applicable: Sequence[str], config: EnhanceConfig, rng: random.R
 
 
 def apply_features(source: str, class_name: str, names: Sequence[str]) -> str:
-    for name in registry.canonical_order(list(names)):
+    for name in registry.application_order(list(names)):
         source = registry.get(name).apply(source, analyse(source, class_name, FEATURE_FIELDS))
     compile(source, f"<{class_name}>", "exec")
     return source
@@ -65,9 +67,23 @@ def _public_names(source: str, class_name: str) -> set[str]:
     return {m.name for m in model.public_methods()}
 
 
+def skipped_transforms(model: ClassModel, names: Sequence[str]) -> dict[str, dict[str, str]]:
+    """Transform name -> {"reason": code, "detail": message} for every one of `names` whose preconditions the
+    class does not meet; the others apply. Recorded with the seed's candidates (and its rejection when
+    none applies), so that a transform that does not fit is skipped visibly, never woven in broken."""
+    skipped: dict[str, dict[str, str]] = {}
+    for name in names:
+        try:
+            registry.get(name).check(model)
+        except TransformError as exc:
+            skipped[name] = {"reason": exc.reason, "detail": str(exc)[:300]}
+    return skipped
+
+
 def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, pools: ArgumentPools, *,
-                pool: Any) -> Candidate | Rejection:
-    """One enhanced candidate of `seed` with the features `names`."""
+                pool: Any, skipped: dict[str, dict[str, str]] | None = None) -> Candidate | Rejection:
+    """One enhanced candidate of `seed` with the features `names`; `skipped` (the transforms that do not fit
+    the seed, with their reasons) is recorded in the candidate's generator parameters."""
     from pipeline.analysis.skeleton import make_skeleton
 
     rng = random.Random(f"{config.rng_seed}:{seed.seed_id}:{'+'.join(names)}")
@@ -109,7 +125,8 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
                               path=seed.provenance.path, licence=seed.provenance.licence,
                               first_commit_date=seed.provenance.first_commit_date, source=seed.provenance.source),
         generator=GeneratorSpec(backend="offline", parameters={"stage": STAGE, "features": list(names),
-                                                               "scenarios_run": result.scenarios_run}),
+                                                               "scenarios_run": result.scenarios_run,
+                                                               "skipped_transforms": dict(skipped or {})}),
         requires_python=requires_python(solution, result.test_code),
     )
 
@@ -141,15 +158,10 @@ def _enhance_seed(seed: SeedClass, config: EnhanceConfig, pool: Any) -> Iterator
     except (SyntaxError, LookupError) as exc:
         yield _rejection(seed, (), config.rng_seed, f"seed does not analyse: {exc}")
         return
-    applicable = []
-    for name in config.transforms:
-        try:
-            registry.get(name).check(model)
-            applicable.append(name)
-        except TransformError:
-            pass
+    skipped = skipped_transforms(model, config.transforms)
+    applicable = [name for name in config.transforms if name not in skipped]
     if not applicable:
-        yield _rejection(seed, (), config.rng_seed, "no feature transform applies to this class")
+        yield _rejection(seed, (), config.rng_seed, "no feature transform applies to this class", skipped_transforms=skipped)
         return
     try:
         pools = seed_pools(seed, pool=pool)
@@ -158,4 +170,4 @@ def _enhance_seed(seed: SeedClass, config: EnhanceConfig, pool: Any) -> Iterator
         return
     rng = random.Random(f"{config.rng_seed}:{seed.seed_id}")
     for names in feature_sets(registry.canonical_order(applicable), config, rng):
-        yield enhance_one(seed, names, config, pools, pool=pool)
+        yield enhance_one(seed, names, config, pools, pool=pool, skipped=skipped)

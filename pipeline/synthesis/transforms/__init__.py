@@ -1,8 +1,9 @@
 """Feature transforms for enhancement, one module per feature, in an explicit registry.
 
 The registry maps a stable name (recorded in provenance) to "module:attr" and loads lazily; the canonical
-order is the order in which a combination is applied, so that instrumentation nests the same way every
-time (validation and counting first, the snapshot last so that it knows every bookkeeping field).
+order (the registry's) is the order in which a combination is named and its scenarios proposed; the
+application order (`APPLY_ORDER`) is the order in which it is woven in, so that instrumentation nests the
+same way every time.
 """
 
 from __future__ import annotations
@@ -20,6 +21,16 @@ REGISTRY: dict[str, str] = {
     "combined_summary": "pipeline.synthesis.transforms.summary:CombinedSummary",
     "snapshot_roundtrip": "pipeline.synthesis.transforms.snapshot:SnapshotRoundTrip",
 }
+
+APPLY_ORDER: tuple[str, ...] = (
+    "input_validation", "history_undo", "atomic_batch", "freeze_lock", "combined_summary", "method_statistics",
+    "snapshot_roundtrip",
+)
+"""The order in which a combination is woven in, so that features combine as their docstrings say: the
+freeze guard goes in after history and batch (it locks ``undo`` and ``apply_batch`` too, and its check
+comes before the argument checks); the statistics' call guard goes in after every method that calls
+counted methods exists (``overview``, ``apply_batch``: their inner calls are inside calls) and wraps
+every guard (a refused call counts); the snapshot last, so that it knows every bookkeeping field."""
 
 INCOMPATIBLE: frozenset[frozenset[str]] = frozenset({frozenset({"history_undo", "atomic_batch"})})
 """Pairs not combined: a batch's inner operations would each enter the undo history, which makes what
@@ -40,4 +51,8 @@ def canonical_order(names: list[str] | tuple[str, ...]) -> list[str]:
     return sorted(names, key=order.index)
 
 
-__all__ = ["REGISTRY", "INCOMPATIBLE", "get", "canonical_order", "FeatureTransform", "TransformError"]
+def application_order(names: list[str] | tuple[str, ...]) -> list[str]:
+    return sorted(names, key=APPLY_ORDER.index)
+
+
+__all__ = ["REGISTRY", "APPLY_ORDER", "INCOMPATIBLE", "get", "canonical_order", "application_order", "FeatureTransform", "TransformError"]

@@ -17,21 +17,22 @@ from pipeline.analysis.class_model import ClassModel, MethodModel
 from pipeline.synthesis.scenarios import Scenario, Step
 
 FEATURE_FIELDS = frozenset(
-    {"_undo_stack", "_batches_applied", "_rejected_arguments", "_call_counts", "_frozen", "_refused_writes"}
+    {"_undo_stack", "_batches_applied", "_rejected_arguments", "_call_counts", "_call_depth", "_frozen",
+     "_refused_writes"}
 )
 """Fields the transforms add. They are bookkeeping, never part of the class's domain state: undo and
 snapshots must not capture them."""
 
-CALL_COUNTER_FIELDS = frozenset({"_call_counts", "_rejected_arguments"})
+CALL_COUNTER_FIELDS = frozenset({"_call_counts", "_call_depth", "_rejected_arguments"})
 """Feature fields that count calls: every call (or every refused call) bumps them, so a call that changes
 only these has not changed the object's state as a reader of a test sees it."""
 
 FEATURE_METHODS = frozenset(
     {
-        "undo", "can_undo", "undo_history", "_capture_state", "_restore_state",
+        "undo", "can_undo", "undo_history", "_record_operation", "_capture_state", "_restore_state",
         "apply_batch", "batches_applied",
         "_check_argument", "rejected_argument_counts",
-        "_record_call", "call_count", "call_counts", "most_called", "reset_statistics",
+        "_counting_call", "call_count", "call_counts", "most_called", "reset_statistics",
         "freeze", "unfreeze", "is_frozen", "_ensure_writable", "refused_writes",
         "overview", "changed_since",
         "to_dict", "from_dict", "same_state_as",
@@ -41,7 +42,12 @@ FEATURE_METHODS = frozenset(
 
 
 class TransformError(Exception):
-    """The transform cannot be applied to this class; the message says why (it becomes rejection evidence)."""
+    """The transform cannot be applied to this class; the message says why (it becomes rejection evidence)
+    and `reason` is a short stable code, so that skipped transforms can be counted per reason."""
+
+    def __init__(self, message: str, reason: str = "unfit") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 StepSampler = Callable[[str], "Step | None"]
@@ -101,7 +107,7 @@ def domain_fields(model: ClassModel) -> tuple[str, ...]:
 def require_free_names(model: ClassModel, names: Sequence[str]) -> None:
     taken = [n for n in names if n in model.methods or n in model.fields or n in model.class_attributes]
     if taken:
-        raise TransformError(f"class {model.name} already defines {', '.join(taken)}")
+        raise TransformError(f"class {model.name} already defines {', '.join(taken)}", "name_clash")
 
 
 def english_list(names: Sequence[str]) -> str:
@@ -115,10 +121,11 @@ def require_state_fields(model: ClassModel) -> tuple[str, ...]:
     """Domain fields for capture/restore; refuses classes whose state is not all set up in `__init__`."""
     fields = domain_fields(model)
     if not fields:
-        raise TransformError(f"class {model.name} keeps no state in __init__")
+        raise TransformError(f"class {model.name} keeps no state in __init__", "no_state")
     outside = sorted(f for f in model.fields_written_outside_init() if not f.startswith("method:") and f != "*")
     if outside or any("*" in m.writes for m in model.methods.values()):
-        raise TransformError(f"class {model.name} creates fields outside __init__: {', '.join(outside) or 'setattr'}")
+        raise TransformError(f"class {model.name} creates fields outside __init__: {', '.join(outside) or 'setattr'}",
+                             "fields_outside_init")
     return fields
 
 

@@ -9,13 +9,16 @@ from pipeline.synthesis.transforms.base import (
     ScenarioContext, TransformError, english_list, own_mutators, query_steps, require_free_names,
     require_state_fields, state_helpers,
 )
+from pipeline.synthesis.transforms.fit import generators, require_plain_state
 
 METHODS = ("apply_batch", "batches_applied")
 ERROR = "BatchOperationError"
 
 
 def _batchable(model: ClassModel) -> list[str]:
-    return [m.name for m in own_mutators(model) if m.simple_signature and not any(p.kind == "keyword" for p in m.params)]
+    lazy = generators(model)
+    return [m.name for m in own_mutators(model) if m.simple_signature and not any(p.kind == "keyword" for p in m.params)
+            and m.name not in lazy]
 
 
 class AtomicBatch:
@@ -23,11 +26,12 @@ class AtomicBatch:
 
     def check(self, model: ClassModel) -> None:
         require_free_names(model, METHODS)
-        require_state_fields(model)
+        require_plain_state(model, require_state_fields(model))
         if ERROR in model.module_names:
-            raise TransformError(f"module already defines {ERROR}")
+            raise TransformError(f"module already defines {ERROR}", "name_clash")
         if not _batchable(model):
-            raise TransformError(f"class {model.name} has no state-changing method with plain positional parameters")
+            raise TransformError(f"class {model.name} has no state-changing method with plain positional parameters",
+                                 "no_state_change")
 
     def apply(self, source: str, model: ClassModel) -> str:
         self.check(model)

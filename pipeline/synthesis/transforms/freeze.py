@@ -11,6 +11,17 @@ from pipeline.synthesis.transforms.base import (
 
 METHODS = ("freeze", "unfreeze", "is_frozen", "_ensure_writable", "refused_writes")
 ERROR = "FrozenStateError"
+FEATURE_WRITERS = ("undo", "apply_batch")
+"""Methods of other features that change the domain state: locked too, so that features combine (an
+``undo()`` on a frozen object would otherwise change it)."""
+PRECEDENCE = "this is checked before the arguments (nothing changes)"
+"""Which check fires first on a frozen object given a bad argument: stated in each guarded method (and in
+the class docstring), since either order is a correct implementation of a docstring silent about it."""
+
+
+def locked_methods(model: ClassModel) -> list[str]:
+    """The state-changing methods the lock refuses: the class's own, then other features' writers."""
+    return [m.name for m in own_mutators(model)] + [n for n in FEATURE_WRITERS if n in model.methods]
 
 
 class FreezeLock:
@@ -19,13 +30,13 @@ class FreezeLock:
     def check(self, model: ClassModel) -> None:
         require_free_names(model, METHODS)
         if ERROR in model.module_names:
-            raise TransformError(f"module already defines {ERROR}")
+            raise TransformError(f"module already defines {ERROR}", "name_clash")
         if not own_mutators(model):
-            raise TransformError(f"class {model.name} has no public method that changes its state")
+            raise TransformError(f"class {model.name} has no public method that changes its state", "no_state_change")
 
     def apply(self, source: str, model: ClassModel) -> str:
         self.check(model)
-        names = [m.name for m in own_mutators(model)]
+        names = locked_methods(model)
         editor = ClassEditor(source, model.name)
         editor.add_before_class(f'''
 class {ERROR}(RuntimeError):
@@ -34,7 +45,8 @@ class {ERROR}(RuntimeError):
         editor.append_to_init("self._frozen = False\nself._refused_writes = 0")
         for name in names:
             editor.prepend_to_method(name, f'self._ensure_writable("{name}")')
-            editor.extend_method_docstring(name, f":raises {ERROR}: if the instance is frozen (nothing changes).")
+            precedence = PRECEDENCE if model.methods[name].params else "this is checked first (nothing changes)"
+            editor.extend_method_docstring(name, f":raises {ERROR}: if the instance is frozen; {precedence}.")
         editor.append_methods(f'''
 def _ensure_writable(self, method: str) -> None:
     """Raise {ERROR} (and count the refusal) if the instance is frozen."""
@@ -68,9 +80,14 @@ def refused_writes(self) -> int:
     """Return how many state-changing calls were refused because the instance was frozen."""
     return self._refused_writes
 ''')
+        if "rejected_argument_counts" in editor.method_names():
+            editor.extend_method_docstring("rejected_argument_counts", "A call refused because the instance "
+                                           "was frozen is not counted here: the freeze check comes first.")
         editor.extend_class_docstring(
             f"Read-only lock: after ``freeze()`` the state-changing methods {english_list(names)} raise "
-            f"``{ERROR}`` and change nothing, until ``unfreeze()``; queries keep working."
+            f"``{ERROR}`` and change nothing, until ``unfreeze()``; queries keep working. The freeze check comes "
+            f"before every other check of those methods: a frozen instance raises ``{ERROR}`` even for a call "
+            "whose arguments are invalid."
         )
         return editor.code()
 

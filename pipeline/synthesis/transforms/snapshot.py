@@ -9,6 +9,7 @@ from pipeline.synthesis.transforms.base import (
     FEATURE_FIELDS, ScenarioContext, TransformError, english_list, prefix_of, query_steps, require_free_names,
     require_state_fields,
 )
+from pipeline.synthesis.transforms.fit import field_meaning, require_plain_state
 
 METHODS = ("to_dict", "from_dict", "same_state_as")
 
@@ -16,7 +17,7 @@ METHODS = ("to_dict", "from_dict", "same_state_as")
 def _keys(fields: tuple[str, ...]) -> dict[str, str]:
     keys = {f: f.lstrip("_") for f in fields}
     if len(set(keys.values())) != len(keys):
-        raise TransformError("two fields differ only by leading underscores")
+        raise TransformError("two fields differ only by leading underscores", "name_clash")
     return keys
 
 
@@ -24,15 +25,21 @@ class SnapshotRoundTrip:
     name = "snapshot_roundtrip"
 
     def check(self, model: ClassModel) -> None:
+        """A snapshot is plain data whose every value the docstring can state: no connection, lock, handle,
+        callable or identity-compared object (to_dict deep-copies them), no cache (it would show when the
+        reference computed something), no internal field that nothing public shows."""
         require_free_names(model, METHODS)
-        _keys(require_state_fields(model))
-        if model.self_referencing:
-            pass  # from_dict only uses cls.__new__, so self-construction elsewhere does not matter
+        fields = require_state_fields(model)
+        _keys(fields)
+        require_plain_state(model, fields, caches=False)
+        for field in fields:
+            field_meaning(model, field)
 
     def apply(self, source: str, model: ClassModel) -> str:
         self.check(model)
         fields = require_state_fields(model)
         keys = _keys(fields)
+        shape = "\n".join(f'    - ``"{keys[f]}"``: {field_meaning(model, f)};' for f in fields)[:-1] + "."
         editor = ClassEditor(source, model.name)
         editor.add_import("copy")
         out_entries = "\n".join(f'        "{keys[f]}": copy.deepcopy(self.{f}),' for f in fields)
@@ -40,13 +47,15 @@ class SnapshotRoundTrip:
         # Bookkeeping of other features starts fresh in a restored instance, exactly as in __init__.
         bookkeeping = {
             "_undo_stack": "[]", "_batches_applied": "0", "_rejected_arguments": "{}", "_call_counts": "{}",
-            "_frozen": "False", "_refused_writes": "0",
+            "_frozen": "False", "_refused_writes": "0", "_call_depth": "0",
         }
         fresh = "\n".join(f"    instance.{f} = {bookkeeping[f]}" for f in model.fields if f in FEATURE_FIELDS)
         required = ", ".join(f'"{keys[f]}"' for f in fields)
         editor.append_methods(f'''
 def to_dict(self) -> dict:
-    """Return a deep copy of the state as a dict with the keys {english_list(list(keys.values()))}.
+    """Return a deep copy of the state as a dict with exactly these keys, in this order:
+
+{shape}
 
     Changing the returned dict does not change the instance.
     """

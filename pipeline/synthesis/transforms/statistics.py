@@ -1,4 +1,5 @@
-"""Per-method statistics: every call of a public method is counted and can be queried and reset."""
+"""Per-method statistics: every call of a public method from outside the object is counted and can be queried
+and reset."""
 
 from __future__ import annotations
 
@@ -8,8 +9,22 @@ from pipeline.synthesis.scenarios import Arg, Scenario, Step
 from pipeline.synthesis.transforms.base import (
     ScenarioContext, TransformError, english_list, own_methods, prefix_of, require_free_names,
 )
+from pipeline.synthesis.transforms.fit import generators
 
-METHODS = ("_record_call", "call_count", "call_counts", "most_called", "reset_statistics")
+METHODS = ("_counting_call", "call_count", "call_counts", "most_called", "reset_statistics")
+
+POLICY = ("Only calls made from outside the object count: a call that one of its methods makes to another is "
+          "not counted.")
+"""The counting contract, stated word for word in the docstrings: what the counts are must not depend on
+whether the reference's methods happen to call each other (a `best_match` that goes through `versions()`
+and one that does not are both correct)."""
+
+
+def counted_methods(model: ClassModel) -> list[str]:
+    """The class's own public methods, generators excepted (their body runs after the call has returned,
+    so no guard around the call can tell an outside call from an inside one)."""
+    lazy = generators(model)
+    return [m.name for m in own_methods(model) if m.name not in lazy]
 
 
 class MethodStatistics:
@@ -17,27 +32,47 @@ class MethodStatistics:
 
     def check(self, model: ClassModel) -> None:
         require_free_names(model, METHODS)
-        if len(own_methods(model)) < 2:
-            raise TransformError(f"class {model.name} has fewer than two public methods to count")
+        if len(counted_methods(model)) < 2:
+            raise TransformError(f"class {model.name} has fewer than two public methods to count", "too_few_methods")
 
     def apply(self, source: str, model: ClassModel) -> str:
         self.check(model)
-        names = [m.name for m in own_methods(model)]
+        names = counted_methods(model)
+        lazy = generators(model)
+        # Every public method holds the depth while it runs, features' methods too (`apply_batch`,
+        # `overview`), so that what they call on the instance is an inside call; the context manager
+        # unwinds the depth when a method raises.
+        guarded = [m.name for m in model.public_methods() if m.name not in METHODS and m.name not in lazy]
         editor = ClassEditor(source, model.name)
-        editor.append_to_init("self._call_counts: dict[str, int] = {}")
-        for name in names:
-            editor.prepend_to_method(name, f'self._record_call("{name}")')
+        editor.add_import("contextlib")
+        for name in guarded:
+            label = f'"{name}"' if name in names else "None"
+            editor.wrap_method_body_with(name, f"self._counting_call({label})")
+        # The constructor is an inside caller too; the fields exist before its first statement, since it
+        # may call a counted method.
+        if "__init__" in model.methods:
+            editor.wrap_method_body_with("__init__", "self._counting_call(None)")
+            editor.prepend_to_method("__init__", "self._call_counts: dict[str, int] = {}\nself._call_depth = 0")
+        else:
+            editor.append_to_init("self._call_counts: dict[str, int] = {}\nself._call_depth = 0")
         tracked = ", ".join(f'"{n}"' for n in names)
         editor.append_methods(f'''
-def _record_call(self, name: str) -> None:
-    """Count one call of the public method ``name`` (before it runs, so failed calls count too)."""
-    self._call_counts[name] = self._call_counts.get(name, 0) + 1
+@contextlib.contextmanager
+def _counting_call(self, name: str | None):
+    """Run a public method's body: count a call of ``name`` if no other method of this instance is
+    running, and hold the depth until the body returns or raises."""
+    if self._call_depth == 0 and name is not None:
+        self._call_counts[name] = self._call_counts.get(name, 0) + 1
+    self._call_depth += 1
+    try:
+        yield
+    finally:
+        self._call_depth -= 1
 
 def call_count(self, method: str) -> int:
     """Return how many times ``method`` was called since creation or the last ``reset_statistics()``.
 
-    Calls count when they start, whether they return or raise, including calls that one method of
-    this class makes to another.
+    {POLICY} A call counts when it starts, whether it returns or raises (a refused call counts too).
 
     :param method: one of {english_list(names)}.
     :raises ValueError: if ``method`` is not a counted method.
@@ -47,11 +82,17 @@ def call_count(self, method: str) -> int:
     return self._call_counts.get(method, 0)
 
 def call_counts(self) -> dict[str, int]:
-    """Return method name -> number of calls for every method called at least once, sorted by name."""
+    """Return method name -> number of calls for every method called at least once, sorted by name.
+
+    {POLICY} A call counts when it starts, whether it returns or raises.
+    """
     return {{name: self._call_counts[name] for name in sorted(self._call_counts)}}
 
 def most_called(self) -> str | None:
-    """Return the most called method (ties go to the alphabetically first name), or None if none was called."""
+    """Return the most called method (ties go to the alphabetically first name), or None if none was called.
+
+    Counts are those of ``call_counts()``.
+    """
     if not self._call_counts:
         return None
     return min(self._call_counts, key=lambda name: (-self._call_counts[name], name))
@@ -66,14 +107,14 @@ def reset_statistics(self) -> int:
     return total
 ''')
         editor.extend_class_docstring(
-            "Per-method statistics: every call of a public method is counted; ``call_count``, ``call_counts`` "
-            "and ``most_called`` report the counts and ``reset_statistics`` clears them."
+            f"Per-method statistics: calls of {english_list(names)} are counted; ``call_count``, ``call_counts`` "
+            f"and ``most_called`` report the counts and ``reset_statistics`` clears them. {POLICY}"
         )
         return editor.code()
 
     def scenarios(self, context: ScenarioContext) -> list[Scenario]:
         rng, out = context.rng, []
-        names = [m.name for m in own_methods(context.model)]
+        names = counted_methods(context.model)
         for base in list(context.bases)[:10]:
             steps = prefix_of(base, rng)
             called = [s.method for s in steps if s.method in names]

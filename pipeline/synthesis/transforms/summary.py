@@ -8,13 +8,17 @@ from pipeline.synthesis.scenarios import Arg, Scenario, Step
 from pipeline.synthesis.transforms.base import (
     ScenarioContext, TransformError, english_list, own_queries, prefix_of, require_free_names,
 )
+from pipeline.synthesis.transforms.fit import generators, may_raise
 
 METHODS = ("overview", "changed_since")
 MAX_GETTERS = 4
 
 
 def _getters(model: ClassModel) -> list[str]:
-    return [m.name for m in own_queries(model)][:MAX_GETTERS]
+    """Argument-free queries that cannot raise: an overview must work in every state (one that calls
+    `winner()` raises on every unfinished game, and its tests would assert that it raises)."""
+    unsafe = may_raise(model) | generators(model)
+    return [m.name for m in own_queries(model) if m.name not in unsafe][:MAX_GETTERS]
 
 
 class CombinedSummary:
@@ -23,7 +27,10 @@ class CombinedSummary:
     def check(self, model: ClassModel) -> None:
         require_free_names(model, METHODS)
         if len(_getters(model)) < 2:
-            raise TransformError(f"class {model.name} has fewer than two argument-free queries to combine")
+            unsafe = [m.name for m in own_queries(model) if m.name in may_raise(model)]
+            raise TransformError(f"class {model.name} has fewer than two argument-free queries that cannot raise"
+                                 + (f" ({', '.join(unsafe)} may raise)" if unsafe else ""),
+                                 "may_raise" if unsafe else "too_few_queries")
 
     def apply(self, source: str, model: ClassModel) -> str:
         self.check(model)
@@ -34,7 +41,7 @@ class CombinedSummary:
 def overview(self) -> dict:
     """Return the results of {english_list(getters)} in one dict, keyed by method name in that order.
 
-    Nothing changes; the values are exactly what those methods return at this moment.
+    Nothing changes and nothing raises; the values are exactly what those methods return at this moment.
     """
     return {{
 {entries}

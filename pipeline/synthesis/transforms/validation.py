@@ -7,7 +7,9 @@ import re
 from pipeline.analysis.class_model import ClassModel, MethodModel, Param
 from pipeline.synthesis.cst_edit import ClassEditor
 from pipeline.synthesis.scenarios import Arg, Scenario, Step
-from pipeline.synthesis.transforms.base import ScenarioContext, TransformError, own_methods, require_free_names
+from pipeline.synthesis.transforms.base import (
+    ScenarioContext, TransformError, english_list, own_methods, require_free_names,
+)
 
 METHODS = ("_check_argument", "rejected_argument_counts")
 ERROR = "InvalidArgumentError"
@@ -83,9 +85,10 @@ class InputValidation:
     def check(self, model: ClassModel) -> None:
         require_free_names(model, METHODS)
         if ERROR in model.module_names:
-            raise TransformError(f"module already defines {ERROR}")
+            raise TransformError(f"module already defines {ERROR}", "name_clash")
         if not _validated(model):
-            raise TransformError(f"class {model.name} has no public method with simply typed parameters")
+            raise TransformError(f"class {model.name} has no public method with simply typed parameters",
+                                 "no_typed_parameters")
 
     def apply(self, source: str, model: ClassModel) -> str:
         self.check(model)
@@ -95,13 +98,17 @@ class {ERROR}(TypeError):
     """An argument passed to a ``{model.name}`` method does not have the annotated type."""
 ''')
         editor.append_to_init("self._rejected_arguments: dict[str, int] = {}")
-        for method in _validated(model):
+        validated = _validated(model)
+        for method in validated:
             checks = []
             lines = []
             for param, types in checked_params(method):
                 tuple_src = "(" + ", ".join("type(None)" if t == "NoneType" else t for t in types) + ",)"
                 checks.append(f'self._check_argument("{method.name}", "{param.name}", {param.name}, {tuple_src})')
                 lines.append(f":raises {ERROR}: if ``{param.name}`` is not {_describe(types)}.")
+            lines[-1] = lines[-1][:-1] + (
+                "; checked in parameter order, before the method's own checks (nothing changes)."
+            )
             editor.prepend_to_method(method.name, "\n".join(checks))
             editor.extend_method_docstring(method.name, "\n".join(lines))
         editor.append_methods(f'''
@@ -125,9 +132,10 @@ def rejected_argument_counts(self) -> dict[str, int]:
     return {{name: self._rejected_arguments[name] for name in sorted(self._rejected_arguments)}}
 ''')
         editor.extend_class_docstring(
-            f"Input validation: public methods check their arguments against the annotated types and raise "
-            f"``{ERROR}`` (a ``TypeError``) before changing anything; ``rejected_argument_counts()`` reports "
-            "the refused calls per method."
+            f"Input validation: the arguments of {english_list([m.name for m in validated])} (and of no other "
+            f"method) are checked against the annotated types; a wrongly typed one raises ``{ERROR}`` (a "
+            "``TypeError``) before the method's own checks and before anything changes. "
+            "``rejected_argument_counts()`` reports the refused calls per method."
         )
         return editor.code()
 

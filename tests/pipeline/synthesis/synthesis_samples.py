@@ -60,3 +60,28 @@ def test_negative_deposit_refused():
     with pytest.raises(ValueError):
         Account("cy").deposit(-2)
 '''
+
+WALLET = ACCOUNT.replace("class Account:", "class Wallet:").replace('''    def current(self) -> int:''', '''    def withdraw_all(self) -> int:
+        """Take out the whole balance; return the amount taken (0 changes nothing)."""
+        amount = self.current()
+        if amount:
+            self.balance = 0
+            self.ledger.append(-amount)
+        return amount
+
+    def try_withdraw(self, amount: int) -> bool:
+        """Take money out if the balance covers it; return whether it did (False changes nothing)."""
+        if amount > self.balance:
+            return False
+        self.balance -= amount
+        self.ledger.append(-amount)
+        return True
+
+    def entries(self) -> list[int]:
+        """Return the booked amounts, oldest first."""
+        return list(self.ledger)
+
+    def current(self) -> int:''')
+"""An account whose every field a public method shows (a snapshot can state its shape), with a method that
+calls another (`withdraw_all` reads `current()`), one that reports failure by returning False and one that
+can be a no-op."""

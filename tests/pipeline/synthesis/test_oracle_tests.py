@@ -115,3 +115,11 @@ def test_repair_adds_a_test_for_missed_lines(sandbox_pool):
     added = repaired.test_code.split("coverage repair", 1)[1]
     assert "with pytest.raises(ValueError):" in added and ".withdraw(" in added
     assert repaired.candidate_id != candidate.candidate_id
+
+
+def test_a_transform_that_does_not_fit_is_skipped_and_recorded(two_builds):
+    # Account shows its ledger only through its length: a snapshot could not state its shape.
+    for candidate in two_builds[0]:
+        assert "snapshot_roundtrip" not in candidate.provenance.transforms
+        skipped = candidate.generator.parameters["skipped_transforms"]
+        assert skipped["snapshot_roundtrip"]["reason"] == "unstated_field"

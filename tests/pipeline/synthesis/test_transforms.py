@@ -7,11 +7,11 @@ from pipeline.analysis.class_model import analyse
 from pipeline.synthesis.enhance import apply_features
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, FEATURE_METHODS, TransformError
 
-from synthesis_samples import ACCOUNT
+from synthesis_samples import ACCOUNT, WALLET
 
 
-def _apply(name: str, source: str = ACCOUNT) -> str:
-    return transforms.get(name).apply(source, analyse(source, "Account", FEATURE_FIELDS))
+def _apply(name: str, source: str = ACCOUNT, class_name: str = "Account") -> str:
+    return transforms.get(name).apply(source, analyse(source, class_name, FEATURE_FIELDS))
 
 
 def _method_source(source: str, name: str) -> str:
@@ -28,10 +28,12 @@ def test_history_undo_golden():
     assert _method_source(after, "withdraw") == '''    def withdraw(self, amount: int) -> int:
         """Take money out; return the new balance.
 
-        Undoable: a call that returns normally is recorded in the operation history and ``undo()``
-        reverts it; a call that raises is not recorded.
+        Undoable: a call that returns normally and changes the state is recorded in the operation
+        history, and ``undo()`` reverts it. A call that raises, or that changes nothing (for example
+        one that refuses the operation by returning False, or asks for what is already so), is not
+        recorded.
         """
-        self._undo_stack.append(("withdraw", self._capture_state()))
+        _undo_before = self._capture_state()
         try:
             if amount > self.balance:
                 raise ValueError("insufficient funds")
@@ -39,8 +41,11 @@ def test_history_undo_golden():
             self.ledger.append(-amount)
             return self.balance
         except Exception:
-            self._undo_stack.pop()
-            raise'''
+            _undo_before = None
+            raise
+        finally:
+            if _undo_before is not None:
+                self._record_operation("withdraw", _undo_before)'''
     assert _method_source(after, "_restore_state") == '''    def _restore_state(self, state: dict) -> None:
         """Set every domain field from a dict made by ``_capture_state`` (copied, so it can be reused)."""
         self.owner = copy.deepcopy(state["owner"])
@@ -70,7 +75,7 @@ def test_input_validation_golden():
     assert _method_source(after, "deposit").splitlines()[1:8] == [
         '        """Add money; return the new balance.',
         "",
-        "        :raises InvalidArgumentError: if ``amount`` is not int (not bool).",
+        "        :raises InvalidArgumentError: if ``amount`` is not int (not bool); checked in parameter order, before the method's own checks (nothing changes).",
         '        """',
         '        self._check_argument("deposit", "amount", amount, (int,))',
         "        if amount <= 0:",
@@ -82,7 +87,7 @@ def test_input_validation_golden():
 def test_method_statistics_golden():
     after = _apply("method_statistics")
     for name in ("deposit", "withdraw", "current", "movements"):
-        assert f'        self._record_call("{name}")' in _method_source(after, name)
+        assert f'        with self._counting_call("{name}"):\n            ' in _method_source(after, name)
     assert 'if method not in ("deposit", "withdraw", "current", "movements",):' in after
 
 
@@ -102,19 +107,20 @@ def test_combined_summary_golden():
 
 
 def test_snapshot_roundtrip_golden():
-    after = _apply("snapshot_roundtrip")
+    after = _apply("snapshot_roundtrip", WALLET, "Wallet")
     assert '''        return {
             "owner": copy.deepcopy(self.owner),
             "balance": copy.deepcopy(self.balance),
             "ledger": copy.deepcopy(self.ledger),
         }''' in _method_source(after, "to_dict")
-    assert "    @classmethod\n    def from_dict(cls, data: dict) -> \"Account\":" in after
+    assert "    @classmethod\n    def from_dict(cls, data: dict) -> \"Wallet\":" in after
 
 
 def test_snapshot_after_other_features_restarts_their_bookkeeping():
-    after = apply_features(ACCOUNT, "Account", ["history_undo", "method_statistics", "snapshot_roundtrip"])
+    after = apply_features(WALLET, "Wallet", ["history_undo", "method_statistics", "snapshot_roundtrip"])
     from_dict = _method_source(after, "from_dict")
     assert "instance._undo_stack = []" in from_dict and "instance._call_counts = {}" in from_dict
+    assert "instance._call_depth = 0" in from_dict
     assert "_undo_stack" not in _method_source(after, "to_dict")
 
 
@@ -126,7 +132,7 @@ def test_counting_calls_does_not_turn_queries_into_mutators():
 
 def test_every_transform_keeps_the_original_behaviour_text():
     for name in transforms.REGISTRY:
-        after = _apply(name)
+        after = _apply(name, WALLET, "Wallet")
         compile(after, name, "exec")
         assert 'raise ValueError("insufficient funds")' in after
 
