@@ -161,7 +161,8 @@ def _enhance_seed(seed: SeedClass, config: EnhanceConfig, pool: Any) -> Iterator
     skipped = skipped_transforms(model, config.transforms)
     applicable = [name for name in config.transforms if name not in skipped]
     if not applicable:
-        yield _rejection(seed, (), config.rng_seed, "no feature transform applies to this class", skipped_transforms=skipped)
+        yield _rejection(seed, (), config.rng_seed, "no feature transform applies to this class",
+                         skipped_transforms=skipped)
         return
     try:
         pools = seed_pools(seed, pool=pool)

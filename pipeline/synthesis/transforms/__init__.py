@@ -55,4 +55,5 @@ def application_order(names: list[str] | tuple[str, ...]) -> list[str]:
     return sorted(names, key=APPLY_ORDER.index)
 
 
-__all__ = ["REGISTRY", "APPLY_ORDER", "INCOMPATIBLE", "get", "canonical_order", "application_order", "FeatureTransform", "TransformError"]
+__all__ = ["REGISTRY", "APPLY_ORDER", "INCOMPATIBLE", "get", "canonical_order", "application_order",
+           "FeatureTransform", "TransformError"]

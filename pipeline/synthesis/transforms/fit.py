@@ -144,7 +144,8 @@ def memo_fields(model: ClassModel) -> list[str]:
                 tested = test.left
             elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                 tested = test.operand
-            if not (isinstance(tested, ast.Attribute) and isinstance(tested.value, ast.Name) and tested.value.id == "self"):
+            if not (isinstance(tested, ast.Attribute) and isinstance(tested.value, ast.Name)
+                    and tested.value.id == "self"):
                 continue
             assigned = any(isinstance(s, ast.Assign) and any(
                 isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
@@ -278,7 +279,8 @@ def _kind(fact: FieldFacts) -> str | None:
             return name
     if isinstance(value, ast.Constant) and value.value is not None:
         return type(value.value).__name__
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "dict", "set", "tuple"):
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+            and value.func.id in ("list", "dict", "set", "tuple"):
         return value.func.id
     return None
 
