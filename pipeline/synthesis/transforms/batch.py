@@ -9,16 +9,16 @@ from pipeline.synthesis.transforms.base import (
     ScenarioContext, TransformError, english_list, own_mutators, query_steps, require_free_names,
     require_state_fields, state_helpers,
 )
-from pipeline.synthesis.transforms.fit import generators, require_plain_state
+from pipeline.synthesis.transforms.fit import generators, require_plain_state, state_writers
 
 METHODS = ("apply_batch", "batches_applied")
 ERROR = "BatchOperationError"
 
 
 def _batchable(model: ClassModel) -> list[str]:
-    lazy = generators(model)
+    lazy, writers = generators(model), state_writers(model)
     return [m.name for m in own_mutators(model) if m.simple_signature and not any(p.kind == "keyword" for p in m.params)
-            and m.name not in lazy]
+            and m.name not in lazy and m.name in writers]
 
 
 class AtomicBatch:

@@ -129,31 +129,47 @@ _MODULE_FACTORIES = frozenset({"sqlite3", "threading", "io", "socket", "random",
 
 
 def memo_fields(model: ClassModel) -> list[str]:
-    """Fields used as caches: filled lazily under `if self.f is None:` (or `if not self.f:`) in a method."""
+    """Fields used as caches: `__init__` sets them to None, and a method tests them against None (or for
+    truth) and assigns them (`if self._script is not None: return ...; ...; self._script = script`); and
+    fields named as caches."""
+    facts = field_facts(model)
+    unset = {f for f, fact in facts.items() if isinstance(fact.value, ast.Constant) and fact.value.value is None}
     found: list[str] = []
     for method in _class(model).body:
         if not isinstance(method, ast.FunctionDef) or method.name == "__init__":
             continue
+        assigned = {t.attr for n in ast.walk(method) if isinstance(n, ast.Assign) for t in n.targets
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
         for node in ast.walk(method):
             if not isinstance(node, ast.If):
                 continue
             test = node.test
-            tested = None
-            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is) \
+            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
                     and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
-                tested = test.left
+                test = test.left
             elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-                tested = test.operand
-            if not (isinstance(tested, ast.Attribute) and isinstance(tested.value, ast.Name)
-                    and tested.value.id == "self"):
-                continue
-            assigned = any(isinstance(s, ast.Assign) and any(
-                isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
-                and t.attr == tested.attr for t in s.targets) for s in node.body)
-            if assigned and tested.attr not in found:
-                found.append(tested.attr)
+                test = test.operand
+            if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name) and test.value.id == "self" \
+                    and test.attr in unset and test.attr in assigned and test.attr not in found:
+                found.append(test.attr)
     found += [f for f in model.fields if "cache" in f.lower() and f not in found]
     return found
+
+
+def state_writers(model: ClassModel) -> set[str]:
+    """Methods that change more than a cache, directly or through a method they call on self: a query that
+    fills a cache (`stats()` computing and keeping an edit script) is no state change to a reader, so it
+    is neither locked by a freeze nor an undoable operation."""
+    caches = set(memo_fields(model))
+    writers = {name for name, m in model.methods.items() if name != "__init__" and m.writes - caches}
+    changed = True
+    while changed:
+        changed = False
+        for name, method in model.methods.items():
+            if name not in writers and name != "__init__" and method.calls & writers:
+                writers.add(name)
+                changed = True
+    return writers
 
 
 def require_plain_state(model: ClassModel, fields: tuple[str, ...], *, caches: bool = True) -> None:

@@ -8,6 +8,7 @@ from pipeline.synthesis.scenarios import Scenario, Step
 from pipeline.synthesis.transforms.base import (
     ScenarioContext, TransformError, english_list, own_mutators, prefix_of, query_steps, require_free_names,
 )
+from pipeline.synthesis.transforms.fit import state_writers
 
 METHODS = ("freeze", "unfreeze", "is_frozen", "_ensure_writable", "refused_writes")
 ERROR = "FrozenStateError"
@@ -20,8 +21,11 @@ the class docstring), since either order is a correct implementation of a docstr
 
 
 def locked_methods(model: ClassModel) -> list[str]:
-    """The state-changing methods the lock refuses: the class's own, then other features' writers."""
-    return [m.name for m in own_mutators(model)] + [n for n in FEATURE_WRITERS if n in model.methods]
+    """The state-changing methods the lock refuses: the class's own (a query that only fills a cache is
+    not one), then other features' writers."""
+    writers = state_writers(model)
+    own = [m.name for m in own_mutators(model) if m.name in writers]
+    return own + [n for n in FEATURE_WRITERS if n in model.methods]
 
 
 class FreezeLock:
@@ -31,7 +35,7 @@ class FreezeLock:
         require_free_names(model, METHODS)
         if ERROR in model.module_names:
             raise TransformError(f"module already defines {ERROR}", "name_clash")
-        if not own_mutators(model):
+        if not [n for n in locked_methods(model) if n not in FEATURE_WRITERS]:
             raise TransformError(f"class {model.name} has no public method that changes its state", "no_state_change")
 
     def apply(self, source: str, model: ClassModel) -> str:
@@ -93,7 +97,7 @@ def refused_writes(self) -> int:
 
     def scenarios(self, context: ScenarioContext) -> list[Scenario]:
         rng, out = context.rng, []
-        names = [m.name for m in own_mutators(context.model)]
+        names = [n for n in locked_methods(context.model) if n not in FEATURE_WRITERS]
         observe = query_steps(context.model, 1)
         for base in list(context.bases)[:8]:
             steps = prefix_of(base, rng)

@@ -10,7 +10,7 @@ from pipeline.synthesis.transforms.base import (
     ScenarioContext, TransformError, english_list, entry_mutators, prefix_of, query_steps, require_free_names,
     require_state_fields, state_helpers,
 )
-from pipeline.synthesis.transforms.fit import generators, require_plain_state
+from pipeline.synthesis.transforms.fit import generators, memo_fields, require_plain_state, state_writers
 
 METHODS = ("undo", "can_undo", "undo_history", "_record_operation")
 RECORDED = ("Undoable: a call that returns normally and changes the state is recorded in the operation history, "
@@ -22,8 +22,8 @@ reader would undo, and recording them would make `undo()` silently revert nothin
 
 def operations(model: ClassModel) -> list[str]:
     """Entry mutators whose body runs during the call (a generator's would run after it returned)."""
-    lazy = generators(model)
-    return [m.name for m in entry_mutators(model) if m.name not in lazy]
+    lazy, writers = generators(model), state_writers(model)
+    return [m.name for m in entry_mutators(model) if m.name not in lazy and m.name in writers]
 
 
 class HistoryUndo:
@@ -55,10 +55,14 @@ class HistoryUndo:
         if "_capture_state" not in editor.method_names():
             editor.append_methods(state_helpers(fields))
         listed = english_list(recorded)
+        # A cache the call refilled or dropped is no change: comparing it would record no-ops.
+        caches = [f for f in memo_fields(model) if f in fields]
+        skip = f" if key not in ({', '.join(repr(c) for c in caches)},)" if caches else ""
         editor.append_methods(f'''
 def _record_operation(self, name: str, before: dict) -> None:
     """Record a call of ``name`` that returned normally, unless the state is what it was before it."""
-    if self._capture_state() != before:
+    after = self._capture_state()
+    if any(after[key] != before[key] for key in after{skip}):
         self._undo_stack.append((name, before))
 
 def undo(self) -> str:

@@ -67,7 +67,8 @@ def to_dict(self) -> dict:
 def from_dict(cls, data: dict) -> "{model.name}":
     """Build an instance whose state is a deep copy of ``data`` (as returned by ``to_dict``).
 
-    The constructor is not called; bookkeeping that is not part of ``to_dict`` starts empty.
+    The constructor is not called; bookkeeping that is not part of ``to_dict`` starts as in a new instance
+    (no counts, no history, not frozen).
 
     :raises ValueError: if a key of ``to_dict`` is missing from ``data``.
     """

@@ -59,8 +59,10 @@ class MethodStatistics:
         editor.append_methods(f'''
 @contextlib.contextmanager
 def _counting_call(self, name: str | None):
-    """Run a public method's body: count a call of ``name`` if no other method of this instance is
-    running, and hold the depth until the body returns or raises."""
+    """Count a call of ``name`` unless another method of this instance is running; hold the depth.
+
+    The depth is held until the method's body returns or raises.
+    """
     if self._call_depth == 0 and name is not None:
         self._call_counts[name] = self._call_counts.get(name, 0) + 1
     self._call_depth += 1

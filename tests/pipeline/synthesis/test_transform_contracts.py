@@ -275,3 +275,17 @@ def test_batch():
     result = sandbox_pool.run(SandboxJob(files={"wallet.py": source, "test_wallet.py": tests},
                                          test_file="test_wallet.py"))
     assert result.counts() == {"passed": 1}, result.output[-3000:]
+
+
+def test_a_query_that_fills_a_cache_is_neither_locked_nor_undoable():
+    # report() keeps the text it computed: no state change to a reader, so freezing must not refuse it
+    # and undo must not record it.
+    from pipeline.synthesis.transforms.freeze import locked_methods
+    from pipeline.synthesis.transforms.history import operations
+
+    model = _model(CACHED)
+    assert "report" in model.mutators
+    assert "report" not in locked_methods(model) and "deposit" in locked_methods(model)
+    assert "report" not in operations(model)
+    after = apply_features(CACHED, "Wallet", ["history_undo"])
+    assert "for key in after if key not in ('_report',)" in after
