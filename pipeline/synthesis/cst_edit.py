@@ -285,14 +285,6 @@ class ClassEditor:
         new_inner = doc + parse_statements(before) + [wrapped]
         self._set_method(name, method.with_changes(body=method.body.with_changes(body=new_inner)))
 
-    def wrap_method_body_with(self, name: str, context: str) -> None:
-        """Turn a body into `with <context>: <body>` (docstring kept first)."""
-        method, doc, rest = self._split_body(name)
-        template = parse_statements(f"with {context}:\n    pass\n")[0]
-        assert isinstance(template, cst.With)
-        wrapped = template.with_changes(body=template.body.with_changes(body=rest))
-        self._set_method(name, method.with_changes(body=method.body.with_changes(body=doc + [wrapped])))
-
     def extend_method_docstring(self, name: str, text: str) -> None:
         method = self.method(name)
         if not isinstance(method.body, cst.IndentedBlock):

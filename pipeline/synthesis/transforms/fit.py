@@ -172,12 +172,12 @@ def state_writers(model: ClassModel) -> set[str]:
     return writers
 
 
-def require_plain_state(model: ClassModel, fields: tuple[str, ...], *, caches: bool = True) -> None:
+def require_plain_state(model: ClassModel, fields: tuple[str, ...], *, allow_caches: bool = True) -> None:
     """Refuse a class whose domain fields are not all plain data: states are deep-copied and compared.
 
     A connection, lock, file handle or random generator cannot be deep-copied (or copies into another,
     unequal resource); an object without value equality makes two equal states compare unequal; a cache
-    (`caches=False`) exposes when the reference chose to compute something.
+    (`allow_caches=False`) exposes when the reference chose to compute something.
     """
     facts = field_facts(model)
     helpers = _helper_kinds(model)
@@ -196,7 +196,7 @@ def require_plain_state(model: ClassModel, fields: tuple[str, ...], *, caches: b
     if objects and built & set(objects):
         raise TransformError(f"the state holds {', '.join(sorted(built & set(objects)))} objects, "
                              "which compare by identity", "not_plain_data")
-    if not caches:
+    if not allow_caches:
         cached = [f for f in memo_fields(model) if f in fields]
         if cached:
             raise TransformError(f"field {', '.join(cached)} is a cache filled on demand", "cache_field")
@@ -266,8 +266,7 @@ FEATURE_GUARDS = frozenset({"_check_argument", "_ensure_writable"})
 
 def _own_statements(body: list[ast.stmt]) -> list[ast.stmt]:
     """A method body without its docstring and without what other features wove in (their guard calls,
-    and the statistics' `with self._counting_call(...)` around the body), so that facts read from it are
-    the class's own."""
+    and the statistics' call guard around the body), so that facts read from it are the class's own."""
     out: list[ast.stmt] = []
     for statement in body:
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
@@ -275,7 +274,10 @@ def _own_statements(body: list[ast.stmt]) -> list[ast.stmt]:
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) \
                 and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr in FEATURE_GUARDS:
             continue
-        if isinstance(statement, ast.With) and "self._counting_call(" in ast.unparse(statement.items[0]):
+        if isinstance(statement, ast.Assign) and "self._enter_call(" in ast.unparse(statement.value):
+            continue
+        if isinstance(statement, ast.Try) and not statement.handlers \
+                and "_call_depth" in ast.unparse(statement.finalbody):
             out += _own_statements(statement.body)
             continue
         out.append(statement)

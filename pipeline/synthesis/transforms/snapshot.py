@@ -31,7 +31,7 @@ class SnapshotRoundTrip:
         require_free_names(model, METHODS)
         fields = require_state_fields(model)
         _keys(fields)
-        require_plain_state(model, fields, caches=False)
+        require_plain_state(model, fields, allow_caches=False)
         for field in fields:
             field_meaning(model, field)
 

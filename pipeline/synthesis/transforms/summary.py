@@ -41,7 +41,7 @@ class CombinedSummary:
 def overview(self) -> dict:
     """Return the results of {english_list(getters)} in one dict, keyed by method name in that order.
 
-    Nothing changes and nothing raises; the values are exactly what those methods return at this moment.
+    Nothing changes; the values are exactly what those methods return at this moment.
     """
     return {{
 {entries}

@@ -87,7 +87,9 @@ def test_input_validation_golden():
 def test_method_statistics_golden():
     after = _apply("method_statistics")
     for name in ("deposit", "withdraw", "current", "movements"):
-        assert f'        with self._counting_call("{name}"):\n            ' in _method_source(after, name)
+        source = _method_source(after, name)
+        assert f'        self._call_depth = self._enter_call("{name}")\n        try:\n' in source
+        assert source.endswith("        finally:\n            self._call_depth -= 1")
     assert 'if method not in ("deposit", "withdraw", "current", "movements",):' in after
 
 
