@@ -32,7 +32,7 @@ FEATURE_METHODS = frozenset(
         "undo", "can_undo", "undo_history", "_record_operation", "_capture_state", "_restore_state",
         "apply_batch", "batches_applied",
         "_check_argument", "rejected_argument_counts",
-        "_enter_call", "call_count", "call_counts", "most_called", "reset_statistics",
+        "_enter_call", "_leave_call", "call_count", "call_counts", "most_called", "reset_statistics",
         "freeze", "unfreeze", "is_frozen", "_ensure_writable", "refused_writes",
         "overview", "changed_since",
         "to_dict", "from_dict", "same_state_as",

@@ -277,7 +277,7 @@ def _own_statements(body: list[ast.stmt]) -> list[ast.stmt]:
         if isinstance(statement, ast.Assign) and "self._enter_call(" in ast.unparse(statement.value):
             continue
         if isinstance(statement, ast.Try) and not statement.handlers \
-                and "_call_depth" in ast.unparse(statement.finalbody):
+                and "self._leave_call(" in ast.unparse(statement.finalbody):
             out += _own_statements(statement.body)
             continue
         out.append(statement)

@@ -11,7 +11,7 @@ from pipeline.synthesis.transforms.base import (
 )
 from pipeline.synthesis.transforms.fit import generators
 
-METHODS = ("_enter_call", "call_count", "call_counts", "most_called", "reset_statistics")
+METHODS = ("_enter_call", "_leave_call", "call_count", "call_counts", "most_called", "reset_statistics")
 
 POLICY = ("Only calls made from outside the object count: a call that one of its methods makes to another is "
           "not counted.")
@@ -41,31 +41,36 @@ class MethodStatistics:
         lazy = generators(model)
         # Every public method holds the depth while it runs, features' methods too (`apply_batch`,
         # `overview`), so that what they call on the instance is an inside call; the finally clause
-        # unwinds the depth when a method raises.
+        # restores the depth when a method raises. Only the two helpers write the depth: a field that
+        # every public method wrote would be a state edge between every pair of methods for the gate.
         guarded = [m.name for m in model.public_methods() if m.name not in METHODS and m.name not in lazy]
         editor = ClassEditor(source, model.name)
-        for name in guarded:
+        for name in guarded + (["__init__"] if "__init__" in model.methods else []):
             label = f'"{name}"' if name in names else "None"
-            editor.wrap_method_body(name, before=f"self._call_depth = self._enter_call({label})",
-                                    final="self._call_depth -= 1")
+            editor.wrap_method_body(name, before=f"_depth = self._enter_call({label})",
+                                    final="self._leave_call(_depth)")
         # The constructor is an inside caller too; the fields exist before its first statement, since it
         # may call a counted method.
         if "__init__" in model.methods:
-            editor.wrap_method_body("__init__", before="self._call_depth = self._enter_call(None)",
-                                    final="self._call_depth -= 1")
             editor.prepend_to_method("__init__", "self._call_counts: dict[str, int] = {}\nself._call_depth = 0")
         else:
             editor.append_to_init("self._call_counts: dict[str, int] = {}\nself._call_depth = 0")
         tracked = ", ".join(f'"{n}"' for n in names)
         editor.append_methods(f'''
 def _enter_call(self, name: str | None) -> int:
-    """Count a call of ``name`` unless another method of this instance is running; return the new depth.
+    """Count a call of ``name`` unless another method of this instance is running; return the depth before.
 
-    Each public method sets the depth from this on entry and lowers it by one when it returns or raises.
+    Each public method enters here and passes the returned depth to ``_leave_call`` when it returns or raises.
     """
-    if self._call_depth == 0 and name is not None:
+    depth = self._call_depth
+    if depth == 0 and name is not None:
         self._call_counts[name] = self._call_counts.get(name, 0) + 1
-    return self._call_depth + 1
+    self._call_depth = depth + 1
+    return depth
+
+def _leave_call(self, depth: int) -> None:
+    """Restore the depth a public method found on entry (from ``_enter_call``)."""
+    self._call_depth = depth
 
 def call_count(self, method: str) -> int:
     """Return how many times ``method`` was called since creation or the last ``reset_statistics()``.

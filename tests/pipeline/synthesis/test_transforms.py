@@ -88,8 +88,8 @@ def test_method_statistics_golden():
     after = _apply("method_statistics")
     for name in ("deposit", "withdraw", "current", "movements"):
         source = _method_source(after, name)
-        assert f'        self._call_depth = self._enter_call("{name}")\n        try:\n' in source
-        assert source.endswith("        finally:\n            self._call_depth -= 1")
+        assert f'        _depth = self._enter_call("{name}")\n        try:\n' in source
+        assert source.endswith("        finally:\n            self._leave_call(_depth)")
     assert 'if method not in ("deposit", "withdraw", "current", "movements",):' in after
 
 
