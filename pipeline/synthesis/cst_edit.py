@@ -255,8 +255,11 @@ class ClassEditor:
         inner[at:at] = parse_statements(source)
         self._set_method(name, method.with_changes(body=method.body.with_changes(body=inner)))
 
-    def _split_body(self, name: str) -> tuple[cst.FunctionDef, list[cst.BaseStatement], list[cst.BaseStatement]]:
-        """A method, its docstring statement (as a list of zero or one) and the statements after it."""
+    def wrap_method_body(self, name: str, before: str, handler: str | None = None, final: str | None = None) -> None:
+        """Turn a body into `before; try: <body> except Exception: <handler>; raise finally: <final>`
+        (docstring kept first; the `except` clause only with a handler, the `finally` only with `final`)."""
+        if handler is None and final is None:
+            raise EditError("wrap_method_body needs a handler or a final block")
         method = self.method(name)
         if not isinstance(method.body, cst.IndentedBlock):
             raise EditError(f"method {self.class_name}.{name} has a one-line body")
@@ -266,14 +269,6 @@ class ClassEditor:
         if not rest:
             raise EditError(f"method {self.class_name}.{name} has no statements to wrap")
         rest[0] = rest[0].with_changes(leading_lines=())
-        return method, doc, rest
-
-    def wrap_method_body(self, name: str, before: str, handler: str | None = None, final: str | None = None) -> None:
-        """Turn a body into `before; try: <body> except Exception: <handler>; raise finally: <final>`
-        (docstring kept first; the `except` clause only with a handler, the `finally` only with `final`)."""
-        if handler is None and final is None:
-            raise EditError("wrap_method_body needs a handler or a final block")
-        method, doc, rest = self._split_body(name)
         text = "try:\n    pass\n"
         if handler is not None:
             text += f"except Exception:\n{textwrap.indent(textwrap.dedent(handler).strip(), '    ')}\n    raise\n"
