@@ -6,6 +6,10 @@ the second class's snake-case name as prefix, everywhere in the second class's c
 unchanged. Bridge methods then connect the two halves where a method of one returns the type that a
 method of the other takes first (from the type hints): the data flows from one domain's logic into the
 other's, and the docstring says so.
+
+The hybrid's specification is both parts' whole docstrings (`fused_docs.py`): the class docstring holds
+each part's class docstring and the constructor's each part's constructor docstring, under "<Part> part:",
+and every example builds the hybrid with the arguments both parts require.
 """
 
 from __future__ import annotations
