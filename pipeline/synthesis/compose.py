@@ -351,7 +351,8 @@ def _part_docs(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: ClassMo
     docs_a = PartDocs(a.class_name, hybrid, params_a,
                       others=required_values(b, model_b, observed[1], params_b))
     docs_b = PartDocs(b.class_name, hybrid, params_of_b, params={o: n for o, n in params_b.items() if o != n},
-                      members=attrs, names=names_b, others=required_values(a, model_a, observed[0], {}))
+                      members=attrs, methods=frozenset(model_b.methods), names=names_b,
+                      others=required_values(a, model_a, observed[0], {}))
     return docs_a, docs_b
 
 
@@ -362,7 +363,7 @@ def _joined_docstring(summary: str, parts: Sequence[tuple[str, PartDocs, str | N
     paragraphs = [summary]
     for name, docs, text in parts:
         if text and text.strip():
-            paragraphs.append(f"{name} part: " + docs.rewrite(inspect.cleandoc(text)))
+            paragraphs.append(f"{name} part: " + docs.rewrite(inspect.cleandoc(text), constructor=True))
     if closing:
         paragraphs.append(closing)
     return docstring_literal("\n\n".join(paragraphs), indent)

@@ -11,9 +11,10 @@ its damage). What changes is only what must change for the text to describe the 
   with values taken from the other part's own examples or, failing that, from its tests' calls; without
   them the example raises `TypeError` and no longer states anything;
 - names the fusion renamed in the second part (a method, a field, a constructor parameter or a module-level
-  class that collided with the first part's) are renamed in its docstrings too: in examples as code, in
-  prose where they are quoted as code (````name````, ``:meth:`name```), in ``:param name:`` fields, and
-  module-level names (exception classes) wherever they appear as words.
+  class that collided with the first part's) are renamed in its docstrings too: in examples as code; a
+  method where prose quotes it as code (````name````, ``:meth:`name```); a constructor parameter likewise
+  and in its ``:param name:`` field, in the class's and the constructor's docstrings only (a method's own
+  parameter may share the name); module-level names (exception classes) wherever they appear as words.
 
 Examples are rewritten as code (libcst, formatting kept); in an example that does not parse only the class's
 name is replaced, and the specification judge, which runs every example against the reference in the sandbox, says so.
@@ -43,11 +44,14 @@ class PartDocs:
     init_params: tuple[str, ...]  # the part's constructor parameters in order (original names), without self
     params: Mapping[str, str] = field(default_factory=dict)  # constructor parameter -> its hybrid name, renamed only
     members: Mapping[str, str] = field(default_factory=dict)  # method/field/class attribute -> hybrid name
+    methods: frozenset[str] = frozenset()  # the members that are methods: only these are renamed in prose
     names: Mapping[str, str] = field(default_factory=dict)  # module-level name -> hybrid name (not the class)
     others: tuple[tuple[str, str], ...] = ()  # the other part's required constructor arguments: (name, source)
 
-    def rewrite(self, text: str) -> str:
-        """One docstring of this part, rewritten for the hybrid (see the module docstring)."""
+    def rewrite(self, text: str, *, constructor: bool = False) -> str:
+        """One docstring of this part, rewritten for the hybrid (see the module docstring). Renamed
+        constructor parameters are renamed in the prose of the class's and the constructor's docstrings
+        only (`constructor`): a method's own parameter may share the name."""
         instances = _instance_names(text, self.original)
         out: list[str] = []
         lines = text.split("\n")
@@ -55,7 +59,7 @@ class PartDocs:
         while i < len(lines):
             match = _PROMPT.match(lines[i])
             if match is None:
-                out.append(self._prose(lines[i]))
+                out.append(self._prose(lines[i], constructor))
                 i += 1
                 continue
             indent = match.group(1)
@@ -78,12 +82,14 @@ class PartDocs:
             line = re.sub(rf"\b{re.escape(old)}\b", new, line)
         return line
 
-    def _prose(self, line: str) -> str:
+    def _prose(self, line: str, constructor: bool) -> str:
         line = self._words(line)
-        for old, new in {**self.members, **self.params}.items():
+        params = self.params if constructor else {}
+        methods = {old: new for old, new in self.members.items() if old in self.methods}
+        for old, new in {**methods, **params}.items():
             line = line.replace(f"``{old}``", f"``{new}``").replace(f"``{old}()``", f"``{new}()``")
             line = re.sub(rf"(:meth:`~?(?:\w+\.)?){re.escape(old)}`", rf"\g<1>{new}`", line)
-        for old, new in self.params.items():
+        for old, new in params.items():
             line = line.replace(f":param {old}:", f":param {new}:")
         return line
 

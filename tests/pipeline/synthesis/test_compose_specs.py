@@ -115,6 +115,15 @@ class Ledger:
         self.entries.append(amount)
         return len(self.entries)
 
+    def rename(self, owner: str) -> str:
+        """Give the ledger the name ``owner``.
+
+        :param owner: the new name.
+        :return: the old name.
+        """
+        old, self.owner = self.owner, owner
+        return old
+
     def total(self) -> int:
         """Return the sum of the entries (what :meth:`record` added).
 
@@ -155,6 +164,8 @@ def test_the_hybrid_keeps_every_paragraph_of_both_parts():
     assert ":param ledger_owner: the ledger's name." in init and ":param limit: most entries." in init
     assert ":raises LedgerInsufficientFunds: if the ledger is full." in docs["record"]
     assert "what :meth:`record` added" in docs["ledger_total"]
+    # a method's own parameter keeps its name, though the constructor parameter of that name was renamed
+    assert "the name ``owner``.\n\n:param owner: the new name." in docs["rename"]
 
 
 def test_examples_build_the_hybrid_with_both_parts_required_arguments():
