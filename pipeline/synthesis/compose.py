@@ -71,9 +71,14 @@ class _Renamer(cst.CSTTransformer):
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
         if isinstance(updated.value, cst.Name) and updated.value.value in ("self", "cls", *self.names.values()) \
-                and updated.attr.value in self.attrs:
-            return updated.with_changes(attr=cst.Name(self.attrs[updated.attr.value]))
-        return updated
+                and original.attr.value in self.attrs:
+            return updated.with_changes(attr=cst.Name(self.attrs[original.attr.value]))
+        # `names` are variables (module-level names, constructor parameters), never attribute names: renaming
+        # the parameter `seed` must leave `self.seed` alone, or `__init__` sets a field no other method reads
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)  # `random.Random(seed=seed)` keeps its keyword
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
         if updated.value in self.names:

@@ -13,7 +13,7 @@ its damage). What changes is only what must change for the text to describe the 
 - names the fusion renamed in the second part (a method, a field, a constructor parameter or a module-level
   class that collided with the first part's) are renamed in its docstrings too: in examples as code; a
   method where prose quotes it as code (````name````, ``:meth:`name```); a constructor parameter likewise
-  and in its ``:param name:`` field, in the class's and the constructor's docstrings only (a method's own
+  and in its ``:param name:`` (or ``Args:``) entry, in the class's and the constructor's docstrings only (a method's own
   parameter may share the name); module-level names (exception classes) wherever they appear as words.
 
 Examples are rewritten as code (libcst, formatting kept); in an example that does not parse only the class's
@@ -91,6 +91,7 @@ class PartDocs:
             line = re.sub(rf"(:meth:`~?(?:\w+\.)?){re.escape(old)}`", rf"\g<1>{new}`", line)
         for old, new in params.items():
             line = line.replace(f":param {old}:", f":param {new}:")
+            line = re.sub(rf"^(\s+){re.escape(old)}(\s*(\([^)]*\))?:)", rf"\g<1>{new}\2", line)  # Google style
         return line
 
     def _example(self, block: list[str], instances: set[str]) -> list[str]:

@@ -92,8 +92,9 @@ class Ledger:
     def __init__(self, owner: str, limit: int = 10) -> None:
         """Open an empty ledger.
 
-        :param owner: the ledger's name.
-        :param limit: most entries.
+        Args:
+            owner: the ledger's name.
+            limit: most entries.
         """
         self.owner = owner
         self.limit = limit
@@ -151,6 +152,19 @@ def _docs(source: str, class_name: str) -> dict[str, str]:
     return out
 
 
+def test_a_renamed_parameter_leaves_the_field_of_that_name_alone():
+    fusion = _fused()
+    # `owner` is a field of both parts (renamed in the second) and a parameter of both constructors
+    assert "self.owner = owner" in fusion.source and "self.ledger_owner = ledger_owner" in fusion.source
+    wallet = WALLET.replace("bonus: int = 0)", "bonus: int = 0, limit: int = 0)").replace(
+        "self.cents = bonus", "self.cents = bonus\n        self.cap = limit")
+    fusion = fuse(_seed("Finance", "wallet", "Wallet", wallet), _seed("Text", "ledger", "Ledger", LEDGER),
+                  random.Random(3), max_bridges=0)
+    # `limit` now collides as a parameter only: the second part's field keeps its name, where it is set
+    # and where `record` reads it
+    assert "self.limit = ledger_limit" in fusion.source and "self.ledger_limit" not in fusion.source
+
+
 def test_the_hybrid_keeps_every_paragraph_of_both_parts():
     fusion = _fused()
     docs = _docs(make_skeleton(fusion.source, fusion.class_name), "WalletLedger")
@@ -161,7 +175,7 @@ def test_the_hybrid_keeps_every_paragraph_of_both_parts():
     assert ":meth:`record` raises\n``LedgerInsufficientFunds`` past that. Names match ``\\w+``." in cls
     init = docs["__init__"]
     assert ":param owner: who owns it." in init and ":param bonus: cents credited at once." in init
-    assert ":param ledger_owner: the ledger's name." in init and ":param limit: most entries." in init
+    assert "Args:\n    ledger_owner: the ledger's name.\n    limit: most entries." in init
     assert ":raises LedgerInsufficientFunds: if the ledger is full." in docs["record"]
     assert "what :meth:`record` added" in docs["ledger_total"]
     # a method's own parameter keeps its name, though the constructor parameter of that name was renamed
