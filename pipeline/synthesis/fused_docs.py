@@ -117,7 +117,7 @@ class _ExampleRewriter(cst.CSTTransformer):
         # only on an instance of the part: `d.items()` on some dict keeps its name
         if self._is_instance(original.value) and original.attr.value in self.part.members:
             return updated.with_changes(attr=cst.Name(self.part.members[original.attr.value]))
-        return updated
+        return updated.with_changes(attr=original.attr)  # `leave_Name` renames variables, not attributes
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
         if updated.value == self.part.original:
