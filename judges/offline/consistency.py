@@ -10,7 +10,9 @@ test module next to the skeleton's interface and reports, under `tests_match_spe
   method it names) does not document it or a subclass of it;
 - an exact exception message (`match=`, `str(excinfo.value) == ...`) or `repr`/`str` text that does not
   appear in the skeleton;
-- an ordered comparison (`obj.m() == [a, b]`) with a method whose docstring says nothing about order.
+- an ordered comparison (`obj.m() == [a, b]`) with a method whose order the skeleton does not state, in
+  words ("alphabetically", "oldest first", "sorted by", in the method's docstring or a sentence of the
+  class docstring naming it) or by documented indices (`order_stated`).
 
 Which expressions are instances of the class is found the way a reader would: names assigned from
 `ClassName(...)`, fixtures and helpers that return one, `self.x = ClassName(...)` in unittest set-ups, and
@@ -28,12 +30,20 @@ from pipeline.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
 from judges.offline.interface import Interface, read_interface
 from judges.protocol import abstention, decision_from_findings
 
-VERSION = "1"
+VERSION = "2"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
 MAX_NOTES = 6
+# An order stated in words: a sort key or direction, a named order, which item comes first, a layout read in
+# a fixed direction, or a sequence turned into another (split, encoded) or built step by step. Bare "row",
+# "column", "left" or "top" are not among them: "Check one row against the schema" states no order.
 ORDER_WORDS = re.compile(
-    r"\b(order(ed)?|sort(ed)?|first|last|oldest|newest|earliest|latest|ascending|descending|position(s)?|"
-    r"index|sequence|insertion|chronological|reverse(d)?|rank(ed)?|left|right|top|bottom|front|back|"
-    r"before|after|then|row|column|turn)\b", re.IGNORECASE)
+    r"\b(order(ed|ing)?|sort(ed|s)?|alphabetical(ly)?|lexicographic(al|ally)?|ascending|descending|"
+    r"increasing|decreasing|chronological(ly)?|first|last|oldest|newest|earliest|latest|position(s)?|index|"
+    r"sequence|insertion|reverse(d)?|rank(ed|ing)?|before|after|then|ties|repeatedly|in turn|turn\b.{0,40}?\binto|"
+    r"top to bottom|bottom to top|left to right|right to left|row by row|line by line|"
+    r"per (row|line|second|minute|hour|day|week|month|year)|"
+    r"(comma|space|newline|tab)-separated|split|fifo|lifo)\b", re.IGNORECASE)
+# Words that give a stored item a place: an item with an index, position or number has an order.
+_INDEX_WORDS = r"(index|indices|indexes|position|positions|number|numbers)"
 _REGEX_META = re.compile(r"[.*+?^$()\[\]{}|]+")
 _RAISES = {"raises", "assertRaises", "assertRaisesRegex"}
 
@@ -206,8 +216,50 @@ class _TestReader:
                 continue  # reported as undeclared already
             if (method.returns or "").startswith(("tuple[", "Tuple[")) and "..." not in (method.returns or ""):
                 continue  # a fixed-size tuple: its positions are its meaning
-            if not ORDER_WORDS.search(method.docstring):
+            if not order_stated(self.interface, method.name):
                 self.add(node, f"compares {method.name}() with an ordered sequence, but its docstring states no order")
+
+
+def _sentences(text: str) -> list[str]:
+    """Sentences and docstring fields (``:return: ...``, ``Returns:`` blocks), as units of meaning."""
+    return [u for u in re.split(r"(?<=[.;!?])\s+|\n\s*\n|\n(?=\s*:)", text) if u.strip()]
+
+
+def order_stated(interface: Interface, method: str) -> bool:
+    """Whether the skeleton states the order of what `method` returns.
+
+    Stated in words: the method's docstring says it (`ORDER_WORDS`), or a sentence of the class docstring
+    that names the method does. Implied by documented indices: the items a method named for what it lists
+    returns (``equations`` -> "equation") are given an index or a number elsewhere in the skeleton ("return:
+    the index of the new equation", "Attempt numbers are supplied by the caller"), or carry one in their
+    documented format (``"<attempt>:<outcome>"``, ``"line N: reason"``): numbered items listed in another
+    order than their numbers would be perverse, and no reader expects it.
+    """
+    return _order_stated(interface, method, set())
+
+
+def _order_stated(interface: Interface, method: str, seen: set[str]) -> bool:
+    seen.add(method)
+    doc = interface.methods[method].docstring
+    if ORDER_WORDS.search(doc):
+        return True
+    # "rows as described in :meth:`schedule`": the order another method states, by reference
+    if any(_order_stated(interface, other, seen) for other in interface.words(method) - seen
+           if other in interface.methods and re.search(rf"(``|`){re.escape(other)}(\(\))?`", doc)):
+        return True
+    named = re.compile(rf"(``{re.escape(method)}(\(\))?``|:meth:`~?(\w+\.)?{re.escape(method)}`)")
+    if any(named.search(s) and ORDER_WORDS.search(s) for s in _sentences(interface.class_doc)):
+        return True
+    if re.search(r"<[^<>]*\b(n|i|no|num|number|index|seq|step|round|attempt)\b[^<>]*>|\b(line|item|step|round) [NnKk]\b", doc):
+        return True
+    plural = method.split("_")[-1]  # a method named for what it lists: `equations`, `entries`
+    if not plural.endswith("s") or plural.endswith("ss") or len(plural) < 4:
+        return False
+    noun = plural[:-3] + "y" if plural.endswith("ies") else plural[:-1]
+    indexed = re.compile(rf"\b{re.escape(noun)}s? {_INDEX_WORDS}\b|\b{_INDEX_WORDS} of (the |an? |each |every )?"
+                         rf"(new |added |stored )?{re.escape(noun)}\b", re.IGNORECASE)
+    docs = [interface.class_doc] + [m.docstring for m in interface.methods.values()]
+    return any(indexed.search(d) for d in docs)
 
 
 class ConsistencyJudge:

@@ -6,12 +6,16 @@ the second class's snake-case name as prefix, everywhere in the second class's c
 unchanged. Bridge methods then connect the two halves where a method of one returns the type that a
 method of the other takes first (from the type hints): the data flows from one domain's logic into the
 other's, and the docstring says so.
+
+The hybrid's specification is both parts' whole docstrings (`fused_docs.py`): the class docstring holds
+each part's class docstring and the constructor's each part's constructor docstring, under "<Part> part:",
+and every example builds the hybrid with the arguments both parts require.
 """
 
 from __future__ import annotations
 
+import inspect
 import random
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +27,7 @@ from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejec
 from pipeline.analysis.class_model import ClassModel, MethodModel, analyse
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.cst_edit import ClassEditor, EditError, _docstring_node
+from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal, evaluated_docstring
 from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
 from pipeline.synthesis.pairing import pair_seeds
 from pipeline.synthesis.scenarios import Arg, Scenario, Step
@@ -67,9 +72,14 @@ class _Renamer(cst.CSTTransformer):
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
         if isinstance(updated.value, cst.Name) and updated.value.value in ("self", "cls", *self.names.values()) \
-                and updated.attr.value in self.attrs:
-            return updated.with_changes(attr=cst.Name(self.attrs[updated.attr.value]))
-        return updated
+                and original.attr.value in self.attrs:
+            return updated.with_changes(attr=cst.Name(self.attrs[original.attr.value]))
+        # `names` are variables (module-level names, constructor parameters), never attribute names: renaming
+        # the parameter `seed` must leave `self.seed` alone, or `__init__` sets a field no other method reads
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)  # `random.Random(seed=seed)` keeps its keyword
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
         if updated.value in self.names:
@@ -168,8 +178,12 @@ def {bridge.name}({signature}){returns}:
 '''
 
 
-def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int) -> Fusion:
-    """Fuse seed `a` and seed `b` into one hybrid class (raises CompositionError or EditError)."""
+def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int,
+         observed_ctors: tuple[Sequence[ObservedCall], Sequence[ObservedCall]] = ((), ())) -> Fusion:
+    """Fuse seed `a` and seed `b` into one hybrid class (raises CompositionError or EditError).
+
+    `observed_ctors` are constructor calls of each seed's tests: values for the other part's required
+    constructor arguments in a part's docstring examples when its own examples give none."""
     model_a, model_b = analyse(a.source, a.class_name), analyse(b.source, b.class_name)
     module_a, module_b = cst.parse_module(a.source), cst.parse_module(b.source)
     class_a, class_b = _class_node(module_a, a.class_name), _class_node(module_b, b.class_name)
@@ -210,6 +224,7 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int) -> Fu
                 init_nodes[label] = statement
     if param_renamer is not None and "b" in init_nodes:
         init_nodes["b"] = init_nodes["b"].visit(param_renamer)
+    docs_a, docs_b = _part_docs(a, model_a, b, model_b, hybrid, params_b, attrs, module_renames, observed_ctors)
     params: list[cst.Param] = []
     kwonly: list[cst.Param] = []
     for label in ("a", "b"):
@@ -232,12 +247,12 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int) -> Fu
         if _docstring_node(node.body) is not None:
             statements = statements[1:]
         init_body += [s for s in statements if not (isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Pass))]
-    raises = _raises_clauses(init_a.docstring if init_a else None, {}) + _raises_clauses(
-        init_b.docstring if init_b else None, params_b)
-    doc = (f'"""Create the combined state: the {a.class_name} part from '
-           f'{", ".join(f"``{p}``" for p in params_a) or "no arguments"}, the {b.class_name} part from '
-           f'{", ".join(f"``{p}``" for p in params_b.values()) or "no arguments"}.'
-           + ("\n\n" + "\n".join(" " * 8 + line for line in raises) + "\n" + " " * 8 if raises else "") + '"""')
+    doc = _joined_docstring(
+        f'Create the combined state: the {a.class_name} part from '
+        f'{", ".join(f"``{p}``" for p in params_a) or "no arguments"}, the {b.class_name} part from '
+        f'{", ".join(f"``{p}``" for p in params_b.values()) or "no arguments"}.',
+        ((a.class_name, docs_a, init_a.docstring if init_a else None),
+         (b.class_name, docs_b, init_b.docstring if init_b else None)), " " * 8)
     init = cst.FunctionDef(
         name=cst.Name("__init__"),
         params=cst.Parameters(params=[self_param, *params], kwonly_params=kwonly,
@@ -246,8 +261,10 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int) -> Fu
         returns=cst.Annotation(cst.Name("None")),
     )
     members: list[cst.BaseStatement] = []
-    for cls in (class_a, class_b):
+    for cls, docs in ((class_a, docs_a), (class_b, docs_b)):
         for statement in cls.body.body:
+            if isinstance(statement, cst.FunctionDef):
+                statement = _with_docstring_rewritten(statement, docs)
             if statement is cls.body.body[0] and _docstring_node(cls.body) is not None:
                 continue
             if isinstance(statement, cst.FunctionDef) and statement.name.value == "__init__":
@@ -257,14 +274,12 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int) -> Fu
     members.insert(first_method, init.with_changes(leading_lines=(cst.EmptyLine(indent=False),)))
     members = [m.with_changes(leading_lines=(cst.EmptyLine(indent=False),)) if isinstance(m, cst.FunctionDef) else m
                for m in members]
-    doc_a = (model_a.docstring or a.description).split("\n\n")[0].strip()
-    doc_b = (model_b.docstring or b.description).split("\n\n")[0].strip()
-    class_doc = (f'"""{a.class_name} and {b.class_name} in one class, sharing one instance.\n\n'
-                 f"    {a.class_name} part: {_one_line(doc_a)}\n\n    {b.class_name} part: {_one_line(doc_b)}")
-    if attrs:
-        class_doc += "\n\n    Renamed from " + b.class_name + " to avoid clashes: " + ", ".join(
-            f"``{old}`` -> ``{new}``" for old, new in sorted(attrs.items())) + "."
-    class_doc += '\n    """'
+    renamed = ("Renamed from " + b.class_name + " to avoid clashes: " + ", ".join(
+        f"``{old}`` -> ``{new}``" for old, new in sorted(attrs.items())) + ".") if attrs else ""
+    class_doc = _joined_docstring(
+        f"{a.class_name} and {b.class_name} in one class, sharing one instance.",
+        ((a.class_name, docs_a, model_a.docstring or a.description),
+         (b.class_name, docs_b, model_b.docstring or b.description)), " " * 4, renamed)
     members.insert(0, cst.SimpleStatementLine([cst.Expr(cst.SimpleString(class_doc))]))
     hybrid_class = cst.ClassDef(name=cst.Name(hybrid), body=cst.IndentedBlock(body=members),
                                 leading_lines=(cst.EmptyLine(indent=False), cst.EmptyLine(indent=False)))
@@ -313,47 +328,66 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int) -> Fu
         editor.extend_class_docstring("Bridges between the two parts: " + ", ".join(
             f"``{br.name}`` ({br.source} -> {br.target})" for br in bridges) + ".")
         source = editor.code()
-    source = _examples_name_the_hybrid(source, (a.class_name, b.class_name), hybrid)
     compile(source, f"<{hybrid}>", "exec")
     module_name = snake(hybrid)
     return Fusion(hybrid, module_name, source, {old: new for old, new in attrs.items() if old in model_b.methods},
                   params_a, params_b, tuple(bridges))
 
 
-def _raises_clauses(docstring: str | None, renames: dict[str, str]) -> list[str]:
-    """The `:raises X: ...` fields of a source constructor's docstring (with continuation lines), its
-    parameters renamed as in the hybrid: the merged constructor raises what its parts raise, and a
-    specification that drops that leaves solvers guessing."""
-    lines = (docstring or "").splitlines()
-    out: list[str] = []
-    for i, line in enumerate(lines):
-        if line.strip().startswith(":raises"):
-            field = [line.strip()]
-            indent = len(line) - len(line.lstrip())
-            for follow in lines[i + 1:]:
-                if not follow.strip() or follow.strip().startswith(":") or len(follow) - len(follow.lstrip()) <= indent:
-                    break
-                field.append("    " + follow.strip())
-            out += field
-    for old, new in renames.items():
-        out = [line.replace(f"``{old}``", f"``{new}``") for line in out]
-    return out
+def _part_docs(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: ClassModel, hybrid: str,
+               params_b: dict[str, str], attrs: dict[str, str], module_renames: dict[str, str],
+               observed: tuple[Sequence[ObservedCall], Sequence[ObservedCall]]) -> tuple[PartDocs, PartDocs]:
+    """How each part's docstrings become the hybrid's: the second part's renames, and for each part's
+    examples the other part's required constructor arguments (by their names in the hybrid)."""
+    def init_params(model: ClassModel) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        init = model.methods.get("__init__")
+        params = init.params if init else ()
+        return tuple(p.name for p in params), tuple(p.name for p in params if not p.has_default)
+
+    def required_values(seed: SeedClass, model: ClassModel, calls: Sequence[ObservedCall],
+                        names: dict[str, str]) -> tuple[tuple[str, str], ...]:
+        params, required = init_params(model)
+        values = constructor_values(seed.source, seed.class_name, params, required,
+                                    [(c.args, c.kwargs) for c in calls])
+        return tuple((names.get(p, p), values[p]) for p in required if p in values)
+
+    params_a, _ = init_params(model_a)
+    params_of_b, _ = init_params(model_b)
+    names_b = {old: new for old, new in module_renames.items() if old != b.class_name}
+    docs_a = PartDocs(a.class_name, hybrid, params_a,
+                      others=required_values(b, model_b, observed[1], params_b))
+    docs_b = PartDocs(b.class_name, hybrid, params_of_b, params={o: n for o, n in params_b.items() if o != n},
+                      members=attrs, methods=frozenset(model_b.methods), names=names_b,
+                      others=required_values(a, model_a, observed[0], {}))
+    return docs_a, docs_b
 
 
-_EXAMPLE_LINE = re.compile(r"^(\s*(?:>>>|\.\.\.) )(.*)$")
+def _joined_docstring(summary: str, parts: Sequence[tuple[str, PartDocs, str | None]], indent: str,
+                      closing: str = "") -> str:
+    """A hybrid docstring: a summary line, then each part's whole docstring (rewritten for the hybrid)
+    under "<Part> part:", then `closing`; as a literal whose continuation lines carry `indent`."""
+    paragraphs = [summary]
+    for name, docs, text in parts:
+        if text and text.strip():
+            paragraphs.append(f"{name} part: " + docs.rewrite(inspect.cleandoc(text), constructor=True))
+    if closing:
+        paragraphs.append(closing)
+    return docstring_literal("\n\n".join(paragraphs), indent)
 
 
-def _examples_name_the_hybrid(source: str, originals: Sequence[str], hybrid: str) -> str:
-    """Docstring examples (`>>>` / `...` lines) that build a source class build the hybrid instead: an
-    example naming a class the task does not define misleads the solver. Whether the example still holds
-    (the hybrid's constructor takes both parts' arguments) is for the judges to check by running it."""
-    names = re.compile(r"\b(" + "|".join(re.escape(n) for n in originals) + r")\b")
-
-    def rename(line: str) -> str:
-        match = _EXAMPLE_LINE.match(line)
-        return match.group(1) + names.sub(hybrid, match.group(2)) if match else line
-
-    return "\n".join(rename(line) for line in source.split("\n"))
+def _with_docstring_rewritten(method: cst.FunctionDef, docs: PartDocs) -> cst.FunctionDef:
+    """The method with its docstring rewritten for the hybrid (unchanged when nothing needs rewriting)."""
+    node = _docstring_node(method.body)
+    text = evaluated_docstring(node) if node is not None else None
+    if text is None:
+        return method
+    rewritten = docs.rewrite(text)
+    if rewritten == text:
+        return method
+    indent = " " * 8  # a method of a top-level class
+    first = method.body.body[0]
+    new_first = first.with_changes(body=[cst.Expr(cst.SimpleString(docstring_literal(rewritten, indent)))])
+    return method.with_changes(body=method.body.with_changes(body=[new_first, *method.body.body[1:]]))
 
 
 def _imported_names(module: cst.Module) -> set[str]:
@@ -366,10 +400,6 @@ def _imported_names(module: cst.Module) -> set[str]:
                         target = alias.asname.name if alias.asname else alias.name
                         names.add(cst.Module([]).code_for_node(target).split(".")[0])
     return names
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split()).replace('"""', "'''").replace("\\", "/")
 
 
 def _as_kwargs(call: ObservedCall | None, names: Sequence[str], rename: dict[str, str] | None = None) -> list[tuple[str, str]]:
@@ -455,11 +485,15 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any
 
     rng = random.Random(f"{config.rng_seed}:{a.seed_id}+{b.seed_id}")
     try:
-        fusion = fuse(a, b, rng, config.max_bridges)
+        pools_a, pools_b = pools_for(a, pool=pool), pools_for(b, pool=pool)
+    except JobFailed as exc:
+        return _rejection(a, b, config.rng_seed, f"sandbox job failed: {exc}")
+    try:
+        fusion = fuse(a, b, rng, config.max_bridges, (pools_a.ctors, pools_b.ctors))
     except (CompositionError, EditError, SyntaxError, LookupError) as exc:
         return _rejection(a, b, config.rng_seed, f"fusion failed: {exc}")
     try:
-        pools = merged_pools(fusion, pools_for(a, pool=pool), pools_for(b, pool=pool))
+        pools = merged_pools(fusion, pools_a, pools_b)
         model = analyse(fusion.source, fusion.class_name)
         extra = bridge_scenarios(fusion, model, pools, rng)
         result = synthesize_tests(pool, source=fusion.source, module=fusion.module_name, model=model, pools=pools,
