@@ -15,7 +15,9 @@ few forked runs per candidate), and skipped where the skeleton states the detail
   private method that can raise) in the other order, unless the method's docstring states a precedence
   ("checked before ...");
 - ``internal_route``: where a method records its own calls (``self._record_call("name")``), calls that other
-  methods make to it routed around the recording, unless the caller's docstring names it;
+  methods make to it routed around the recording. Never skipped: a docstring that mentions another method
+  ("like ``record``, for each pair") does not state that the method calls it, and whether a count includes
+  calls from inside stays open unless the skeleton says they do not count (then routing changes nothing);
 - ``unordered``: dicts returned by public methods in reversed key order, and lists or tuples built from sets
   reversed, unless the method's docstring states an order.
 
@@ -423,7 +425,7 @@ class _ReorderGuards(_ClassRewriter):
         feature wraps a method's body in one)."""
         module = cst.Module(body=[])
         while start < len(body) and self._guard_names(body[start], module) is None and _call_statement(body[start]):
-            start += 1
+            start += 1  # a call recorder, an undo snapshot, a call-depth guard: they stay first
         if start < len(body) and isinstance(body[start], cst.Try):
             inner = self._reorder_block(list(body[start].body.body), 0)
             if inner is None:
@@ -449,8 +451,14 @@ def _raising_if(node: ast.AST) -> bool:
 
 
 def _call_statement(statement: cst.BaseStatement) -> bool:
-    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.Call))
+    """A call, or a name bound to what a call returns (`_depth = self._enter_call("m")`)."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+        return False
+    small = statement.body[0]
+    if isinstance(small, cst.Expr):
+        return isinstance(small.value, cst.Call)
+    return (isinstance(small, cst.Assign) and isinstance(small.value, cst.Call)
+            and all(isinstance(t.target, cst.Name) for t in small.targets))
 
 
 def _another_order(guards: list[tuple[cst.BaseStatement, set[str]]]) -> list[tuple[cst.BaseStatement, set[str]]] | None:
@@ -496,9 +504,8 @@ class _RouteInternalCalls(_ClassRewriter):
 
     PREFIX = "_faithful_direct_"
 
-    def __init__(self, class_name: str, statements: Statements, recorded: dict[str, cst.FunctionDef]) -> None:
+    def __init__(self, class_name: str, recorded: dict[str, cst.FunctionDef]) -> None:
         super().__init__(class_name)
-        self.statements = statements
         self.recorded = recorded
         self.routed: set[str] = set()
 
@@ -507,8 +514,6 @@ class _RouteInternalCalls(_ClassRewriter):
         if (callee is None or not self.in_class or self.method is None or callee == self.method
                 or callee not in self.recorded or self.method.startswith(self.PREFIX)):
             return updated
-        if re.search(rf"\b{re.escape(callee)}\b", self.statements.of(self.method)):
-            return updated  # the caller's docstring names the callee: how it is used is stated
         self.site(original)
         self.routed.add(callee)
         return updated.with_changes(func=updated.func.with_changes(attr=cst.Name(self.PREFIX + callee)))
@@ -568,7 +573,7 @@ def _guard_variant(source: str, class_name: str, statements: Statements, methods
                            f"independent guard checks of {methods} method(s) in the other order")
 
 
-def _route_variant(source: str, class_name: str, statements: Statements) -> FaithfulVariant | None:
+def _route_variant(source: str, class_name: str) -> FaithfulVariant | None:
     recorded: dict[str, cst.FunctionDef] = {}
     for node in parsed(source).module.body:
         if isinstance(node, cst.ClassDef) and node.name.value == class_name:
@@ -578,7 +583,7 @@ def _route_variant(source: str, class_name: str, statements: Statements) -> Fait
                     recorded[item.name.value] = item
     if not recorded:
         return None
-    code, sites = _rewrite(source, _RouteInternalCalls(class_name, statements, recorded))
+    code, sites = _rewrite(source, _RouteInternalCalls(class_name, recorded))
     if not sites:
         return None
     return FaithfulVariant(VariantKind.INTERNAL_ROUTE, code, tuple(sites),
@@ -616,6 +621,6 @@ def faithful_variants(source: str, class_name: str, skeleton: str) -> list[Faith
     made = [_message_variant(source, class_name, statements),
             _float_variant(source, class_name, statements),
             _guard_variant(source, class_name, statements, methods),
-            _route_variant(source, class_name, statements),
+            _route_variant(source, class_name),
             _unordered_variant(source, class_name, statements, methods)]
     return [v for v in made if v is not None and v.source != source]

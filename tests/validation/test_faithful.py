@@ -192,7 +192,8 @@ def test_stated_details_are_not_varied():
                        '"""Return the share of all money held by ``account`` (its ``balance``), as a fraction."""'))
     variants = {v.kind: v for v in faithful_variants(stated, "Ledger", make_skeleton(stated, "Ledger"))}
     assert VariantKind.GUARD_ORDER not in variants
-    assert VariantKind.INTERNAL_ROUTE not in variants
+    # Naming another method is not stating that it is called (nor whether such calls are counted).
+    assert "self._faithful_direct_balance(account)" in variants[VariantKind.INTERNAL_ROUTE].source
     # The deposit message is quoted; the frozen one (in a private helper) is still reworded.
     message = variants[VariantKind.MESSAGE].source
     assert "amount must be positive, got" in message and 'RuntimeError("the ledger is frozen")' not in message
@@ -250,3 +251,50 @@ def test_weakening_keeps_what_the_skeleton_states_and_the_gate_then_passes(kind,
         assert "with pytest.raises(Exception):" in weakened.test_code.split(f"def {name}(")[1]
     else:  # its only check was over-specified: the check went, and the test with nothing left to check
         assert f"def {name}(" not in weakened.test_code and done.dropped == [name]
+
+
+GUARDED = '''
+class Box:
+    """A box."""
+
+    def __init__(self):
+        self._frozen = False
+        self._depth = 0
+        self.items = []
+
+    def put(self, item, count):
+        """Put ``count`` copies of ``item`` in the box.
+
+        :raises ValueError: if ``count`` is below 1.
+        :raises KeyError: if an item is empty.
+        :raises RuntimeError: if the box is frozen.
+        """
+        _depth = self._enter_call("put")
+        try:
+            self._ensure_writable()
+            for part in item:
+                if not part:
+                    raise KeyError(part)
+            if count < 1:
+                raise ValueError("count below 1")
+            self.items.extend([item] * count)
+        finally:
+            self._depth = _depth
+
+    def _enter_call(self, name):
+        depth, self._depth = self._depth, self._depth + 1
+        return depth
+
+    def _ensure_writable(self):
+        if self._frozen:
+            raise RuntimeError("frozen")
+'''
+
+
+def test_guards_are_reordered_past_a_call_depth_guard_and_inside_its_try():
+    variant = {v.kind: v for v in faithful_variants(GUARDED, "Box", make_skeleton(GUARDED, "Box"))}[VariantKind.GUARD_ORDER]
+    body = variant.source.split("def put", 1)[1].split("def _enter_call", 1)[0]
+    assert body.index("_depth = self._enter_call") < body.index("try:")
+    # The loop over parts and the count check are independent of the frozen check: the frozen check goes last.
+    assert body.index("if count < 1") < body.index("self._ensure_writable()")
+    assert body.index("for part in item") < body.index("self._ensure_writable()")
