@@ -11,9 +11,10 @@ few forked runs per candidate), and skipped where the skeleton states the detail
   docstrings quote the message's fixed text;
 - ``float_ulp``: float results of public methods moved by one ulp when they carry more digits than a short
   decimal (a computed value, not 2.5 or 0.1), unless the skeleton writes that value;
-- ``guard_order``: independent guard checks at the top of a method (``if ...: raise``, or a call of a
-  private method that can raise) in the other order, unless the method's docstring states a precedence
-  ("checked before ...");
+- ``guard_order``: independent guard checks at the top of a method (``if ...: raise``, a loop of such
+  checks over items, or a call of a private method that can raise; past leading calls such as a call
+  recorder, and inside a leading ``try``) in another order, unless the method's docstring states a
+  precedence ("checked before ...");
 - ``internal_route``: where a method records its own calls (``self._record_call("name")``), calls that other
   methods make to it routed around the recording. Never skipped: a docstring that mentions another method
   ("like ``record``, for each pair") does not state that the method calls it, and whether a count includes
