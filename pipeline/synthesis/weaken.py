@@ -12,8 +12,9 @@ leaves open, so that check is weakened to what the skeleton states, or dropped:
 
 A test stops at its first failure, so the variant never reached its later checks: those about the same
 method are weakened alike. A failure on a line that is no check (a call that now raises, a helper's line)
-drops the whole test, and so does a test left with nothing it checks. The weakened candidate then goes through the whole gate again,
-which measures coverage and interaction anew and runs the variants again: one that still fails rejects it.
+drops the whole test, and so does a test left with nothing it checks. The weakened candidate then goes
+through the whole gate again, which measures coverage and interaction anew and runs the variants again:
+one that still fails rejects it.
 """
 
 from __future__ import annotations
