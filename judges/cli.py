@@ -128,6 +128,9 @@ def judge_command(
         DecisionRule.parse(rule)  # an InputError naming the rule, before any judge starts
     if not offline and not names:
         raise InputError("--no-offline needs --models: with neither the checks nor a model panel nothing judges")
+    from pipeline.models.preflight import check_models
+
+    check_models(names, api_base=api_base, option="--models")  # a missing key: exit 2, not 131 s of retries
     config = JudgesConfig(models=names, rule=rule, api_base=api_base, jobs=jobs, offline=offline)
     config.decision_rule().check_panel_size(len(names) if names else 3)
     from pipeline.release.naming import release_or_path

@@ -90,6 +90,10 @@ def eval_command(
     from pipeline.evaluation.tasks import load_eval_tasks, resolve_release, select_tasks
     from validation.sandbox import SandboxPool
 
+    from pipeline.evaluation.baselines import BASELINES
+    from pipeline.models.preflight import check_model
+
+    check_model(model, api_base=api_base, baselines=BASELINES)  # a typo or a missing key: exit 2 before any work
     if after is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", after):
         raise InputError(f"--after {after!r}: expected an ISO date, YYYY-MM-DD")
     ks = _ks(k)
