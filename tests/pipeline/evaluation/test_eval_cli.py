@@ -49,7 +49,7 @@ def test_baselines_on_a_release_and_its_classeval_export(artifacts, monkeypatch,
     assert reference["failures"] == {}
     skeleton = summaries["skeleton"]["strategies"]["baseline"]
     assert skeleton["class_pass_at_k"] == {"1": 0.0, "3": 0.0} and skeleton["method_pass_at_k"]["1"] == 0.0
-    assert sum(skeleton["failures"].values()) == 3
+    assert skeleton["failures"] == {"missing": 3}  # nothing is implemented: not a logic error
     assert summaries["mutant"]["strategies"]["baseline"]["class_pass_at_k"]["1"] < 1.0
 
     folder = artifacts / "evaluations" / VERSION
