@@ -290,7 +290,8 @@ def main() -> None:
             raise
         from rich.markup import escape
 
-        err_console.print(f"[red]error:[/red] {type(exc).__name__}: {escape(str(exc))} (rerun with --debug for details)",
+        err_console.print(f"[red]error:[/red] {type(exc).__name__}: {escape(str(exc))} "
+                          "(rerun with --debug for details)",
                           highlight=False, soft_wrap=True)
         sys.exit(1)
 

@@ -51,7 +51,8 @@ def _is_stub(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
             continue
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
             continue  # the docstring, or `...`
-        if isinstance(statement, ast.Raise) and statement.exc is not None and "NotImplementedError" in ast.unparse(statement.exc):
+        if isinstance(statement, ast.Raise) and statement.exc is not None \
+                and "NotImplementedError" in ast.unparse(statement.exc):
             continue
         return False
     return True

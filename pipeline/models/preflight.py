@@ -35,7 +35,8 @@ PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
-def check_model(name: str, *, api_base: str | None = None, baselines: Sequence[str] = (), option: str = "--model") -> None:
+def check_model(name: str, *, api_base: str | None = None, baselines: Sequence[str] = (),
+                option: str = "--model") -> None:
     """Raise InputError (exit 2) for a name litellm cannot route or a provider whose key is not set."""
     if name in baselines:
         return

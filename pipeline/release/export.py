@@ -69,7 +69,8 @@ def _called_methods(function: ast.AST, methods: frozenset[str]) -> set[str]:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in methods}
 
 
-def to_unittest(test: str, class_name: str, method_names: Sequence[str], taken: frozenset[str] = frozenset()) -> UnittestModule:
+def to_unittest(test: str, class_name: str, method_names: Sequence[str],
+                taken: frozenset[str] = frozenset()) -> UnittestModule:
     """`test` (a pytest module without the import of the class) as unittest classes in ClassEval's shape.
 
     Only top-level `def test_*()` functions without arguments or decorators move into classes; everything
@@ -81,20 +82,8 @@ def to_unittest(test: str, class_name: str, method_names: Sequence[str], taken: 
     """
     import libcst as cst  # import on use, as the class facts do
 
-    tree = ast.parse(test)
     module = cst.parse_module(test)
     methods = frozenset(m for m in method_names if not (m.startswith("__") and m.endswith("__")))
-    # ast and libcst see the same top-level statements in the same order
-    convertible: dict[int, str | None] = {}
-    not_converted: list[str] = []
-    for index, node in enumerate(tree.body):
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
-            args = node.args
-            if node.decorator_list or args.args or args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg:
-                not_converted.append(node.name)
-                continue
-            called = _called_methods(node, methods)
-            convertible[index] = called.pop() if len(called) == 1 else None
     defined = module_names(test)
 
     def unique(name: str) -> str:
@@ -105,22 +94,34 @@ def to_unittest(test: str, class_name: str, method_names: Sequence[str], taken: 
     head: list[cst.CSTNode] = []
     groups: dict[str, list[cst.FunctionDef]] = {}
     method_class: dict[str, str] = {}
+    not_converted: list[str] = []
     plain_class = unique(f"{class_name}Test")
     uses_unittest = False
-    for index, statement in enumerate(module.body):
-        if index not in convertible:
-            node = tree.body[index]
-            if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+    # statement by statement in libcst's terms (`import a; import b` is one libcst line, two ast nodes)
+    for statement in module.body:
+        nodes = ast.parse(module.code_for_node(statement)).body
+        if isinstance(statement, cst.FunctionDef) and statement.name.value.startswith("test"):
+            params = statement.params
+            if (statement.decorators or statement.asynchronous or params.params or params.posonly_params
+                    or params.kwonly_params or isinstance(params.star_arg, cst.Param) or params.star_kwarg):
+                not_converted.append(statement.name.value)
+                head.append(statement)
                 continue
-            if isinstance(node, ast.Import) and any(a.name == "unittest" and a.asname is None for a in node.names):
-                uses_unittest = True
-            head.append(statement)
+            called = _called_methods(nodes[0], methods)
+            name = plain_class
+            if len(called) == 1:  # a test of one method goes to that method's class
+                method = called.pop()
+                if method not in method_class:
+                    method_class[method] = unique(f"{class_name}Test{camel(method)}")
+                name = method_class[method]
+            groups.setdefault(name, []).append(statement.with_changes(params=params.with_changes(
+                params=[cst.Param(cst.Name("self"))])))
             continue
-        method = convertible[index]
-        name = plain_class if method is None else method_class.setdefault(method, unique(f"{class_name}Test{camel(method)}"))
-        function = statement.with_changes(params=statement.params.with_changes(
-            params=[cst.Param(cst.Name("self")), *statement.params.params]))
-        groups.setdefault(name, []).append(function)
+        if any(isinstance(n, ast.ImportFrom) and n.module == "__future__" for n in nodes):
+            continue
+        uses_unittest |= any(isinstance(n, ast.Import) and any(a.name == "unittest" and a.asname is None
+                                                               for a in n.names) for n in nodes)
+        head.append(statement)
     if not uses_unittest:
         head.insert(0, cst.parse_statement("import unittest\n"))
     # ClassEval's order: the per-method classes first, the class of the methods working together last

@@ -140,6 +140,15 @@ def test_the_pytest_module_becomes_unittest_classes_in_classeval_shape():
     assert methods["__init__"]["test_class"] == "" and methods["__init__"]["test_code"] == ""
 
 
+def test_statements_are_taken_whole_and_async_tests_are_named_not_converted():
+    # `import a; import b` is one line of two statements: the tests after it keep their own places
+    test = "import math; import pytest\n\n\ndef test_a():\n    Thing().go()\n\n\nasync def test_b():\n    pass\n"
+    converted = to_unittest(test, "Thing", ["go"])
+    assert list(converted.classes) == ["ThingTestGo"] and converted.not_converted == ["test_b"]
+    assert converted.code.startswith("import unittest\nimport math; import pytest\n")
+    assert "async def test_b():" in converted.code
+
+
 def test_class_names_do_not_shadow_the_solution():
     converted = to_unittest("def test_x():\n    Thing().go()\n", "Thing", ["go"], frozenset({"ThingTestGo"}))
     assert list(converted.classes) == ["ThingTestGo_"]
