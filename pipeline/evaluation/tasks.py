@@ -8,6 +8,7 @@ module that imports it, and that conversion is reused here.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import Field
@@ -102,15 +103,17 @@ def parse_problem(task: EvalTask) -> str | None:
     return None
 
 
-def _checked(tasks: list[EvalTask], unreadable: list[UnreadableTask]) -> list[EvalTask]:
-    kept = []
+def _checked(tasks: list[EvalTask], unreadable: Sequence[UnreadableTask] = ()
+             ) -> tuple[list[EvalTask], list[UnreadableTask]]:
+    """(the tasks that parse, `unreadable` plus those that do not)."""
+    kept, left_out = [], list(unreadable)
     for task in tasks:
         problem = parse_problem(task)
         if problem is None:
             kept.append(task)
         else:
-            unreadable.append(UnreadableTask(task_id=task.task_id, reason=problem))
-    return kept
+            left_out.append(UnreadableTask(task_id=task.task_id, reason=problem))
+    return kept, left_out
 
 
 def read_classeval_tasks(path: Path) -> tuple[list[EvalTask], list[UnreadableTask]]:
@@ -128,7 +131,7 @@ def read_classeval_tasks(path: Path) -> tuple[list[EvalTask], list[UnreadableTas
         except InputError as exc:
             task_id = entry.get("task_id") if isinstance(entry, dict) else None
             unreadable.append(UnreadableTask(task_id=str(task_id) if task_id is not None else where, reason=str(exc)))
-    return _checked(tasks, unreadable), unreadable
+    return _checked(tasks, unreadable)
 
 
 def resolve_release(name: str, releases_dir: Path) -> Path:
@@ -149,8 +152,7 @@ def load_eval_tasks(path: Path) -> tuple[list[EvalTask], list[UnreadableTask]]:
         return read_classeval_tasks(path)
     from pipeline.release.dataset_io import load_release
 
-    unreadable: list[UnreadableTask] = []
-    return _checked([task_from_release(t, str(path)) for t in load_release(path)], unreadable), unreadable
+    return _checked([task_from_release(t, str(path)) for t in load_release(path)])
 
 
 def select_tasks(tasks: list[EvalTask], *, after: str | None = None, limit: int | None = None) -> list[EvalTask]:
