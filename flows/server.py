@@ -79,13 +79,18 @@ def start_server(home: Path, *, host: str = "127.0.0.1", port: int | None = None
     home.mkdir(parents=True, exist_ok=True)
     port = port or free_port(host)
     env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    api_url = f"http://{host}:{port}/api"
+    # The UI asks `/ui-settings` where the API is; unset, Prefect derives it from PREFECT_SERVER_API_PORT
+    # (4200 by default), not from `--port`, and the UI of a server on another port could not connect.
     env.update({"PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1",
-                "PREFECT_UI_ENABLED": env.get("PREFECT_UI_ENABLED", "true"), **(extra_env or {})})
+                "PREFECT_UI_ENABLED": env.get("PREFECT_UI_ENABLED", "true"), "PREFECT_SERVER_UI_API_URL": api_url,
+                **(extra_env or {})})
+    env.pop("PREFECT_UI_API_URL", None)  # the older name of the same setting would compete with ours
     log = home / "server.log"
     with log.open("ab") as out:
         process = subprocess.Popen([_prefect_command(), "server", "start", "--host", host, "--port", str(port)],
                                    env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    server = PrefectServer(process, f"http://{host}:{port}/api", log)
+    server = PrefectServer(process, api_url, log)
     deadline = time.monotonic() + timeout_s
     while not is_healthy(server.api_url):
         if process.poll() is not None:

@@ -3,8 +3,9 @@
 The key covers what changes a verdict and nothing else: the candidate's class name, module name,
 description, skeleton, reference and tests; the gate figures a judge may read (checks with their values and
 details, not timings or logs); the judge's full spec (backend, model, prompt name and version, parameters,
-thresholds); and, for a model judge, the checks layer's verdicts it was shown (decisions, findings and their
-notes are in its prompt: a changed finding is another question). A candidate id alone is not enough: two
+thresholds, and a model judge's `api_base` when set: a verdict from a local server is not the
+provider's); and, for a model judge, the checks layer's verdicts it was shown (decisions, findings and
+their notes are in its prompt: a changed finding is another question). A candidate id alone is not enough: two
 runs may judge the same id with different panels.
 
 Abstentions are not cached: they come from failed calls, timeouts or answers that broke the contract, and

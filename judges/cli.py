@@ -9,6 +9,7 @@ records, a Candidate file, seeds, a ClassEval JSON file).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -18,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from pipeline.errors import InputError
-from pipeline.records import Candidate, Decision, GateReport, Task
+from pipeline.records import Candidate, Decision, GateReport, Task, Verdict
 from judges.agreement import Agreement, agreement
 from judges.panel import PanelDecision
 
@@ -30,9 +31,10 @@ Pair = tuple[Candidate, GateReport | None]
 
 
 def task_candidate(task: Task) -> Candidate:
-    """A released task as the candidate it was (the solution gets its import lines back)."""
+    """A released task as the candidate it was (the solution gets its import lines back), named by its task
+    id: that is the name a reader of the release knows (a verdict's cache key does not include the id)."""
     solution = "\n".join(task.import_statement) + ("\n\n" if task.import_statement else "") + task.solution_code
-    return Candidate(candidate_id=task.candidate_id or task.task_id, class_name=task.class_name,
+    return Candidate(candidate_id=task.task_id, class_name=task.class_name,
                      module_name=task.module_name, domains=task.domains, description=task.class_description,
                      skeleton=task.skeleton, solution_code=solution, test_code=task.test, origin=task.origin,
                      provenance=task.provenance, generator=task.generator, requires_python=task.requires_python)
@@ -77,6 +79,25 @@ def agreement_lines(figures: Agreement) -> list[str]:
     return lines
 
 
+def abstention_reason(verdict: Verdict) -> str:
+    """Why a judge abstained: its undecided findings' notes, else the first line of its raw answer."""
+    notes = "; ".join(dict.fromkeys(f.note for f in verdict.findings if f.ok is None and f.note))
+    reason = notes or (verdict.raw_response.strip().splitlines() or ["no reason given"])[0]
+    return reason if len(reason) <= 200 else reason[:197] + "..."
+
+
+def abstention_lines(decisions: list[PanelDecision]) -> list[str]:
+    """One line per judge and reason: how many tasks it abstained on, with the first as an example (a
+    judge that cannot decide anything on this input, as adequacy without gate reports, is one line)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for decision in decisions:
+        for verdict in decision.verdicts:
+            if verdict.decision is Decision.ABSTAIN:
+                groups.setdefault((verdict.judge.label, abstention_reason(verdict)), []).append(decision.candidate_id)
+    return [f"  {label} abstained on {len(ids)} task(s) (e.g. {ids[0]}): {reason}"
+            for (label, reason), ids in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
+
+
 def _mark(decision: Decision) -> str:
     return {"accept": "[green]accept[/green]", "reject": "[red]reject[/red]"}.get(decision.value, "[yellow]abstain[/yellow]")
 
@@ -90,13 +111,14 @@ def print_decisions(decisions: list[PanelDecision], title: str) -> None:
     for label in labels:
         table.add_column(label)
     table.add_column("decision")
-    table.add_column("failed criteria")
+    table.add_column("failed criteria (per judge)")
     for decision in decisions:
-        failed = sorted({f.criterion for v in decision.verdicts for f in v.findings if f.ok is False})
+        failed = [f"{v.judge.label}: " + ", ".join(sorted({f.criterion for f in v.findings if f.ok is False}))
+                  for v in decision.verdicts if any(f.ok is False for f in v.findings)]
         marks = {v.judge.label: _mark(v.decision) for v in decision.verdicts}
         deciding = decision.deciding_layer
         outcome = decision.outcome.value + (f" ({deciding.layer.value})" if deciding is not None else "")
-        table.add_row(decision.candidate_id, *(marks.get(label, "-") for label in labels), outcome, ", ".join(failed))
+        table.add_row(decision.candidate_id, *(marks.get(label, "-") for label in labels), outcome, "; ".join(failed))
     console.print(table)
 
 
@@ -128,6 +150,9 @@ def judge_command(
         DecisionRule.parse(rule)  # an InputError naming the rule, before any judge starts
     if not offline and not names:
         raise InputError("--no-offline needs --models: with neither the checks nor a model panel nothing judges")
+    from pipeline.models.preflight import check_models
+
+    check_models(names, api_base=api_base, option="--models")  # a missing key: exit 2, not 131 s of retries
     config = JudgesConfig(models=names, rule=rule, api_base=api_base, jobs=jobs, offline=offline)
     config.decision_rule().check_panel_size(len(names) if names else 3)
     from pipeline.release.naming import release_or_path
@@ -146,7 +171,13 @@ def judge_command(
                                                 "agreement": figures.model_dump(mode="json")},
                                                indent=2, ensure_ascii=False) + "\n")
         console.print(f"wrote {json_out}")
-    accepted = sum(d.outcome.value == "accept" for d in decisions)
-    console.print(f"{accepted} accepted, {len(decisions) - accepted} rejected or held")
-    if accepted < len(decisions):
+    abstentions = abstention_lines(decisions)
+    if abstentions:
+        console.print("abstentions (left out of the kappas):", highlight=False)
+        for line in abstentions:
+            console.print(escape(line), highlight=False, soft_wrap=True)
+    outcomes = Counter(d.outcome.value for d in decisions)
+    console.print(f"{outcomes['accept']} accepted, {outcomes['reject']} rejected, {outcomes['held']} held "
+                  "(too few judges decided)", highlight=False)
+    if outcomes["accept"] < len(decisions):
         raise typer.Exit(1)

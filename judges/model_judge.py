@@ -81,7 +81,9 @@ class ModelJudge:
         return JudgeSpec(backend="litellm", model=self.model, name=self.name, prompt=self.template.name,
                          prompt_version=self.template.version,
                          parameters={"temperature": self.temperature, "max_tokens": self.max_tokens,
-                                     "retry_prompt": self.retry_template.ref})
+                                     "retry_prompt": self.retry_template.ref,
+                                     # another server is another judge (and another verdict cache key)
+                                     **({"api_base": self.api_base.rstrip("/")} if self.api_base else {})})
 
     def _ask(self, messages: tuple[dict[str, str], ...]) -> str:
         request = ModelRequest(role=Role.JUDGE, model=self.model, prompt=self.template.ref, messages=messages,

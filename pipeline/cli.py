@@ -155,6 +155,13 @@ def build(
                               api_base=api_base, max_cost_usd=max_cost, max_calls=max_calls, no_cache=no_cache)
     # Check the inputs before Prefect starts (its temporary server takes seconds, and an input error raised
     # inside the flow is logged with a traceback): a broken seed or setting ends here with one line.
+    from pipeline.models.preflight import check_models
+
+    if cfg.models.uses_models:  # a missing key: exit 2 now, not retried server errors in every stage
+        roles = ("enhancer", "composer", "test_writer", "reference_writer")
+        check_models(dict.fromkeys(n for n in (getattr(cfg.models, r) or cfg.models.model for r in roles) if n),
+                     api_base=cfg.models.api_base, option="[models]")
+    check_models(cfg.judges.models, api_base=cfg.judges.api_base, option="[judges] models")
     seeds = stages.load_seed_records(cfg)
     cfg.sandbox_interpreter()
     run_id = run_id or stages.default_run_id(cfg, seeds)
@@ -272,7 +279,9 @@ def main() -> None:
     except InputError as exc:
         if debug:
             raise
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        from rich.markup import escape  # a message naming a TOML section ("[models]") is not markup
+
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
         err_console.print("interrupted; completed records are kept and a rerun resumes")
@@ -280,7 +289,10 @@ def main() -> None:
     except Exception as exc:  # noqa: BLE001 - the last line of defence prints one line, not a traceback
         if debug:
             raise
-        err_console.print(f"[red]error:[/red] {type(exc).__name__}: {exc} (rerun with --debug for details)",
+        from rich.markup import escape
+
+        err_console.print(f"[red]error:[/red] {type(exc).__name__}: {escape(str(exc))} "
+                          "(rerun with --debug for details)",
                           highlight=False, soft_wrap=True)
         sys.exit(1)
 

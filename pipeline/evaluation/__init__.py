@@ -1,7 +1,7 @@
 """Evaluation: run a model (or a baseline) on a release or a ClassEval-format file, score every completion
 in the sandbox, and report class- and method-level Pass@k and the failure taxonomy.
 
-    tasks = load_eval_tasks(Path("artifacts/releases/2026.11.0"))
+    tasks, unreadable = load_eval_tasks(Path("artifacts/releases/2026.11.0"))  # unreadable: left out, with why
     settings = EvalSettings(model="openai/m", strategies=("holistic",), n=5, ks=(1, 5))
     with SandboxPool(jobs=2) as pool:
         run = evaluate(tasks, settings, pool, model_asker(ModelClient(cache_dir), "openai/m", temperature=0.8))

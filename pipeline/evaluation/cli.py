@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pipeline.errors import InputError
@@ -89,15 +90,24 @@ def eval_command(
     from pipeline.evaluation.tasks import load_eval_tasks, resolve_release, select_tasks
     from validation.sandbox import SandboxPool
 
+    from pipeline.evaluation.baselines import BASELINES
+    from pipeline.models.preflight import check_model
+
+    check_model(model, api_base=api_base, baselines=BASELINES)  # a typo or a missing key: exit 2 before any work
     if after is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", after):
         raise InputError(f"--after {after!r}: expected an ISO date, YYYY-MM-DD")
     ks = _ks(k)
     if ks[-1] > n:
         raise InputError(f"--k {k}: pass@{ks[-1]} needs --n of at least {ks[-1]} (got {n})")
     source = resolve_release(release, paths.artifacts_dir() / "releases")
-    tasks = select_tasks(load_eval_tasks(source), after=after, limit=limit)
+    readable, unreadable = load_eval_tasks(source)
+    for task in unreadable:  # reported before the run, so a long run does not hide them
+        err_console.print(f"[yellow]warning[/yellow] task {escape(task.task_id)} left out: {escape(task.reason)}",
+                          highlight=False, soft_wrap=True)
+    tasks = select_tasks(readable, after=after, limit=limit)
     if not tasks:
-        raise InputError(f"{source}: no task to evaluate" + (f" with a source date after {after}" if after else ""))
+        raise InputError(f"{source}: no task to evaluate" + (f" with a source date after {after}" if after else "")
+                         + (f" ({len(unreadable)} could not be read)" if unreadable else ""))
     settings = EvalSettings(model=model, strategies=_strategies(strategy), n=n, ks=ks, temperature=temperature,
                             api_base=api_base, jobs=jobs)
     ask = usage = None
@@ -117,7 +127,8 @@ def eval_command(
     if json_out is not None:
         from pipeline.store import atomic_write_text
 
-        atomic_write_text(json_out, json.dumps(summary_json(run), indent=2) + "\n")
+        summary = summary_json(run) | {"left_out": {t.task_id: t.reason for t in unreadable}}
+        atomic_write_text(json_out, json.dumps(summary, indent=2) + "\n")
     if run.stopped:
         # A partial run is kept for inspection but stays off the leaderboard (its figures cover fewer samples).
         err_console.print(f"[red]error[/red] the run stopped early: {run.stopped}; the {len(run.completions)} "
@@ -126,12 +137,21 @@ def eval_command(
         raise typer.Exit(1)
     board = write_leaderboard(folder, folder.name)
     console.print(f"every completion: {run_path}\nleaderboard: {board}", highlight=False, soft_wrap=True)
+    failed = False
+    if unreadable:
+        err_console.print(f"[red]error[/red] {len(unreadable)} task(s) could not be read and were left out (listed "
+                          f"above); the figures cover the {len(run.task_ids)} others", highlight=False, soft_wrap=True)
+        failed = True
     if model == "reference":
-        failing = sorted({r.task_id for r in run.completions if not r.score.passed})
+        failing = {r.task_id: r.score.failure.value if r.score.failure else "failed"
+                   for r in run.completions if not r.score.passed}
         if failing:
-            err_console.print(f"[red]error[/red] the reference fails {len(failing)} task(s): {', '.join(failing[:10])}"
-                              " (a broken task or a broken harness)", highlight=False, soft_wrap=True)
-            raise typer.Exit(1)
+            named = ", ".join(f"{task_id} ({failure})" for task_id, failure in sorted(failing.items()))
+            err_console.print(f"[red]error[/red] the reference fails {len(failing)} task(s): {named} (a broken task, a "
+                              "library missing from the sandbox, or a broken harness)", highlight=False, soft_wrap=True)
+            failed = True
+    if failed:
+        raise typer.Exit(1)
 
 
 def _print(run) -> None:

@@ -81,7 +81,7 @@ def grade_run(task: EvalTask, run: RunResult) -> Score:
 def score_completion(task: EvalTask, completion: str, pool: SandboxPool, limits: Limits | None = None) -> Score:
     """Grade `completion` (a module defining the class) against the task's tests in the sandbox. A completion
     that does not parse is not run; one lacking a method still runs, so its other methods can score."""
-    static = static_failure(completion, task.class_name, expected_methods(task))
+    static = static_failure(completion, task.class_name, expected_methods(task), task.solution)
     if static is not None and static[0] == FailureClass.SYNTAX:
         return Score(passed=False, failure=FailureClass.SYNTAX, failure_detail=static[1])
     run = pool.run(SandboxJob(files={f"{task.module_name}.py": completion, task.test_file: task.test},

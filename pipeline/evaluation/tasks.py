@@ -8,6 +8,7 @@ module that imports it, and that conversion is reused here.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import Field
@@ -79,11 +80,58 @@ def _classeval_task(entry: dict, where: str, source: str) -> EvalTask:
                     source_date=None, source=source)
 
 
-def read_classeval_tasks(path: Path) -> list[EvalTask]:
-    """A ClassEval-format JSON file (a list of task objects with skeleton, test, solution and methods_info)."""
+class UnreadableTask(Record):
+    """A task of the input that cannot be evaluated, left out with the reason (the others are scored)."""
+
+    task_id: str = Field(description="The task's id, or its place in the file when it has none.")
+    reason: str = Field(description="What is wrong: the field and the parser's message.")
+
+
+def parse_problem(task: EvalTask) -> str | None:
+    """Why the task cannot be evaluated, or None: its skeleton, reference or tests do not parse.
+
+    Foreign files carry such tasks (ClassEval's own data has skeletons with an unterminated docstring or
+    curly quotes); caught here, one task is left out instead of the whole run dying in the scorer.
+    """
+    for name, code in (("skeleton", task.skeleton), ("solution", task.solution), ("test", task.test)):
+        try:
+            ast.parse(code)
+        except (SyntaxError, ValueError) as exc:
+            where = f"line {exc.lineno}: " if isinstance(exc, SyntaxError) and exc.lineno else ""
+            message = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+            return f"{name} does not parse: {where}{message}"
+    return None
+
+
+def _checked(tasks: list[EvalTask], unreadable: Sequence[UnreadableTask] = ()
+             ) -> tuple[list[EvalTask], list[UnreadableTask]]:
+    """(the tasks that parse, `unreadable` plus those that do not)."""
+    kept, left_out = [], list(unreadable)
+    for task in tasks:
+        problem = parse_problem(task)
+        if problem is None:
+            kept.append(task)
+        else:
+            left_out.append(UnreadableTask(task_id=task.task_id, reason=problem))
+    return kept, left_out
+
+
+def read_classeval_tasks(path: Path) -> tuple[list[EvalTask], list[UnreadableTask]]:
+    """A ClassEval-format JSON file (a list of task objects with skeleton, test, solution and methods_info),
+    read task by task: (the tasks, those left out with their reason). A file that is not such a list is
+    an InputError."""
     from pipeline.classeval import read_classeval_entries
 
-    return [_classeval_task(entry, f"{path}[{i}]", str(path)) for i, entry in enumerate(read_classeval_entries(path))]
+    tasks: list[EvalTask] = []
+    unreadable: list[UnreadableTask] = []
+    for i, entry in enumerate(read_classeval_entries(path)):
+        where = f"{path}[{i}]"
+        try:
+            tasks.append(_classeval_task(entry, where, str(path)))
+        except InputError as exc:
+            task_id = entry.get("task_id") if isinstance(entry, dict) else None
+            unreadable.append(UnreadableTask(task_id=str(task_id) if task_id is not None else where, reason=str(exc)))
+    return _checked(tasks, unreadable)
 
 
 def resolve_release(name: str, releases_dir: Path) -> Path:
@@ -97,13 +145,14 @@ def resolve_release(name: str, releases_dir: Path) -> Path:
     raise InputError(f"{name}: neither a release folder, a version under {releases_dir}, nor a ClassEval JSON file")
 
 
-def load_eval_tasks(path: Path) -> list[EvalTask]:
-    """Tasks of a release folder (every split it carries) or of a ClassEval-format JSON file."""
+def load_eval_tasks(path: Path) -> tuple[list[EvalTask], list[UnreadableTask]]:
+    """Tasks of a release folder (every split it carries) or of a ClassEval-format JSON file, and those
+    left out because they cannot be evaluated (see `parse_problem`)."""
     if path.suffix == ".json":
         return read_classeval_tasks(path)
     from pipeline.release.dataset_io import load_release
 
-    return [task_from_release(t, str(path)) for t in load_release(path)]
+    return _checked([task_from_release(t, str(path)) for t in load_release(path)])
 
 
 def select_tasks(tasks: list[EvalTask], *, after: str | None = None, limit: int | None = None) -> list[EvalTask]:

@@ -44,20 +44,51 @@ _RESOURCE_MARKERS = ("MemoryError", "RecursionError", "File too large", "Too man
                      "Cannot allocate memory", "Resource temporarily unavailable")
 
 
-def static_failure(completion: str, class_name: str, methods: Iterable[str]) -> tuple[FailureClass, str] | None:
-    """A failure visible without running: the completion does not parse, or lacks the class or a method."""
+def _is_stub(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A body that implements nothing: a docstring, `pass`, `...` or `raise NotImplementedError`."""
+    for statement in function.body:
+        if isinstance(statement, ast.Pass):
+            continue
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue  # the docstring, or `...`
+        if isinstance(statement, ast.Raise) and statement.exc is not None \
+                and "NotImplementedError" in ast.unparse(statement.exc):
+            continue
+        return False
+    return True
+
+
+def _class_node(code: str, class_name: str) -> ast.ClassDef | None:
+    return next((n for n in ast.parse(code).body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
+
+
+def static_failure(completion: str, class_name: str, methods: Iterable[str],
+                   reference: str | None = None) -> tuple[FailureClass, str] | None:
+    """A failure visible without running: the completion does not parse, lacks the class or a method, or
+    leaves a method a stub that the `reference` implements (the skeleton baseline, a model that gave up on
+    a method: its failing tests are a missing method, not wrong logic)."""
     try:
-        tree = ast.parse(completion)
+        cls = _class_node(completion, class_name)
     except (SyntaxError, ValueError) as exc:
         return FailureClass.SYNTAX, f"line {getattr(exc, 'lineno', '?')}: {getattr(exc, 'msg', exc)}"
-    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
     if cls is None:
         return FailureClass.MISSING, f"no class {class_name}"
-    defined = {n.name for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    defined |= {t.id for n in cls.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    functions = {n.name: n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    defined = set(functions) | {t.id for n in cls.body if isinstance(n, ast.Assign) for t in n.targets
+                                if isinstance(t, ast.Name)}
     absent = [m for m in methods if m not in defined]
     if absent:
         return FailureClass.MISSING, f"methods missing: {', '.join(absent)}"
+    try:
+        implemented = _class_node(reference, class_name) if reference else None
+    except (SyntaxError, ValueError):
+        implemented = None
+    if implemented is not None:
+        real = {n.name for n in implemented.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and not _is_stub(n)}
+        stubs = [m for m in methods if m in functions and m in real and _is_stub(functions[m])]
+        if stubs:
+            return FailureClass.MISSING, f"methods not implemented: {', '.join(stubs)}"
     return None
 
 

@@ -2,9 +2,10 @@
 
 litellm no longer offers a disk cache (its `Cache(type="disk")` is refused), so the cache is ours: one JSON
 file per answer under `<cache_dir>/<key[:2]>/<key>.json`, written atomically. The key covers exactly what
-changes the answer: the model name, the messages and the sampling parameters. It leaves out the role and
-the prompt's name (the messages already carry the prompt's text) and the `api_base` (the same model behind
-another address, e.g. a proxy, answers the same; and a test server's port changes on every run).
+changes the answer: the model name, the messages, the sampling parameters and the `api_base` when one is
+set (the same name behind another address is another server: an answer from a local test server was once
+served to a run meant for the real provider). It leaves out the role and the prompt's name (the messages
+already carry the prompt's text).
 
 A read that fails (a truncated or hand-edited file, a field missing) logs a warning and counts as a miss:
 a broken cache entry costs one call again, never a crash or a wrong answer.
@@ -38,11 +39,16 @@ class CachedAnswer(BaseModel):
     cost_usd: float | None = None
 
 
-def cache_key(model: str, messages: tuple[dict[str, str], ...], parameters: dict[str, Any]) -> str:
+def cache_key(model: str, messages: tuple[dict[str, str], ...], parameters: dict[str, Any],
+              api_base: str | None = None) -> str:
     """Digest of what changes an answer: the model, the messages, the sampling parameters (None values
-    dropped, so adding an unset parameter later does not invalidate the cache)."""
+    dropped, so adding an unset parameter later does not invalidate the cache) and the server address
+    (left out when unset, so answers cached from the provider's default address keep their keys)."""
     used = {name: value for name, value in sorted(parameters.items()) if value is not None}
-    return content_hash({"model": model, "messages": [dict(m) for m in messages], "parameters": used}, length=32)
+    key: dict[str, Any] = {"model": model, "messages": [dict(m) for m in messages], "parameters": used}
+    if api_base:
+        key["api_base"] = api_base.rstrip("/")
+    return content_hash(key, length=32)
 
 
 class ResponseCache:

@@ -83,7 +83,7 @@ class ModelRequest(BaseModel):
         return {"temperature": self.temperature, "max_tokens": self.max_tokens}
 
     def key(self) -> str:
-        return cache_key(self.model, self.messages, self.answer_parameters())
+        return cache_key(self.model, self.messages, self.answer_parameters(), self.api_base)
 
 
 class ModelAnswer(Record):

@@ -1,13 +1,25 @@
 """The ClassEval-compatible JSON export (`classeval.json`).
 
-A ClassEval harness pastes a task's solution (or a model's completion) and its `test` into one file and
-runs it. Our tests are modules of their own that import the class (`from <module> import Counter`); in a
-pasted file that import would look for a module that does not exist. So the export's `test` has every
-top-level `from <module_name> import ...` statement removed; the class is then the one defined just above.
-A plain `import <module_name>` (tests that write `module.Class`) cannot be rewritten safely and is left as
-is; such tasks are listed in the release's manifest under `export_notes`.
-Our tests are pytest-style: a harness that only runs `unittest.TestCase` classes sees the test classes and
-not the bare test functions; `test_classes` lists both kinds.
+ClassEval's harness writes a solution (the reference's `solution_code`, or a model's completion with the
+task's `import_statement` lines put in front) and the task's `test` into one module, imports it, and for
+each name in `test_classes` runs `unittest.TestLoader().loadTestsFromTestCase(getattr(module, name))`
+(each class under a 5 s timeout); a name that is not a `unittest.TestCase` class is an error for the whole
+class, the reference included. So the export differs from the released `Task` in three columns:
+
+- `test` is a unittest module in ClassEval's shape: every test function of our pytest module becomes a
+  method of a `unittest.TestCase` class, one class per method under test (`<Class>Test<Method>`, the
+  tests that call only that method of the class) and one for the tests that drive several methods or none
+  (`<Class>Test`). Our tests' `pytest.raises` / `pytest.approx` work outside a pytest run, so the module
+  keeps its `import pytest` (the harness's environment needs pytest installed). The test's own
+  `from <module_name> import ...` lines are removed: the class is the one defined just above it. A plain
+  `import <module_name>` (tests that write `module.Class`) cannot be rewritten safely and is left as is.
+- `test_classes` names those classes; `methods_info[].test_class` / `test_code` name and hold each method's.
+- `solution_code` is the whole reference module, its imports first, so it runs on its own as ClassEval's
+  does; `import_statement` lists those imports for the completions.
+
+A test function that takes arguments (pytest fixtures) or carries decorators (`parametrize`) has no unittest
+equivalent here: it stays a module-level function the harness does not run, and its task is named in the
+release's manifest under `export_notes` (as are tasks whose test imports its module).
 """
 
 from __future__ import annotations
@@ -15,6 +27,7 @@ from __future__ import annotations
 import ast
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from pipeline.records import Task
 
@@ -36,31 +49,152 @@ def strip_module_import(test: str, module_name: str) -> tuple[str, bool]:
     return "".join(line for i, line in enumerate(lines) if i not in drop), plain_import
 
 
-def classeval_entry(task: Task) -> tuple[dict, bool]:
+def camel(name: str) -> str:
+    """`is_start_with` -> `IsStartWith` (ClassEval's test class suffixes)."""
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
+
+
+@dataclass
+class UnittestModule:
+    """A pytest module rewritten as unittest classes."""
+
+    code: str
+    classes: dict[str, str] = field(default_factory=dict)  # class name -> its source, in module order
+    method_class: dict[str, str] = field(default_factory=dict)  # method under test -> its own class
+    not_converted: list[str] = field(default_factory=list)  # test functions left as module-level functions
+
+
+def _called_methods(function: ast.AST, methods: frozenset[str]) -> set[str]:
+    return {node.func.attr for node in ast.walk(function)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in methods}
+
+
+def to_unittest(test: str, class_name: str, method_names: Sequence[str],
+                taken: frozenset[str] = frozenset()) -> UnittestModule:
+    """`test` (a pytest module without the import of the class) as unittest classes in ClassEval's shape.
+
+    Only top-level `def test_*()` functions without arguments or decorators move into classes; everything
+    else (imports, helpers, constants, fixtures, existing test classes) keeps its place, in order, and the
+    classes follow. `from __future__` lines are dropped: in the pasted module they would come after the
+    solution, a SyntaxError. `taken` holds names the classes must not shadow (the solution's). libcst moves
+    the functions, so a multi-line string inside a test keeps its exact text when the body is indented.
+    Raises SyntaxError (libcst's ParserSyntaxError) for a test that does not parse.
+    """
+    import libcst as cst  # import on use, as the class facts do
+
+    module = cst.parse_module(test)
+    methods = frozenset(m for m in method_names if not (m.startswith("__") and m.endswith("__")))
+    defined = module_names(test)
+
+    def unique(name: str) -> str:
+        while name in taken or name in defined:
+            name += "_"
+        return name
+
+    head: list[cst.CSTNode] = []
+    groups: dict[str, list[cst.FunctionDef]] = {}
+    method_class: dict[str, str] = {}
+    not_converted: list[str] = []
+    plain_class = unique(f"{class_name}Test")
+    uses_unittest = False
+    # statement by statement in libcst's terms (`import a; import b` is one libcst line, two ast nodes)
+    for statement in module.body:
+        nodes = ast.parse(module.code_for_node(statement)).body
+        if isinstance(statement, cst.FunctionDef) and statement.name.value.startswith("test"):
+            params = statement.params
+            if (statement.decorators or statement.asynchronous or params.params or params.posonly_params
+                    or params.kwonly_params or isinstance(params.star_arg, cst.Param) or params.star_kwarg):
+                not_converted.append(statement.name.value)
+                head.append(statement)
+                continue
+            called = _called_methods(nodes[0], methods)
+            name = plain_class
+            if len(called) == 1:  # a test of one method goes to that method's class
+                method = called.pop()
+                if method not in method_class:
+                    method_class[method] = unique(f"{class_name}Test{camel(method)}")
+                name = method_class[method]
+            groups.setdefault(name, []).append(statement.with_changes(params=params.with_changes(
+                params=[cst.Param(cst.Name("self"))])))
+            continue
+        if any(isinstance(n, ast.ImportFrom) and n.module == "__future__" for n in nodes):
+            continue
+        uses_unittest |= any(isinstance(n, ast.Import) and any(a.name == "unittest" and a.asname is None
+                                                               for a in n.names) for n in nodes)
+        head.append(statement)
+    if not uses_unittest:
+        head.insert(0, cst.parse_statement("import unittest\n"))
+    # ClassEval's order: the per-method classes first, the class of the methods working together last
+    order = [n for n in groups if n != plain_class] + ([plain_class] if plain_class in groups else [])
+    classes = {}
+    for name in order:
+        body = [f.with_changes(leading_lines=[cst.EmptyLine()] if i else []) for i, f in enumerate(groups[name])]
+        definition = cst.ClassDef(name=cst.Name(name), bases=[cst.Arg(cst.parse_expression("unittest.TestCase"))],
+                                  body=cst.IndentedBlock(body=body),
+                                  leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+        classes[name] = definition
+    code = module.with_changes(body=[*head, *classes.values()]).code
+    sources = {name: cst.Module(body=[c.with_changes(leading_lines=[])]).code for name, c in classes.items()}
+    return UnittestModule(code=code, classes=sources, method_class=method_class, not_converted=not_converted)
+
+
+def module_names(source: str) -> frozenset[str]:
+    """Top-level names `source` defines (the test classes must not shadow them)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return frozenset()
+    names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    names |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    return frozenset(names)
+
+
+@dataclass
+class ExportNotes:
+    """Tasks the ClassEval export could not carry over whole (listed in the release's manifest)."""
+
+    test_imports_module: list[str] = field(default_factory=list)
+    tests_not_converted: dict[str, list[str]] = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {"test_imports_module": self.test_imports_module, "tests_not_converted": self.tests_not_converted}
+
+
+def classeval_entry(task: Task, notes: ExportNotes | None = None) -> dict:
+    """One task in ClassEval's shape (see the module docstring); what did not carry over goes to `notes`."""
+    notes = notes if notes is not None else ExportNotes()
     test, plain_import = strip_module_import(task.test, task.module_name)
-    entry = {
+    if plain_import:
+        notes.test_imports_module.append(task.task_id)
+    header = "\n".join(task.import_statement)
+    solution = (header + "\n\n" if header else "") + task.solution_code
+    converted = to_unittest(test, task.class_name, [m.method_name for m in task.methods_info], module_names(solution))
+    if converted.not_converted:
+        notes.tests_not_converted[task.task_id] = converted.not_converted
+    methods = []
+    for info in task.methods_info:
+        row = info.model_dump(mode="json")
+        own = converted.method_class.get(info.method_name)
+        row["test_class"], row["test_code"] = (own, converted.classes[own]) if own else ("", "")
+        methods.append(row)
+    return {
         "task_id": task.task_id,
         "skeleton": task.skeleton,
-        "test": test,
-        "solution_code": task.solution_code,
+        "test": converted.code,
+        "solution_code": solution,
         "import_statement": list(task.import_statement),
         "class_description": task.class_description,
-        "methods_info": [m.model_dump(mode="json") for m in task.methods_info],
+        "methods_info": methods,
         "class_name": task.class_name,
-        "test_classes": list(task.test_classes),
+        "test_classes": list(converted.classes),
         "class_constructor": task.class_constructor,
         "fields": list(task.fields),
         "source_date": task.source_date,
     }
-    return entry, plain_import
 
 
-def classeval_json(tasks: Sequence[Task]) -> tuple[str, list[str]]:
-    """(the export's text, ids of tasks whose test still imports its module)."""
-    entries, notes = [], []
-    for task in tasks:
-        entry, plain_import = classeval_entry(task)
-        entries.append(entry)
-        if plain_import:
-            notes.append(task.task_id)
+def classeval_json(tasks: Sequence[Task]) -> tuple[str, ExportNotes]:
+    """(the export's text, what it could not carry over)."""
+    notes = ExportNotes()
+    entries = [classeval_entry(task, notes) for task in tasks]
     return json.dumps(entries, indent=2, ensure_ascii=False) + "\n", notes

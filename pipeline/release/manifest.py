@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.records import Task
+from pipeline.release.export import ExportNotes
 from pipeline.settings import PROJECT_ROOT
 
 MANIFEST = "manifest.json"
@@ -65,7 +66,7 @@ def file_hashes(folder: Path) -> dict[str, dict[str, Any]]:
 
 
 def build_manifest(folder: Path, *, version: str, splits: Mapping[str, Sequence[Task]], configuration: dict[str, Any],
-                   seed_corpus_hash: str | None, counts: dict[str, Any], export_notes: Sequence[str],
+                   seed_corpus_hash: str | None, counts: dict[str, Any], export_notes: ExportNotes,
                    previous_version: str | None, judging: Any = None,
                    model_usage: dict[str, Any] | None = None) -> dict[str, Any]:
     """The manifest of a filled release folder (call it last: it hashes the files already there).
@@ -86,7 +87,7 @@ def build_manifest(folder: Path, *, version: str, splits: Mapping[str, Sequence[
         "judges": {"build": judging.model_dump(mode="json") if judging is not None else None,
                    "released_tasks": agreement([t.verdicts for t in all_tasks if t.verdicts]).model_dump(mode="json")},
         "counts": {**counts, "tasks": len(all_tasks), "splits": {name: len(ts) for name, ts in splits.items()}},
-        "export_notes": {"test_imports_module": list(export_notes)},
+        "export_notes": export_notes.as_json(),
         "files": file_hashes(folder),
         "tasks": {t.task_id: {"sha256": task_digest(t), "split": name}
                   for name, tasks in splits.items() for t in tasks},

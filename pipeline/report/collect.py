@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from pipeline.funnel import Funnel
 from judges.agreement import Agreement, agreement
+from judges.panel import STAGE as JUDGE_STAGE
 from pipeline.records import Candidate, GateReport, Origin, Rejection, RejectReason, Task
 from pipeline.models.usage import UsageSummary
 from pipeline.store import ArtifactStore
@@ -21,6 +22,7 @@ SOURCE_STAGES = {"enhance": Origin.ENHANCED, "compose": Origin.COMPOSED, "mine":
 GATE_STAGE = "validate"
 REPAIR_STAGE = "repair"
 RELEASE_STAGE = "release"
+AFTER_GATE_STAGES = (JUDGE_STAGE, RELEASE_STAGE)  # a gate pass they reject is not released
 REJECTION_FOLDERS = ("rejections", RELEASE_STAGE)
 METRICS = ("line_coverage", "interaction_edge_coverage", "mutation_score")
 # The per-source funnel's steps, in order.
@@ -108,8 +110,9 @@ def _gate_outcomes(store: ArtifactStore, run_id: str, candidates: Sequence[Candi
 def _source_funnel(candidates: Sequence[Candidate], outcomes: dict[str, GateReport],
                    rejections: Sequence[Rejection]) -> dict[str, dict[str, int]]:
     """Per source: attempts (candidates plus the generator's own rejections), candidates, gate passes, and
-    gate passes the release stage kept (a repaired candidate counts under its original's id)."""
-    released_out = {r.candidate_id for r in rejections if r.stage == RELEASE_STAGE}
+    gate passes that no later stage rejected: the judges (rejected or held) and the release (duplicates,
+    contamination) both drop them (a repaired candidate counts under its original's id or its own)."""
+    released_out = {r.candidate_id for r in rejections if r.stage in AFTER_GATE_STAGES}
     origin_of_stage = {stage: origin.value for stage, origin in SOURCE_STAGES.items()}
     table: dict[str, dict[str, int]] = {}
     for candidate in candidates:
@@ -153,8 +156,9 @@ def collect_run(store: ArtifactStore, run_id: str) -> ReportData:
 def collect_release(store: ArtifactStore, run_id: str, version: str, splits: dict[str, Sequence[Task]],
                     funnel: Funnel) -> ReportData:
     """A release's page: the tasks of every split it holds (figures from their recorded metrics), and the
-    funnel and rejections of the run that made its new split; judge agreement over the released tasks'
-    verdicts (the run's own figures when the tasks carry none)."""
+    funnel and rejections of the run that made its new split; judge agreement over every candidate that
+    run judged (the released tasks' verdicts only when the run's figures are missing: those cover the
+    accepted tasks alone, a panel that never disagrees on what it let through)."""
     run = collect_run(store, run_id)
     samples = tuple(MetricSample(f"split {name}", {m: t.metrics.get(m) for m in METRICS})
                     for name, tasks in splits.items() for t in tasks)
@@ -165,4 +169,4 @@ def collect_release(store: ArtifactStore, run_id: str, version: str, splits: dic
     return ReportData(
         title=f"Release {version}", subtitle=f"{total} task(s) in {len(splits)} split(s), new split made by run {run_id}.",
         funnel=funnel, sources=run.sources, samples=samples, domains=domains, reasons=run.reasons,
-        agreement=agreement(verdict_sets) if verdict_sets else run.agreement, usage=run.usage)
+        agreement=run.agreement or (agreement(verdict_sets) if verdict_sets else None), usage=run.usage)

@@ -55,3 +55,12 @@ def test_a_scheduled_run_completes_and_its_release_appears(prefect_server, refer
             if serve.poll() is None:
                 os.killpg(serve.pid, signal.SIGKILL)
     assert serve.returncode == 0
+
+
+def test_the_ui_of_a_server_on_another_port_is_told_that_port(prefect_server):
+    """`serve --port N` announced a UI that asked the default port's API (`/ui-settings` named
+    http://127.0.0.1:4200/api) and showed "Can't connect to Server API"."""
+    base = prefect_server.api_url.removesuffix("/api")
+    assert not base.endswith(":4200")  # the fixture's server listens on a free port
+    settings = httpx.get(f"{base}/ui-settings", timeout=30).json()
+    assert settings["api_url"] == prefect_server.api_url

@@ -31,7 +31,11 @@ def test_offline_panel_prints_each_judge_and_rejects_the_wrong_example(candidate
     result = CliRunner().invoke(app, ["judge", str(folder), "--json", str(out), "--jobs", "1"])
     assert result.exit_code == 1, result.output
     assert "specification" in result.output and "consistency" in result.output and "adequacy" in result.output
-    assert "judge panel (unanimous)" in result.output and "1 accepted, 1 rejected or held" in result.output
+    assert "judge panel (unanimous)" in result.output and "1 accepted, 1 rejected, 0 held" in result.output
+    # no gate report travels with these candidates: the adequacy judge abstains on both, and says why
+    text = " ".join(result.output.split())
+    assert "abstentions (left out of the kappas):" in text and "adequacy abstained on 2 task(s)" in text
+    assert "specification: " in text  # which judge failed which criterion
     data = json.loads(out.read_text())
     outcomes = {d["candidate_id"]: d["outcome"] for d in data["decisions"]}
     assert outcomes == {good.candidate_id: "accept", wrong.candidate_id: "reject"}
@@ -50,12 +54,12 @@ def test_model_panel_through_the_emulator_after_the_checks(candidates, tmp_path,
                                          "--no-offline"])
     assert result.exit_code == 1, result.output  # the wrong example is the checks' rejection
     assert "judge panel (majority) on 2 task(s)" in result.output and "openai/reject-c" in result.output
-    assert "1 accepted, 1 rejected or held" in result.output and "tests_match_spec" in result.output
+    assert "1 accepted, 1 rejected, 0 held" in result.output and "tests_match_spec" in result.output
     assert "reject (checks)" in result.output and "accept (models)" in result.output
     assert len(layered_calls) == 3 and all("return 0" not in c.last_user_message for c in layered_calls)
     assert alone.exit_code == 0, alone.output  # the models alone accept both, 2-1
     assert "deterministic checks are off ([judges] offline = false)" in " ".join(alone.output.split())
-    assert "2 accepted, 0 rejected or held" in alone.output
+    assert "2 accepted, 0 rejected, 0 held" in alone.output
     assert len(emulator.calls) == 3 + 6
 
 
@@ -63,3 +67,17 @@ def test_a_bad_rule_is_one_error_line(candidates):
     folder, _, _ = candidates
     result = CliRunner().invoke(app, ["judge", str(folder), "--rule", "most"])
     assert result.exit_code != 0 and "expected 'majority', 'unanimous' or 'quorum:K'" in str(result.exception)
+
+
+def test_a_released_task_is_judged_under_its_task_id():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pipeline" / "release"))
+    from release_fixtures import build_task
+
+    from judges.cli import task_candidate
+
+    task = build_task(candidate_id="cand-counter", imports=("import math",))
+    candidate = task_candidate(task)
+    assert candidate.candidate_id == task.task_id and candidate.solution_code.startswith("import math\n\nclass Counter")

@@ -140,6 +140,10 @@ def test_the_configured_model_panel_judges_a_run_and_the_verdict_cache_spares_a_
     assert "line coverage 100%" in emulator.calls[0].last_user_message
     judge_survivors(ArtifactStore(tmp_path / "b"), "run-1", survivors, panel_factory(config, client=client, cache=cache))
     assert len(emulator.calls) == 3  # the second run read every verdict from the cache
+    with ChatEmulator(_respond) as other:  # the same models behind another server: asked again
+        moved = config.model_copy(update={"api_base": other.base_url})
+        judge_survivors(ArtifactStore(tmp_path / "c"), "run-1", survivors, panel_factory(moved, client=client, cache=cache))
+        assert len(other.calls) == 3
 
 
 def test_the_judge_stage_adds_its_model_calls_to_the_runs_usage(emulator, tmp_path, candidate, monkeypatch):

@@ -91,6 +91,7 @@ def test_a_build_without_the_deterministic_checks_is_warned_about(corpus, tmp_pa
     (run / "config.json").write_text(BuildConfig().model_dump_json(indent=2) + "\n")
     config = tmp_path / "build.toml"
     config.write_text('[judges]\noffline = false\nmodels = ["openai/a", "openai/b", "openai/c"]\n')
+    monkeypatch.setenv("OPENAI_API_KEY", "k")  # the models' key is checked before the run is looked at
     code, _, err = run_cli(monkeypatch, capsys, "build", "--config", str(config), "--run-id", "run-x")
     err = " ".join(err.split())
     assert "warning the deterministic checks are off ([judges] offline = false)" in err
@@ -114,4 +115,31 @@ def test_validate_takes_a_release_version(tmp_path, monkeypatch, capsys):
 def test_judge_takes_a_release_version(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
     code, _, err = run_cli(monkeypatch, capsys, "judge", "2026.12.0")
+    assert code == 2 and "no release 2026.12.0 in " in " ".join(err.split())
+
+
+def test_a_missing_key_or_a_mistyped_model_ends_at_once_with_exit_2(tmp_path, monkeypatch, capsys):
+    """No release needs to be read, no sandbox started and no model called: the names and keys are
+    checked first (before, a keyless run retried server errors for minutes)."""
+    import time
+
+    monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    started = time.monotonic()
+    code, _, err = run_cli(monkeypatch, capsys, "eval", "2026.12.0", "--model", "openai/gpt-4o")
+    assert code == 2 and "--model openai/gpt-4o: OPENAI_API_KEY is not set" in " ".join(err.split())
+    assert time.monotonic() - started < 10  # no litellm import, no retry (was 18 s to a litellm error)
+    code, _, err = run_cli(monkeypatch, capsys, "build", "--backend", "model", "--model", "openai/gpt-4o")
+    assert code == 2 and "[models] openai/gpt-4o: OPENAI_API_KEY is not set" in " ".join(err.split())
+    code, _, err = run_cli(monkeypatch, capsys, "eval", "2026.12.0", "--model", "referance")
+    assert code == 2 and "did you mean reference?" in " ".join(err.split())
+    code, _, err = run_cli(monkeypatch, capsys, "judge", "2026.12.0", "--models", "openai/a,anthropic/b")
+    assert code == 2 and "--models openai/a: OPENAI_API_KEY is not set" in " ".join(err.split())
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    code, _, err = run_cli(monkeypatch, capsys, "judge", "2026.12.0", "--models", "openai/a,anthropic/b")
+    assert code == 2 and "ANTHROPIC_API_KEY is not set" in " ".join(err.split())
+    # a local server needs no provider key: the check passes and the missing release is the next error
+    code, _, err = run_cli(monkeypatch, capsys, "judge", "2026.12.0", "--models", "anthropic/b,anthropic/c",
+                           "--api-base", "http://127.0.0.1:9/v1")
     assert code == 2 and "no release 2026.12.0 in " in " ".join(err.split())

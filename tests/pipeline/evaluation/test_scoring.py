@@ -80,3 +80,18 @@ def test_classify_one_failing_test(test, expected):
     shape = ClassShape("Ledger", "ledger.py", frozenset({"__init__", "deposit", "balance", "transfer"}),
                        frozenset({"balances"}))
     assert classify_test(test, shape).value == expected
+
+
+def test_the_skeleton_baseline_fails_as_missing_methods_not_logic(pool):
+    """Its methods are docstrings: the failing assertions are there because nothing is implemented."""
+    from pipeline.evaluation.baselines import baseline_attempt
+    from pipeline.evaluation.taxonomy import static_failure
+
+    task = ledger_eval_task()
+    score = score_completion(task, baseline_attempt(task, "skeleton", 0).completion, pool, FAST.limits())
+    assert not score.passed and score.failure.value == "missing"
+    assert score.failure_detail.startswith("methods not implemented: ") and "transfer" in score.failure_detail
+    # a method the reference leaves a stub too is not held against a completion
+    stub = "class A:\n    def f(self):\n        pass\n"
+    assert static_failure(stub, "A", ["f"], stub) is None
+    assert static_failure(stub, "A", ["f"], "class A:\n    def f(self):\n        return 1\n")[0].value == "missing"

@@ -130,10 +130,9 @@ def test_rerun_answers_from_the_cache_with_zero_calls(tmp_path: Path) -> None:
         first, _ = client(tmp_path)
         answers = [first.complete(request(server.base_url, content=f"q{i}")) for i in range(3)]
         assert len(server.calls) == 3
-    with ChatEmulator(lambda call: pytest.fail("a cached question reached the server")) as server:
-        second, _ = client(tmp_path, budget=Budget(max_calls=0))  # a hit needs no budget
-        again = [second.complete(request(server.base_url, content=f"q{i}")) for i in range(3)]
-        assert server.calls == []
+    # the same server's address, now closed: a hit needs no server and no budget (a miss would fail)
+    second, _ = client(tmp_path, budget=Budget(max_calls=0))
+    again = [second.complete(request(server.base_url, content=f"q{i}")) for i in range(3)]
     assert [a.text for a in again] == [a.text for a in answers]
     assert all(a.cached and a.cost_usd == 0.0 for a in again)
     assert [a.cache_key for a in again] == [a.cache_key for a in answers]
@@ -141,9 +140,11 @@ def test_rerun_answers_from_the_cache_with_zero_calls(tmp_path: Path) -> None:
     assert (usage.calls, usage.cache_hits, usage.priced_cost_usd) == (0, 3, 0.0)
 
 
-def test_cache_key_covers_model_messages_and_temperature_only(tmp_path: Path) -> None:
+def test_cache_key_covers_model_messages_temperature_and_server(tmp_path: Path) -> None:
     base = request("http://127.0.0.1:1/v1")
-    assert base.key() == request("http://127.0.0.1:2/v1", role=Role.JUDGE, prompt="other@2").key()
+    assert base.key() == request("http://127.0.0.1:1/v1/", role=Role.JUDGE, prompt="other@2").key()
+    # another server is another answer: a local test server's answer is not the provider's
+    assert base.key() != request("http://127.0.0.1:2/v1").key() != request(None).key()
     assert base.key() != request("http://127.0.0.1:1/v1", content="other").key()
     assert base.key() != request("http://127.0.0.1:1/v1", model="openai/strong-2").key()
     assert base.key() != request("http://127.0.0.1:1/v1", temperature=0.7).key()

@@ -37,7 +37,8 @@ def verdict(cid: str, judge: str, decision: Decision) -> Verdict:
 
 def write_run(store: ArtifactStore) -> None:
     """e1, e2, e3 enhanced (e2 fails the gate, e3 is dropped at release as a duplicate), c1 composed and
-    repaired into c1r which passes; one enhance attempt and one compose attempt failed to generate."""
+    repaired into c1r which passes the gate and is rejected by the judges; one enhance attempt and one
+    compose attempt failed to generate."""
     for cid, origin, domains in (("e1", Origin.ENHANCED, ("Math_Stats",)), ("e2", Origin.ENHANCED, ("Math_Stats",)),
                                  ("e3", Origin.ENHANCED, ("Text_NLP",))):
         store.write(RUN, "enhance", cid, candidate(cid, origin, domains))
@@ -49,7 +50,8 @@ def write_run(store: ArtifactStore) -> None:
     for r in (rejection("e2", "validate", RejectReason.LOW_COVERAGE, "line_coverage: 0.50 < 0.90"),
               rejection("x1", "enhance", RejectReason.GENERATION_FAILED, "no transform applies"),
               rejection("x2", "compose", RejectReason.GENERATION_FAILED, "no shared type"),
-              rejection("e3", "release", RejectReason.DUPLICATE, "same tree as e1 <script>")):
+              rejection("e3", "release", RejectReason.DUPLICATE, "same tree as e1 <script>"),
+              rejection("c1r", "judge", RejectReason.JUDGE_REJECTED, "2 of 2 judges rejected")):
         store.write(RUN, "rejections", r.candidate_id, r)
     store.write(RUN, "release", "e3", rejection("e3", "release", RejectReason.DUPLICATE, "same tree as e1 <script>"))
     verdicts = [(verdict(cid, "judge-a", a), verdict(cid, "judge-b", b))

@@ -17,10 +17,12 @@ def test_the_run_is_counted_per_source_and_reason_from_its_records(tmp_path):
     store = ArtifactStore(tmp_path)
     write_run(store)
     data = collect_run(store, RUN)
-    assert data.sources == {"composed": {"attempted": 2, "generated": 1, "passed gate": 1, "released": 1},
+    # released: the gate passes neither the judges (c1r) nor the release (e3, a duplicate) rejected
+    assert data.sources == {"composed": {"attempted": 2, "generated": 1, "passed gate": 1, "released": 0},
                             "enhanced": {"attempted": 4, "generated": 3, "passed gate": 2, "released": 1}}
     assert [(r.reason, r.count, r.example.candidate_id) for r in data.reasons] == [
-        (RejectReason.GENERATION_FAILED, 2, "x1"), (RejectReason.DUPLICATE, 1, "e3"), (RejectReason.LOW_COVERAGE, 1, "e2")]
+        (RejectReason.GENERATION_FAILED, 2, "x1"), (RejectReason.DUPLICATE, 1, "e3"),
+        (RejectReason.JUDGE_REJECTED, 1, "c1r"), (RejectReason.LOW_COVERAGE, 1, "e2")]
     # The repaired candidate's report decides the composed one; the failed original is not drawn.
     by_group = {}
     for sample in data.samples:
@@ -82,3 +84,29 @@ def test_a_run_without_models_has_no_usage_section(tmp_path):
     (tmp_path / "runs" / RUN / "model_usage.json").unlink()
     data = collect_run(store, RUN)
     assert data.usage is None and 'id="model-usage"' not in render_report(data)
+
+
+def test_a_release_page_shows_the_agreement_over_every_candidate_its_run_judged(tmp_path):
+    """The released tasks carry only the verdicts of what the panel accepted: a panel that never disagrees
+    on what it let through. The run's figures cover every candidate judged (here four, with a rejection
+    and an abstention); the released tasks' verdicts are drawn only when the run's are missing."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "release"))
+    from release_fixtures import build_task, verdict as task_verdict
+
+    from judges.stage import AGREEMENT_FILE
+    from pipeline.funnel import Funnel
+    from pipeline.records import Decision
+    from pipeline.report import collect_release
+
+    store = ArtifactStore(tmp_path)
+    write_run(store)
+    task = build_task(verdicts=(task_verdict("e1", "judge-a", Decision.ACCEPT),
+                                task_verdict("e1", "judge-b", Decision.ACCEPT)), candidate_id="e1")
+    page = collect_release(store, RUN, "2026.12.0", {"2026.12.0": [task]}, Funnel(run_id=RUN))
+    assert page.agreement == collect_run(store, RUN).agreement and page.agreement.judged == 4
+    assert page.sources["composed"]["released"] == 0  # the judges' rejection is subtracted
+    (Path(store.runs) / RUN / AGREEMENT_FILE).unlink()
+    assert collect_release(store, RUN, "2026.12.0", {"2026.12.0": [task]}, Funnel(run_id=RUN)).agreement.judged == 1
