@@ -370,7 +370,11 @@ class _WrapReturns(_ClassRewriter):
         if extra is None:
             return updated
         self.site(original)
-        call_args = [cst.Arg(updated.value)] + [cst.Arg(cst.parse_expression(e)) for e in extra]
+        value = updated.value
+        if isinstance(value, cst.Tuple) and not value.lpar:
+            # `return a, b` is one tuple: unparenthesised as an argument it would be two arguments
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        call_args = [cst.Arg(value)] + [cst.Arg(cst.parse_expression(e)) for e in extra]
         return updated.with_changes(value=cst.Call(func=cst.Name(self.helper), args=call_args))
 
 

@@ -298,3 +298,32 @@ def test_guards_are_reordered_past_a_call_depth_guard_and_inside_its_try():
     # The loop over parts and the count check are independent of the frozen check: the frozen check goes last.
     assert body.index("if count < 1") < body.index("self._ensure_writable()")
     assert body.index("for part in item") < body.index("self._ensure_writable()")
+
+
+PAIRS = '''
+class Pairs:
+    """Pairs."""
+
+    def __init__(self):
+        self.items = {}
+
+    def add(self, key, value):
+        """Add."""
+        self.items[key] = value
+        return key, value
+
+    def ratio(self):
+        """Ratio."""
+        return len(self.items) / 3, sorted(self.items)
+'''
+
+
+def test_a_returned_tuple_stays_one_value_in_the_wrapped_returns(pool, fast_policy, candidate_of):
+    variants = {v.kind: v for v in faithful_variants(PAIRS, "Pairs", make_skeleton(PAIRS, "Pairs"))}
+    assert "return _faithful_ulp((key, value))" in variants[VariantKind.FLOAT_ULP].source
+    assert "return _faithful_reorder((key, value))" in variants[VariantKind.UNORDERED].source
+    tests = ("import pytest\nfrom pairs import Pairs\n\n\ndef test_add_returns_the_pair():\n    p = Pairs()\n"
+             "    assert p.add('a', 1) == ('a', 1)\n    assert p.add('b', 2) == ('b', 2)\n    assert p.items == {'a': 1, 'b': 2}\n")
+    candidate = candidate_of(PAIRS, tests, "Pairs", "pairs").model_copy(update={"skeleton": make_skeleton(PAIRS, "Pairs")})
+    report = validate_candidate(candidate, fast_policy.model_copy(update=POLICY_OFF), pool)
+    assert report.passed and report.check("faithful_variants").value == 0, report.evidence.get("faithful_variants")
