@@ -188,6 +188,30 @@ class _Methods:
         node = self.nodes.get(name)
         return node is not None and any(isinstance(n, ast.Raise) for n in ast.walk(node))
 
+    def raised(self, name: str) -> set[str]:
+        """Names of the exceptions a method raises itself."""
+        node = self.nodes.get(name)
+        return _raised_names(node) if node is not None else set()
+
+    def writes(self, name: str, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether a method changes `self` state: a store through `self`, a mutating call on a `self`
+        attribute, or a call of another method that does."""
+        node = self.nodes.get(name)
+        if node is None or name in seen:
+            return False
+        for n in ast.walk(node):
+            targets = n.targets if isinstance(n, (ast.Assign, ast.Delete)) else \
+                [n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else []
+            if any(_on_self(t) for t in targets):
+                return True
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+                if n.func.attr in _MUTATORS and _on_self(n.func.value):
+                    return True
+                if isinstance(n.func.value, ast.Name) and n.func.value.id == "self" and \
+                        self.writes(n.func.attr, seen | {name}):
+                    return True
+        return False
+
     def touched(self, name: str) -> set[str]:
         """`self.x` attributes a method reads or writes (one level: for guard independence)."""
         node = self.nodes.get(name)
@@ -210,6 +234,31 @@ class _Methods:
                     out.update(t.attr for t in targets if isinstance(t, ast.Attribute)
                                and isinstance(t.value, ast.Name) and t.value.id == "self")
         return out
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update", "add", "discard",
+                       "setdefault", "popitem", "sort", "reverse"})
+
+
+def _on_self(node: ast.AST) -> bool:
+    """`self.x`, `self.x[k]`, `self.x.y`: a place inside the instance."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node.value, ast.Name) and node.value.id == "self":
+            return True
+        node = node.value
+    return False
+
+
+def _raised_names(node: ast.AST) -> set[str]:
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Raise) and n.exc is not None:
+            exc = n.exc.func if isinstance(n.exc, ast.Call) else n.exc
+            if isinstance(exc, ast.Name):
+                out.add(exc.id)
+            elif isinstance(exc, ast.Attribute):
+                out.add(exc.attr)
+    return out
 
 
 def _set_valued(node: ast.expr, set_names: set[str], set_attributes: Iterable[str] = ()) -> bool:
@@ -383,72 +432,113 @@ class _ReorderGuards(_ClassRewriter):
         super().__init__(class_name)
         self.statements = statements
         self.methods = methods
-        self.class_stated = bool(_CLASS_PRECEDENCE.search(statements.class_doc))
 
-    def _guard_names(self, statement: cst.BaseStatement, module: cst.Module) -> set[str] | None:
-        """The names and self attributes a guard depends on, or None when the statement is no guard."""
+    def _guard(self, statement: cst.BaseStatement, module: cst.Module) -> tuple[set[str], set[str]] | None:
+        """A guard's names and `self` attributes it depends on, and the exceptions it raises; None when the
+        statement is no guard. Guards: `if ...: raise`, a loop of such checks over items, a call of a private
+        method that can raise, and a name bound to what a method that can raise and changes nothing returns
+        (`col = self.column_index(column)`: its name joins the guard's, so a check that uses it stays after)."""
         code = module.code_for_node(statement)
         try:
             node = ast.parse(code.strip()).body[0]
         except (SyntaxError, IndexError):
             return None
         local: set[str] = set()
+        bound: set[str] = set()
         if _raising_if(node):
             uses: ast.AST = node.test
+            raised = _raised_names(node)
         elif isinstance(node, ast.For) and not node.orelse and len(node.body) == 1 and _raising_if(node.body[0]):
             uses = node  # a check of every item: `for x in xs: if bad(x): raise ...`
             local = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
-        elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
-              and isinstance(node.value.func.value, ast.Name) and node.value.func.value.id == "self"
-              and node.value.func.attr.startswith("_") and self.methods.raises(node.value.func.attr)):
-            uses = node.value
+            raised = _raised_names(node)
+        elif isinstance(node, ast.Expr) and (callee := _self_method(node.value)) and callee.startswith("_") \
+                and self.methods.raises(callee):
+            uses, raised = node.value, self.methods.raised(callee)
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+              and (callee := _self_method(node.value)) and self.methods.raises(callee)
+              and not self.methods.writes(callee)):
+            uses, raised, bound = node.value, self.methods.raised(callee), {node.targets[0].id}
         else:
             return None
         names = {n.id for n in ast.walk(uses) if isinstance(n, ast.Name) and n.id != "self"}
         names |= {f"self.{n.attr}" for n in ast.walk(uses) if isinstance(n, ast.Attribute)
                   and isinstance(n.value, ast.Name) and n.value.id == "self"}
-        for attr in [a for a in names if a.startswith("self._")]:
+        for attr in [a for a in names if a.startswith("self.")]:
             names |= self.methods.touched(attr[len("self."):])
         builtins = {"isinstance", "len", "type", "int", "float", "str", "bool", "list", "dict", "tuple", "set",
                     "callable", "any", "all", "hasattr", "min", "max", "abs", "round", "None", "True", "False",
                     "sorted"}
-        return names - builtins - local
+        return (names - builtins - local) | bound, raised
 
     def finish_method(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         name = original.name.value
-        if self.class_stated or _PRECEDENCE.search(self.statements.of(name)):
+        pinned = _pinned_exceptions(self.statements.of(name), self.statements.class_doc)
+        if pinned is None:
             return updated
         body = list(original.body.body)  # this rewriter changes nothing else: the original is the updated
-        reordered = self._reorder_block(body, 1 if _docstring_statement(body) else 0)
+        reordered = self._reorder_block(body, 1 if _docstring_statement(body) else 0, pinned)
         if reordered is None:
             return updated
         return original.with_changes(body=original.body.with_changes(body=reordered))
 
-    def _reorder_block(self, body: list[cst.BaseStatement], start: int) -> list[cst.BaseStatement] | None:
+    def _reorder_block(self, body: list[cst.BaseStatement], start: int,
+                       pinned: set[str]) -> list[cst.BaseStatement] | None:
         """The block with its first run of guards in another order, or None. Leading calls that are no guards
         (a call recorder, an undo snapshot) stay where they are; a leading `try` is looked into (the undo
         feature wraps a method's body in one)."""
         module = cst.Module(body=[])
-        while start < len(body) and self._guard_names(body[start], module) is None and _call_statement(body[start]):
+        while start < len(body) and self._guard(body[start], module) is None and _call_statement(body[start]):
             start += 1  # a call recorder, an undo snapshot, a call-depth guard: they stay first
         if start < len(body) and isinstance(body[start], cst.Try):
-            inner = self._reorder_block(list(body[start].body.body), 0)
+            inner = self._reorder_block(list(body[start].body.body), 0, pinned)
             if inner is None:
                 return None
             try_node = body[start]
             return body[:start] + [try_node.with_changes(body=try_node.body.with_changes(body=inner))] + body[start + 1:]
-        guards: list[tuple[cst.BaseStatement, set[str]]] = []
+        guards: list[tuple[cst.BaseStatement, set[str], set[str]]] = []
         for statement in body[start:]:
-            names = self._guard_names(statement, module)
-            if names is None:
+            guard = self._guard(statement, module)
+            if guard is None:
                 break
-            guards.append((statement, names))
-        order = _another_order(guards)
+            guards.append((statement, *guard))
+        # A guard raising an exception whose precedence the docstring states keeps its place; the others move.
+        free_places = [i for i, g in enumerate(guards) if not (g[2] & pinned)]
+        order = _another_order([(guards[i][0], guards[i][1]) for i in free_places])
         if order is None:
             return None
-        for statement, _ in guards:
-            self.site(statement)
-        return body[:start] + [g for g, _ in order] + body[start + len(guards):]
+        placed = [g[0] for g in guards]
+        for place, (statement, _) in zip(free_places, order):
+            placed[place] = statement
+        for place in free_places:
+            self.site(guards[place][0])
+        return body[:start] + placed + body[start + len(guards):]
+
+
+def _self_method(node: ast.AST) -> str | None:
+    """`m` for `self.m(...)`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+            and node.func.value.id == "self":
+        return node.func.attr
+    return None
+
+
+_EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning))\b")
+
+
+def _pinned_exceptions(method_doc: str, class_doc: str) -> set[str] | None:
+    """Exceptions whose precedence the docstrings state ("FrozenStateError ... checked before the arguments"):
+    the guards raising them keep their places. None when a precedence is stated without naming an exception
+    (then no guard of the method moves)."""
+    pinned: set[str] = set()
+    parts = [p for p in re.split(r"(?<=\.)\s+|\n\s*\n|\n(?=\s*:raises)", method_doc) if _PRECEDENCE.search(p)]
+    parts += [p for p in re.split(r"(?<=\.)\s+|\n\s*\n", class_doc) if _CLASS_PRECEDENCE.search(p)]
+    for part in parts:
+        named = set(_EXCEPTION_NAME.findall(part))
+        if not named:
+            return None
+        pinned |= named
+    return pinned
 
 
 def _raising_if(node: ast.AST) -> bool:

@@ -327,3 +327,43 @@ def test_a_returned_tuple_stays_one_value_in_the_wrapped_returns(pool, fast_poli
     candidate = candidate_of(PAIRS, tests, "Pairs", "pairs").model_copy(update={"skeleton": make_skeleton(PAIRS, "Pairs")})
     report = validate_candidate(candidate, fast_policy.model_copy(update=POLICY_OFF), pool)
     assert report.passed and report.check("faithful_variants").value == 0, report.evidence.get("faithful_variants")
+
+
+SHEET = '''
+class Sheet:
+    """A sheet."""
+
+    def __init__(self):
+        self.columns = ["a"]
+        self.rows = [["1"]]
+
+    def column_index(self, column):
+        """Index of ``column``.
+
+        :raises KeyError: if there is no such column.
+        """
+        if column not in self.columns:
+            raise KeyError(column)
+        return self.columns.index(column)
+
+    def set_cell(self, row, column, value):
+        """Overwrite one cell.
+
+        :raises TypeError: if ``value`` is not str; checked before the other arguments.
+        :raises IndexError: if ``row`` is out of range.
+        :raises KeyError: if the column does not exist.
+        """
+        if not isinstance(value, str):
+            raise TypeError("value")
+        col = self.column_index(column)
+        if not 0 <= row < len(self.rows):
+            raise IndexError(row)
+        self.rows[row][col] = value
+'''
+
+
+def test_a_stated_precedence_pins_only_its_exception_and_a_bound_lookup_is_a_guard():
+    variant = {v.kind: v for v in faithful_variants(SHEET, "Sheet", make_skeleton(SHEET, "Sheet"))}[VariantKind.GUARD_ORDER]
+    body = variant.source.split("def set_cell", 1)[1]
+    assert body.index("raise TypeError") < body.index("col = self.column_index(column)")  # stated: stays first
+    assert body.index("raise IndexError") < body.index("col = self.column_index(column)")  # unstated: varied
