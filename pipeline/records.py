@@ -341,6 +341,10 @@ class Task(Record):
         "(pipeline.release.family; empty only in tasks written before the field existed)."
     )
 
+    def module_source(self) -> str:
+        """The reference as one runnable module: its imports (kept apart in ClassEval's columns) first."""
+        return "\n".join(self.import_statement) + ("\n\n" if self.import_statement else "") + self.solution_code
+
     @staticmethod
     def make_id(class_name: str, skeleton: str, solution_code: str, test: str) -> str:
         """Stable task id: a digest of what a solver and a grader see, identical on every run and machine."""

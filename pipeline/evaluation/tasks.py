@@ -48,7 +48,7 @@ def _top_level_tests(code: str) -> tuple[str, ...]:
 
 
 def task_from_release(task: Task, source: str) -> EvalTask:
-    solution = "\n".join(task.import_statement) + ("\n\n" if task.import_statement else "") + task.solution_code
+    solution = task.module_source()
     method_tests = {m.method_name: _top_level_tests(m.test_code) or ((m.test_class,) if m.test_class else ())
                     for m in task.methods_info}
     return EvalTask(task_id=task.task_id, class_name=task.class_name, module_name=task.module_name,

@@ -18,7 +18,7 @@ from validation.policy import GatePolicy
 
 def task_candidate(task: Task) -> Candidate:
     """The candidate a released task was (its imports put back in front of the class)."""
-    solution = "\n".join(task.import_statement) + ("\n\n" if task.import_statement else "") + task.solution_code
+    solution = task.module_source()
     return Candidate(candidate_id=task.candidate_id or task.task_id, class_name=task.class_name,
                      module_name=task.module_name, domains=task.domains, description=task.class_description,
                      skeleton=task.skeleton, solution_code=solution, test_code=task.test, origin=task.origin,
