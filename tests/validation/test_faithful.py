@@ -402,3 +402,45 @@ def test_a_stated_precedence_pins_only_its_exception_and_a_bound_lookup_is_a_gua
     body = variant.source.split("def set_cell", 1)[1]
     assert body.index("raise TypeError") < body.index("col = self.column_index(column)")  # stated: stays first
     assert body.index("raise IndexError") < body.index("col = self.column_index(column)")  # unstated: varied
+
+
+BAG = '''
+class Bag:
+    """A bag of items crafted by recipes."""
+
+    def __init__(self):
+        self.items = {"ore": 3}
+        self.recipes = {"smelt": {"ore": 2}}
+
+    def missing_for(self, recipe, times=1):
+        """Ingredients lacking to craft ``recipe`` ``times`` times.
+
+        :raises KeyError: if the recipe is unknown.
+        """
+        needs = self.recipes[recipe]
+        return {k: n * times - self.items.get(k, 0) for k, n in needs.items() if n * times > self.items.get(k, 0)}
+
+    def craft(self, recipe, times=1):
+        """Craft ``recipe`` ``times`` times.
+
+        :raises KeyError: if the recipe is unknown.
+        :raises ValueError: if ``times`` is below 1 or ingredients are missing.
+        """
+        if times < 1:
+            raise ValueError("times must be at least 1")
+        missing = self.missing_for(recipe, times)
+        if missing:
+            raise ValueError(f"missing {missing}")
+        for k, n in self.recipes[recipe].items():
+            self.items[k] -= n * times
+        return times
+'''
+
+
+def test_a_lookup_whose_raise_is_only_documented_is_a_guard_independent_of_arguments_it_does_not_check():
+    variant = {v.kind: v for v in faithful_variants(BAG, "Bag", make_skeleton(BAG, "Bag"))}[VariantKind.GUARD_ORDER]
+    body = variant.source.split("def craft", 1)[1]
+    # missing_for raises (its docstring says so) on the recipe only: the times check is independent of it,
+    # so a correct craft may look the recipe up first; the check that uses what it returns stays after it.
+    assert body.index("missing = self.missing_for(recipe, times)") < body.index("if times < 1")
+    assert body.index("missing = self.missing_for(recipe, times)") < body.index("if missing")
