@@ -117,13 +117,40 @@ def import_classeval(
     source: Annotated[str, typer.Argument(help="A ClassEval-format JSON file, or a Hub dataset name with --hub.")],
     hub: Annotated[bool, typer.Option("--hub", help="Treat SOURCE as a Hugging Face dataset name (downloads).")] = False,
     split: Annotated[str, typer.Option(help="Split to read with --hub.")] = "test",
-    domain: Annotated[str, typer.Option(help="Domain label given to the imported classes.")] = "ClassEval",
+    as_seeds: Annotated[Optional[Path], typer.Option("--as-seeds", help="Write seed folders (the layout of seeds/) under this corpus folder.")] = None,
+    domain: Annotated[Optional[str], typer.Option(help="Domain of every imported class (default: ClassEval; with --as-seeds: chosen per class by the registry's keywords).")] = None,
+    default_domain: Annotated[Optional[str], typer.Option(help="With --as-seeds: the domain of a class no keyword points at (default: skip it).")] = None,
+    licence: Annotated[str, typer.Option(help="With --as-seeds: the licence written into each seed.toml.")] = "unknown",
     out: Annotated[Optional[Path], typer.Option(help="Folder for the SeedClass JSON records.")] = None,
 ) -> None:
-    """Read ClassEval-format tasks into SeedClass records (one JSON file each)."""
-    from pipeline.classeval import read_classeval_file, read_classeval_hub
+    """Read ClassEval-format tasks into SeedClass records (one JSON file each), or with --as-seeds into seed
+    folders a build can start from (CLASSEVAL_PRO_SEEDS=DIR): the skeleton's docstrings merged into the
+    solution, a registered domain per class. Tasks that cannot be used are named, one line each."""
     from pipeline.store import atomic_write_text
 
+    if as_seeds is not None:
+        from pipeline.classeval import read_classeval_entries
+        from pipeline.classeval_seeds import import_as_seeds
+
+        if hub:
+            raise InputError("--as-seeds reads a ClassEval-format JSON file, not --hub")
+        result = import_as_seeds(read_classeval_entries(Path(source)), Path(source).name, as_seeds,
+                                 settings.domain_registry_path(), domain=domain, default_domain=default_domain,
+                                 licence=licence)
+        for line in result.skipped:
+            err_console.print(f"[red]skipped[/red] {line}", highlight=False, soft_wrap=True)
+        for line in result.notes:
+            err_console.print(f"[yellow]note[/yellow] {line}", highlight=False, soft_wrap=True)
+        per_domain = ", ".join(f"{name} {len(names)}" for name, names in sorted(result.written.items()))
+        console.print(f"wrote {result.count} seed folder(s) into {as_seeds} ({per_domain or 'none'}); "
+                      f"{result.docstrings_added} docstring(s) merged from skeletons; {len(result.skipped)} skipped",
+                      highlight=False, soft_wrap=True)
+        if not result.count:
+            raise typer.Exit(1)
+        return
+    from pipeline.classeval import read_classeval_file, read_classeval_hub
+
+    domain = domain or "ClassEval"
     seeds = read_classeval_hub(source, split, domain) if hub else read_classeval_file(Path(source), domain)
     target = out or settings.artifacts_dir() / "imports" / (Path(source).stem if not hub else source.replace("/", "__"))
     for seed in seeds:
