@@ -44,9 +44,10 @@ def merge_skeleton_docstrings(solution: str, skeleton: str, class_name: str) -> 
     method's, matched by name), and how many were added. A docstring the solution writes itself is kept.
     Raises SyntaxError naming the part that does not parse (ClassEval has skeletons that do not)."""
     try:
-        skeleton_class = find_class(cst.parse_module(skeleton), class_name)
-    except cst.ParserSyntaxError as exc:
-        raise SyntaxError(f"skeleton does not parse: {exc.message} (line {exc.raw_line})") from None
+        ast.parse(skeleton)  # its messages name the line and the character (ClassEval has curly quotes)
+    except SyntaxError as exc:
+        raise SyntaxError(f"skeleton does not parse: {exc.msg} (line {exc.lineno})") from None
+    skeleton_class = find_class(cst.parse_module(skeleton), class_name)
     docs: dict[str | None, cst.SimpleStatementLine] = {}
     if (statement := docstring_statement(skeleton_class.body)) is not None:
         docs[None] = statement
@@ -107,9 +108,12 @@ def domain_scores(text: str, registry: DomainRegistry) -> dict[str, int]:
 
 
 def assign_domain(entry: dict[str, Any], registry: DomainRegistry) -> str | None:
-    """The domain a task's class name and description point at most (registry order breaks ties), or None."""
-    scores = domain_scores(f"{entry.get('class_name', '')} {entry.get('class_description') or ''}", registry)
-    return max(scores, key=lambda name: (scores[name], -registry.names.index(name))) if scores else None
+    """The domain a task's class name and description point at most (registry order breaks ties); when they
+    point nowhere, the one its skeleton (method names and docstrings, a noisier text) points at; or None."""
+    for text in (f"{entry.get('class_name', '')} {entry.get('class_description') or ''}", entry.get("skeleton") or ""):
+        if scores := domain_scores(str(text), registry):
+            return max(scores, key=lambda name: (scores[name], -registry.names.index(name)))
+    return None
 
 
 def seed_toml(seed: SeedClass, licence: str) -> str:
