@@ -151,8 +151,8 @@ def import_as_seeds(entries: Sequence[Any], source_name: str, root: Path, regist
     """Write each ClassEval task as `root/<domain>/<module>/` (seed.toml, the class with the skeleton's
     docstrings, its tests), the layout `seeds/` uses. `domain` gives every task that domain; otherwise
     each gets `assign_domain`'s, or `default_domain` when no keyword points anywhere (without one such a
-    task is skipped and named). A task whose solution or tests do not parse is skipped with the parser's
-    message; the registry is copied into `root` when it has none, so `root` is a corpus of its own."""
+    task is skipped and named). A malformed task, or one whose solution or tests do not parse, is skipped
+    with the reason; the registry is copied into `root` when it has none, so `root` is a corpus of its own."""
     registry = load_domains(registry_file)
     for name in (domain, default_domain):
         if name is not None and name not in registry.names:
@@ -161,11 +161,15 @@ def import_as_seeds(entries: Sequence[Any], source_name: str, root: Path, regist
     taken: set[tuple[str, str]] = set()
     for index, entry in enumerate(entries):
         where = f"{source_name}[{index}]"
-        seed = classeval_entry_to_seed(entry, where, "unassigned")
+        try:
+            seed = classeval_entry_to_seed(entry, where, "unassigned")
+        except InputError as exc:  # a malformed task is named; the others are still imported
+            result.skipped.append(str(exc))
+            continue
         where = f"{where} ({entry['task_id']})"
         chosen = domain or assign_domain(entry, registry) or default_domain
         if chosen is None:
-            result.skipped.append(f"{where}: no domain keyword in its name or description; give --default-domain")
+            result.skipped.append(f"{where}: no domain keyword in its name, description or skeleton; give --default-domain")
             continue
         if problem := _parses(seed.source, "solution_code", where) or _parses(seed.tests, "test", where):
             result.skipped.append(problem)

@@ -73,11 +73,12 @@ def test_unusable_tasks_are_named_and_the_rest_imported(workspace: Path, monkeyp
                 "solution_code": WALLET["solution_code"].replace("Wallet", "Quux"), "skeleton": ""}
     broken = {**SHOPPING_CART, "task_id": "Style_08", "solution_code": "class ShoppingCart:\n    def f(self:\n"}
     curly = {**WALLET, "skeleton": WALLET["skeleton"].replace('"""', "\u201c\u201c\u201c", 1)}
-    source = write_corpus(workspace / "mixed.json", [curly, nameless, broken])
+    source = write_corpus(workspace / "mixed.json", [curly, nameless, broken, {"task_id": "Style_09"}])
     code, out, err = run_cli(monkeypatch, capsys, "import-classeval", str(source), "--as-seeds", str(workspace / "seeds"))
     assert code == 0
-    assert "wrote 1 seed folder(s)" in out and "2 skipped" in out
-    assert "mixed.json[1] (Style_07): no domain keyword in its name or description; give --default-domain" in err
+    assert "wrote 1 seed folder(s)" in out and "3 skipped" in out
+    assert "mixed.json[1] (Style_07): no domain keyword in its name, description or skeleton; give --default-domain" in err
+    assert "mixed.json[3]: missing or empty field(s) class_name, solution_code, test" in err
     assert "mixed.json[2] (Style_08): solution_code does not parse" in err
     assert "mixed.json[0] (Style_02): docstrings not merged: skeleton does not parse" in err
 
