@@ -137,10 +137,12 @@ def import_classeval(
         result = import_as_seeds(read_classeval_entries(Path(source)), Path(source).name, as_seeds,
                                  settings.domain_registry_path(), domain=domain, default_domain=default_domain,
                                  licence=licence)
-        for line in result.skipped:
-            err_console.print(f"[red]skipped[/red] {line}", highlight=False, soft_wrap=True)
+        from rich.markup import escape
+
+        for line in result.skipped:  # escaped: a task's text may hold "[...]" that rich would read as markup
+            err_console.print(f"[red]skipped[/red] {escape(line)}", highlight=False, soft_wrap=True)
         for line in result.notes:
-            err_console.print(f"[yellow]note[/yellow] {line}", highlight=False, soft_wrap=True)
+            err_console.print(f"[yellow]note[/yellow] {escape(line)}", highlight=False, soft_wrap=True)
         per_domain = ", ".join(f"{name} {len(names)}" for name, names in sorted(result.written.items()))
         console.print(f"wrote {result.count} seed folder(s) into {as_seeds} ({per_domain or 'none'}); "
                       f"{result.docstrings_added} docstring(s) merged from skeletons; {len(result.skipped)} skipped",

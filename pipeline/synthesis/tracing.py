@@ -87,7 +87,9 @@ def parse_harvest(document: dict[str, Any], public: set[str]) -> ArgumentPools:
             broken = instance.get("ctor_broken", False) or instance.get("ctor") is None
             for entry in instance.get("calls", []) + instance.get("nested", []):
                 if "result" in entry and entry["method"] in public:  # absent when the call raised
-                    pools.results.setdefault(entry["method"], []).append(entry["result"])
+                    results = pools.results.setdefault(entry["method"], [])
+                    if entry["result"] not in results:  # distinct values are all a type needs
+                        results.append(entry["result"])
                 if entry["call"] is None or entry["method"] not in public:
                     continue
                 call = observed(entry["method"], entry["call"])
