@@ -115,6 +115,18 @@ def test_each_strategy_asks_through_inspect_and_scores_in_the_sandbox(release_fo
             assert prompts == [template] * 4 and roles == ["system"] + ["user", "assistant"] * 4
 
 
+@pytest.mark.slow
+def test_another_solvers_answer_is_read_as_a_holistic_one(release_folder, tmp_path):
+    from inspect_ai.solver import generate
+
+    model, requests = _mock(lambda text: fenced(LEDGER))
+    log = _run(classeval_pro(release=VERSION), model, tmp_path, solver=generate())
+    [sample] = log.samples
+    assert requests == [sample.input]  # Inspect's own generate: the skeleton, as the sample's input
+    score = sample.scores["sandbox_scorer"]
+    assert score.value == "C" and score.metadata["prompts"] == ["inspect-solver"]
+
+
 def test_an_unknown_strategy_is_refused_naming_the_known_ones(release_folder):
     with pytest.raises(ValueError, match="sideways.*holistic"):
         classeval_pro(release=str(release_folder), strategy="sideways")
