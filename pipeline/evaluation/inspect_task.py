@@ -4,9 +4,10 @@
     inspect eval classeval_pro -T release=2026.11.0 -T strategy=incremental --model openai/gpt-4o
     inspect eval pipeline/evaluation/inspect_task.py@classeval_pro -T release=artifacts/releases/2026.11.0
 
-Inspect finds `classeval_pro` through the package's `inspect_ai` entry point (pyproject.toml). It names a
-task of an installed package by its top-level package (`pipeline/classeval_pro`) only when the package
-lies in site-packages; an editable install (this project's) registers the plain name.
+Inspect finds `classeval_pro` through the package's `inspect_ai` entry point (pyproject.toml). Its registry
+(as of 0.3.285) prefixes a task with its top-level package (`pipeline/classeval_pro`) only when the package
+lies in site-packages or is an editable install of a distribution of that name; this project's editable
+install (distribution `classeval-pro`, package `pipeline`) registers the plain name.
 
 The parts are the harness's own, so a score here means what it means in `classeval-pro eval`:
 
@@ -166,7 +167,9 @@ def sandbox_scorer(per_test_seconds: float = 5.0, wall_seconds: float = 30.0, jo
     async def score(state: TaskState, target: Target) -> Score:
         task = _eval_task(state)
         attempt = _attempt(state, task)
-        graded = await anyio.to_thread.run_sync(grade_attempt, task, attempt, _pool(jobs, limits), limits)
+        # In a worker thread, the pool's start too: it probes bubblewrap and starts processes, which would
+        # otherwise hold up every other sample on the event loop.
+        graded = await anyio.to_thread.run_sync(lambda: grade_attempt(task, attempt, _pool(jobs, limits), limits))
         passed_methods = sum(graded.methods.values())
         return Score(
             value=CORRECT if graded.passed else INCORRECT,
