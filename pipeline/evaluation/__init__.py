@@ -9,5 +9,6 @@ in the sandbox, and report class- and method-level Pass@k and the failure taxono
 Parts, one idea a file: `tasks` (what a solver sees and a grader needs), `strategies` (the five ways of
 asking a model), `assemble` (splicing methods into a class), `baselines` (reference, skeleton, mutant),
 `scoring` (one sandbox run per completion), `taxonomy` (why a completion failed), `passk` (the unbiased
-estimator), `harness` (the loop and the summary), `leaderboard` (markdown per release), `cli` (`eval`).
+estimator), `harness` (the loop and the summary), `leaderboard` (markdown per release version), `cli`
+(`eval`), `inspect_task` (the same parts as an Inspect AI task; needs the `inspect` extra).
 """

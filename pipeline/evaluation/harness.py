@@ -123,13 +123,18 @@ def summarise(strategy: str, tasks: Sequence[EvalTask], records: Sequence[Comple
     )
 
 
+def grade_attempt(task: EvalTask, attempt: Attempt, pool: SandboxPool, limits: Limits) -> Score:
+    """An attempt's Score: graded in the sandbox, or, when no answer held code, a failure that never ran
+    (`syntax` when some answer's code did not parse, else `bad_answer`): never a silent pass."""
+    if attempt.completion is None:
+        return Score(passed=False, failure=FailureClass.SYNTAX if attempt.syntax_error else FailureClass.BAD_ANSWER,
+                     failure_detail="; ".join(attempt.bad_answers)[:300] or "no answer held code")
+    return score_completion(task, attempt.completion, pool, limits)
+
+
 def _record(task: EvalTask, strategy: str, sample: int, attempt: Attempt, pool: SandboxPool,
             limits: Limits) -> CompletionRecord:
-    if attempt.completion is None:
-        score = Score(passed=False, failure=FailureClass.SYNTAX if attempt.syntax_error else FailureClass.BAD_ANSWER,
-                      failure_detail="; ".join(attempt.bad_answers)[:300] or "no answer held code")
-    else:
-        score = score_completion(task, attempt.completion, pool, limits)
+    score = grade_attempt(task, attempt, pool, limits)
     return CompletionRecord(task_id=task.task_id, strategy=strategy, sample=sample, completion=attempt.completion,
                             prompts=tuple(attempt.prompts), asked=tuple(attempt.asked), answers=tuple(attempt.answers),
                             bad_answers=tuple(attempt.bad_answers), cached_calls=attempt.cached,

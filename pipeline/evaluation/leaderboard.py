@@ -1,7 +1,10 @@
 """Where evaluation results live and the per-release leaderboard built from them.
 
-    <artifacts>/evaluations/<release or file stem>/runs/<model>--<started>.json    one EvalRun each
-    <artifacts>/evaluations/<release or file stem>/leaderboard.md                   model x strategy
+    <artifacts>/evaluations/<release version or file stem>/runs/<model>--<started>.json    one EvalRun each
+    <artifacts>/evaluations/<release version or file stem>/leaderboard.md                   model x strategy
+
+A release is filed under the version its manifest records, not under the name of the folder it was read
+from: the same release named by its version or by a copied folder (`/tmp/bench`) has one leaderboard.
 
 The leaderboard is rebuilt from every run file of the folder (the newest run of a model and strategy
 wins), so it is always what the run files say. A release folder itself is never written to: it is
@@ -17,8 +20,18 @@ from pipeline.evaluation.harness import EvalRun, StrategySummary
 from pipeline.store import atomic_write_text
 
 
+def results_key(source: Path) -> str:
+    """What results of `source` are filed under: a release folder's version (from its manifest), else the
+    folder's name or the ClassEval file's stem."""
+    if source.suffix == ".json":
+        return source.stem
+    from pipeline.release.naming import release_version
+
+    return release_version(source) or source.name
+
+
 def results_dir(artifacts: Path, source: Path) -> Path:
-    return artifacts / "evaluations" / (source.stem if source.suffix == ".json" else source.name)
+    return artifacts / "evaluations" / results_key(source)
 
 
 def _slug(text: str) -> str:

@@ -100,6 +100,15 @@ classeval-pro eval {version} --model openai/gpt-4o --strategy all --n 5 --k 1,5
 classeval-pro eval {version} --model reference     # model-free baselines: reference, skeleton, mutant
 ```
 
+The same protocol runs as an Inspect AI task (with classeval-pro installed with its `inspect` extra,
+`pip install -e '.[inspect]'` in its checkout): the release's tasks are its samples, a strategy its solver,
+and the same sandbox its scorer (class-level pass as the value, the method-level results in the score's
+metadata); logs are named `classeval_pro_{version}`:
+
+```bash
+inspect eval classeval_pro -T release={version} -T strategy=incremental --model openai/gpt-4o --epochs 5 --epochs-reducer pass_at_1
+```
+
 **Baselines.** Every task's tests were run by the validation gate against three model-free solutions, the
 kinds `eval` offers (the gate's stub keeps the constructor and raises `NotImplementedError` in every other
 method, where `eval --model skeleton` runs the skeleton as given):

@@ -42,6 +42,15 @@ def _from_folder(folder: Path) -> ReleaseRef:
     return ReleaseRef(version=str(version), folder=folder)
 
 
+def release_version(folder: Path) -> str | None:
+    """The version `folder`'s manifest records, or None when it has no readable manifest (a folder of
+    split files copied without it)."""
+    try:
+        return _from_folder(folder).version
+    except InputError:
+        return None
+
+
 def _listing(store: ArtifactStore) -> str:
     existing = sorted_versions(store.existing_releases())
     return f"releases there: {', '.join(existing[-5:])}" if existing else "there is no release yet"

@@ -137,3 +137,16 @@ def test_a_foreign_file_is_read_task_by_task(artifacts, monkeypatch, capsys, tmp
     summary = json.loads(out_json.read_text())
     assert summary["tasks"] == 1 and summary["strategies"]["baseline"]["class_pass_at_k"] == {"1": 1.0}
     assert sorted(summary["left_out"]) == ["ClassEval_901", "ClassEval_902"]
+
+
+def test_results_are_filed_under_the_release_version_however_it_is_named(artifacts, monkeypatch, capsys, tmp_path):
+    import shutil
+
+    copy = tmp_path / "bench"
+    shutil.copytree(artifacts / "releases" / VERSION, copy)
+    for name in (VERSION, str(artifacts / "releases" / VERSION), str(copy)):
+        code, _, err = run_cli(monkeypatch, capsys, "eval", name, "--model", "skeleton", "--n", "1", "--k", "1",
+                               "--limit", "1")
+        assert code == 0, err
+    assert sorted(p.name for p in (artifacts / "evaluations").iterdir()) == [VERSION]  # one leaderboard
+    assert len(list((artifacts / "evaluations" / VERSION / "runs").glob("skeleton--*.json"))) >= 1

@@ -38,6 +38,7 @@ def test_scoring_reports_the_gate_baselines_of_this_release():
              build_task("C", metrics={"vacuous_share": 1.0})]
     text = scoring_section(tasks, "2026.12.0")
     assert "classeval-pro eval 2026.12.0 --model reference" in text
+    assert "inspect eval classeval_pro -T release=2026.12.0 " in text  # the same protocol in Inspect
     assert "| passes all 3 tasks (a condition of release) |" in text
     assert "passes 1 of 3 tasks; mean share of a task's tests it passes: 50.0% |" in text
     assert "mean share of mutants the tests catch: 70.0% |" in text
