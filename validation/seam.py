@@ -78,12 +78,14 @@ def seam_summary(edges: list[dict[str, Any]], traces: Mapping[str, Any], parts: 
     the seam, and per direction (``"A -> B"``) whether a part influences the other and in how many tests."""
     tests = list(traces.get("tests", ()))
     per_edge = [[t["nodeid"] for t in tests if any(_crosses(edge, i) for i in t["instances"])] for edge in edges]
-    described = [{**edge, "tests": tests[:tests_per_edge], "n_tests": len(tests)} for edge, tests in zip(edges, per_edge)]
+    described = [{**edge, "tests": tests[:tests_per_edge], "n_tests": len(tests)}
+                 for edge, tests in zip(edges, per_edge)]
     directions = {}
     for origin in parts:
         for destination in parts:
             if origin != destination:
-                mine = [(e, t) for e, t in zip(edges, per_edge) if (e["from_part"], e["to_part"]) == (origin, destination)]
+                mine = [(e, t) for e, t in zip(edges, per_edge)
+                        if (e["from_part"], e["to_part"]) == (origin, destination)]
                 directions[f"{origin} -> {destination}"] = {
                     "edges": len(mine), "tests": len({test for _, tests in mine for test in tests})}
     return {

@@ -36,10 +36,10 @@ from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.cst_edit import ClassEditor, EditError, _docstring_node
 from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal, evaluated_docstring
 from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
+from pipeline.synthesis.oracle import ScenarioRun
 from pipeline.synthesis.pairing import pair_seeds
 from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
-from pipeline.synthesis.oracle import ScenarioRun
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall, harvest, replay_scenarios
 
 STAGE = "compose"
@@ -57,7 +57,6 @@ class Bridge:
     source: str  # query of one half whose value is passed on
     target: str  # method of the other half that records it
     parameter: str  # the target's parameter that receives the value
-    type: str  # the value's type, as the source's annotation says
     source_part: str  # class names of the halves: the value goes from source_part to target_part
     target_part: str
     observers: tuple[str, ...]  # queries of the target's half that read what the target writes
@@ -86,8 +85,8 @@ class Fusion:
     params_a: tuple[str, ...]
     params_b: dict[str, str]  # B's constructor parameter -> its name in the hybrid
     bridges: tuple[Bridge, ...]
-    parts: tuple[Part, Part] = ()  # type: ignore[assignment]
-    type_only: tuple[str, ...] = ()  # source -> target pairs that fit by type alone, refused as bridges
+    parts: tuple[Part, Part]
+    type_only: tuple[str, ...]  # source -> target pairs that fit by type alone, refused as bridges
 
 
 class _Renamer(cst.CSTTransformer):
@@ -165,22 +164,22 @@ def find_bridges(model: ClassModel, parts: tuple[Part, Part], taken: set[str]) -
     they fit by type alone (the target's first parameter has the source's return type).
 
     A bridge's source is a public query of one part (it changes nothing and reads fields that the part's
-    methods change, through the methods it calls too) returning a quantity; its target is a public method of the other part
-    that changes that part's fields and has a parameter named as a quantity (`QUANTITY_PARAMETERS`) whose
-    type takes the value; at least one query of the target's part without required arguments reads what
-    the target writes (the observers: they show the change)."""
+    methods change, through the methods it calls too) returning a quantity; its target is a public method
+    of the other part that changes that part's fields and has a parameter named as a quantity
+    (`QUANTITY_PARAMETERS`) whose type takes the value; at least one query of the target's part without
+    required arguments reads what the target writes (the observers: they show the change)."""
     bridges: list[Bridge] = []
     type_only: list[str] = []
     queries = {q.name for q in model.queries()}
     for first, second in (parts, parts[::-1]):
+        # the part's state: fields that some method changes after construction (a value computed from
+        # constructor settings alone is a constant, not state)
+        changing = set().union(*(model.reach(m)[1] for m in first.methods)) & set(first.fields)
         for source in (model.methods[m] for m in first.methods if m in model.methods):
             produced = _normal_type(source.returns)
             if not source.public or source.kind != "instance" or produced is None or not source.simple_signature \
                     or source.name in model.mutators:
                 continue
-            # the part's state: fields that some method changes after construction (a value computed from
-            # constructor settings alone is a constant, not state)
-            changing = set().union(*(model.reach(m)[1] for m in first.methods)) & set(first.fields)
             reads_first = model.reach(source.name)[0] & changing
             for target in (model.methods[m] for m in second.methods if m in model.methods):
                 if not target.public or target.kind != "instance" or not target.simple_signature:
@@ -190,15 +189,14 @@ def find_bridges(model: ClassModel, parts: tuple[Part, Part], taken: set[str]) -
                                   and model.reach(q)[0] & written)
                 fed = next((p for p in target.params if p.name in QUANTITY_PARAMETERS
                             and produced in _QUANTITIES.get(_normal_type(p.annotation) or "", ())), None)
-                name = f"record_{source.name.lstrip('_')}_in_{target.name}"
-                if fed is None or not reads_first or target.name not in model.mutators or not observers \
-                        or name in taken or len(name) > 48:
+                if fed is None or not reads_first or target.name not in model.mutators or not observers:
                     first_param = target.params[0].annotation if target.params else None
                     if _normal_type(first_param) == produced:
                         type_only.append(f"{source.name} -> {target.name}")
                     continue
-                bridges.append(Bridge(name, source.name, target.name, fed.name, produced, first.name, second.name,
-                                      observers))
+                name = f"record_{source.name.lstrip('_')}_in_{target.name}"
+                if name not in taken and len(name) <= 48:
+                    bridges.append(Bridge(name, source.name, target.name, fed.name, first.name, second.name, observers))
     return sorted(bridges, key=lambda br: br.name), sorted(type_only)
 
 
@@ -567,7 +565,10 @@ def shows_the_flow(run: ScenarioRun) -> bool:
     before, after = run.steps[-3], run.steps[-1]
     if any(s.get("unstable") or s["kind"] not in ("return", "raise") for s in (before, after)):
         return False
-    return (before["kind"], before.get("literal"), before.get("exc")) != (after["kind"], after.get("literal"), after.get("exc"))
+    def seen(step: dict[str, Any]) -> tuple[Any, ...]:
+        return step["kind"], step.get("literal"), step.get("exc")
+
+    return seen(before) != seen(after)
 
 
 _POOL_CACHE: dict[str, ArgumentPools] = {}
