@@ -168,3 +168,25 @@ def test_a_reader_reached_only_inside_the_carrier_does_not_cross():
     summary = seam_summary(edges, {"tests": [nested, driven]}, PARTS)
     assert summary["tests_crossing"] == ["t::driven"]
     assert summary["exercised_seam_edges"] == 1
+
+
+def test_reading_one_part_and_writing_the_other_apart_carries_nothing():
+    # the old bridges' shape: a query of one part after a change of the other, the value thrown away
+    unrelated = HALVES + '''
+    def mean_from_score(self, n):
+        value = self.score(n)
+        return self.mean()
+
+    def add_then_total(self, value):
+        self.add(value)
+        return self.total()
+'''
+    assert seam_edges(unrelated, "ScorecardStats", PARTS) == []
+    carried = HALVES + '''
+    def add_scaled_total(self, factor):
+        scaled = [self.total() * factor]
+        for item in scaled:
+            self.samples.append(item)
+'''
+    assert {(e["source"], e["to_part"]) for e in seam_edges(carried, "ScorecardStats", PARTS)} == {
+        ("add_scaled_total", "Stats")}
