@@ -135,6 +135,7 @@ def judge_command(
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write every decision and the agreement here.")] = None,
     api_base: Annotated[Optional[str], typer.Option("--api-base", help="OpenAI-compatible server for the models.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Candidates judged at the same time.")] = 2,
+    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Judge at most this many tasks (the first, in the order read).")] = None,
 ) -> None:
     """Run the judge panel (the deterministic checks, then the model panel when models are given) and print a
     table (task, each judge's verdict, decision and the layer that made it, failed criteria) and the agreement
@@ -158,12 +159,14 @@ def judge_command(
     from pipeline.release.naming import release_or_path
 
     pairs = load_pairs(release_or_path(path))  # a release may be named by its version
+    of_all = f" (the first {limit} of {len(pairs)})" if limit is not None and limit < len(pairs) else ""
+    pairs = pairs[:limit]
     with panel_factory(config, jobs=jobs)() as panel:
         for warning in panel.warnings:
             err_console.print(f"[yellow]warning[/yellow] {escape(warning)}")
         decisions = panel.review_many(pairs, jobs=jobs)
     figures = agreement([d.verdicts for d in decisions])
-    print_decisions(decisions, f"judge panel ({config.decision_rule().label}) on {len(decisions)} task(s) from {path}")
+    print_decisions(decisions, f"judge panel ({config.decision_rule().label}) on {len(decisions)} task(s) from {path}{of_all}")
     for line in agreement_lines(figures):
         console.print(line, highlight=False)
     if json_out is not None:

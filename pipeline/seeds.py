@@ -5,12 +5,18 @@ A seed is a folder `seeds/<domain>/<name>/` with `seed.toml`, the class module `
 validation sandbox): the files exist, both modules parse, the named class is defined at top level, and the
 tests import it and define at least one test. Each problem names the file it is in, and one broken seed
 never stops the others from being checked.
+
+A seed that loads may still state too little: a method without a docstring gives the judges nothing to
+hold the tests against, and one without type hints gives composition no types to join on. Those are
+reported per method (`specification_gaps`) without stopping the seed from loading, since a corpus written
+elsewhere (ClassEval's, say) often has neither and composition can infer types from observed values.
 """
 
 from __future__ import annotations
 
 import ast
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,17 +76,73 @@ def _imports_class(tree: ast.Module, module: str, class_name: str) -> bool:
     return False
 
 
+# pytest's defaults (`python_functions = test`, `python_classes = Test`) and unittest's `testMethodPrefix`.
+_TEST_PREFIX, _CLASS_PREFIX = "test", "Test"
+_TESTCASE_BASES = ("TestCase", "IsolatedAsyncioTestCase")
+
+
+def _testcase_names(tree: ast.Module) -> set[str]:
+    """Dotted names under which this module can reach unittest's TestCase classes (`unittest.TestCase`,
+    `ut.TestCase` after `import unittest as ut`, `TestCase` or an alias after `from unittest import ...`)."""
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "unittest":
+                    names.update(f"{alias.asname or 'unittest'}.{base}" for base in _TESTCASE_BASES)
+        elif isinstance(node, ast.ImportFrom) and node.module == "unittest":
+            names.update(alias.asname or alias.name for alias in node.names if alias.name in _TESTCASE_BASES)
+    return names
+
+
+def _is_test_method(item: ast.stmt) -> bool:
+    return isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith(_TEST_PREFIX)
+
+
+def _opts_out(node: ast.ClassDef) -> bool:
+    """`__test__ = False` in a class body: pytest leaves the class alone."""
+    return any(isinstance(item, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__test__" for t in item.targets)
+               and isinstance(item.value, ast.Constant) and item.value.value is False for item in node.body)
+
+
 def _count_tests(tree: ast.Module) -> int:
+    """How many tests pytest would collect from this module with its default settings, read from the syntax
+    tree (the tests are untrusted: importing them to ask pytest is not an option).
+
+    pytest collects top-level `test*` functions; `test*` methods of `Test*` classes that define no
+    `__init__`; and, through its unittest plugin, `test*` methods of every `unittest.TestCase` subclass
+    whatever its name (ClassEval names them `<Class>Test<Method>`). Methods inherited from a class of the
+    same module count; a class setting `__test__ = False` is skipped. Bases imported from elsewhere cannot
+    be read, so a class deriving only from those counts as a plain class.
+    """
+    testcase = _testcase_names(tree)
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+
+    def local_bases(node: ast.ClassDef) -> list[ast.ClassDef]:
+        return [classes[b.id] for b in node.bases if isinstance(b, ast.Name) and b.id in classes and b.id != node.name]
+
+    def is_testcase(node: ast.ClassDef, seen: frozenset[str] = frozenset()) -> bool:
+        if node.name in seen:
+            return False
+        return any(ast.unparse(b) in testcase for b in node.bases) or any(
+            is_testcase(base, seen | {node.name}) for base in local_bases(node))
+
+    def test_methods(node: ast.ClassDef, seen: frozenset[str] = frozenset()) -> set[str]:
+        if node.name in seen:
+            return set()
+        own = {item.name for item in node.body if _is_test_method(item)}
+        return own.union(*(test_methods(base, seen | {node.name}) for base in local_bases(node)))
+
+    def defines_init(node: ast.ClassDef) -> bool:
+        return any(isinstance(item, ast.FunctionDef) and item.name in ("__init__", "__new__") for item in node.body)
+
     count = 0
     for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+        if _is_test_method(node):
             count += 1
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            count += sum(
-                1
-                for item in node.body
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith("test")
-            )
+        elif isinstance(node, ast.ClassDef) and not _opts_out(node):
+            if is_testcase(node) or (node.name.startswith(_CLASS_PREFIX) and not defines_init(node)):
+                count += len(test_methods(node))
     return count
 
 
@@ -113,7 +175,7 @@ def load_seed(folder: Path, domain: str) -> SeedClass | SeedProblem:
     if not _imports_class(tests_tree, name, meta.class_name):
         return SeedProblem(tests_path, f"does not import {meta.class_name} from module {name!r}")
     if _count_tests(tests_tree) == 0:
-        return SeedProblem(tests_path, "defines no tests (no test_* function or Test* class with test_* methods)")
+        return SeedProblem(tests_path, "defines no tests pytest would collect (no test* function, no test* method in a Test* class or a unittest.TestCase subclass)")
     return SeedClass(
         seed_id=f"{domain}/{name}",
         domain=domain,
@@ -132,12 +194,46 @@ def load_seed(folder: Path, domain: str) -> SeedClass | SeedProblem:
     )
 
 
+def _missing_hints(method: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    args = method.args
+    positional = args.posonlyargs + args.args
+    bound = not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in method.decorator_list)
+    params = (positional[1:] if bound else positional) + args.kwonlyargs
+    params += [a for a in (args.vararg, args.kwarg) if a is not None]
+    gaps = [f"no type hint on {', '.join(p.arg for p in params if p.annotation is None)}"] \
+        if any(p.annotation is None for p in params) else []
+    if method.returns is None and method.name != "__init__":  # __init__ returns None by definition
+        gaps.append("no return type")
+    return gaps
+
+
+def specification_gaps(source: str, class_name: str, path: Path) -> list[SeedProblem]:
+    """What the class leaves unstated, one problem per method that names it: a missing docstring (the class's
+    and every method's but `__init__`, which the class docstring may describe), parameters without type
+    hints, a missing return type. Nothing here stops a seed from loading."""
+    tree = ast.parse(source)
+    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
+    if node is None:
+        return []
+    problems = [] if ast.get_docstring(node) else [SeedProblem(path, f"class {class_name}: no docstring")]
+    for method in node.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        gaps = [] if ast.get_docstring(method) or method.name == "__init__" else ["no docstring"]
+        gaps += _missing_hints(method)
+        if gaps:
+            problems.append(SeedProblem(path, f"method {class_name}.{method.name}: {'; '.join(gaps)}"))
+    return problems
+
+
 @dataclass(frozen=True)
 class CorpusLoad:
-    """Everything found in the corpus: the good seeds and the problems, in a stable order."""
+    """Everything found in the corpus: the good seeds, the problems that keep a seed out, and the gaps in
+    what the good seeds state (`specification_gaps`), each in a stable order."""
 
     seeds: tuple[SeedClass, ...]
     problems: tuple[SeedProblem, ...]
+    gaps: tuple[SeedProblem, ...] = ()
 
     def count_by_domain(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -146,19 +242,25 @@ class CorpusLoad:
         return counts
 
 
-def load_corpus(root: Path, registry: DomainRegistry) -> CorpusLoad:
-    """Load every seed of every registered domain. A folder under seeds/ that is not a registered domain
-    is reported as a problem rather than ignored, so a misspelt domain folder is noticed."""
+def load_corpus(root: Path, registry: DomainRegistry, domains: Collection[str] = ()) -> CorpusLoad:
+    """Load every seed of every registered domain, or of `domains` only when given: a seed elsewhere,
+    broken or not, is then not read at all. A folder under seeds/ that is not a registered domain is reported
+    as a problem rather than ignored (when every domain is read), so a misspelt domain folder is noticed."""
     seeds: list[SeedClass] = []
     problems: list[SeedProblem] = []
+    gaps: list[SeedProblem] = []
     for domain in registry.names:
         domain_dir = root / domain
-        if not domain_dir.is_dir():
+        if not domain_dir.is_dir() or (domains and domain not in domains):
             continue
         for folder in sorted(p for p in domain_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
             result = load_seed(folder, domain)
-            (problems if isinstance(result, SeedProblem) else seeds).append(result)
+            if isinstance(result, SeedProblem):
+                problems.append(result)
+            else:
+                seeds.append(result)
+                gaps += specification_gaps(result.source, result.class_name, folder / f"{result.name}.py")
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
-        if folder.name not in registry.names:
+        if folder.name not in registry.names and not domains:
             problems.append(SeedProblem(folder, "folder is not a domain in the registry"))
-    return CorpusLoad(tuple(seeds), tuple(problems))
+    return CorpusLoad(tuple(seeds), tuple(problems), tuple(gaps))

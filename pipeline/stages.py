@@ -41,16 +41,17 @@ def record_file_id(record_id: str) -> str:
 
 
 def load_seed_records(config: BuildConfig) -> tuple[SeedClass, ...]:
-    """The valid seeds of the configured domains. A broken seed ends the build: building on a corpus that
-    `seeds check` rejects would silently change what a release contains."""
+    """The valid seeds of the configured domains. A broken seed of those domains ends the build: building on
+    a corpus that `seeds check` rejects would silently change what a release contains. Seeds of other
+    domains are not read, so a broken one there does not stop a build restricted to these."""
     registry = load_domains(settings.domain_registry_path())
     unknown = set(config.domains) - set(registry.names)
     if unknown:
         raise InputError(f"configuration field domains: unknown domain(s) {sorted(unknown)}")
-    corpus = load_corpus(settings.seeds_dir(), registry)
+    corpus = load_corpus(settings.seeds_dir(), registry, config.domains)
     if corpus.problems:
         raise InputError(f"{corpus.problems[0]} ({len(corpus.problems)} seed problem(s); run `classeval-pro seeds check`)")
-    seeds = tuple(s for s in corpus.seeds if not config.domains or s.domain in config.domains)
+    seeds = corpus.seeds
     if not seeds:
         raise InputError(f"{settings.seeds_dir()}: no seeds in the configured domains")
     return seeds

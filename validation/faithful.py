@@ -185,13 +185,38 @@ class _Methods:
         self.set_attributes = self._set_attributes()
 
     def raises(self, name: str) -> bool:
+        """Whether a method raises: a `raise` of its own, or an exception its docstring says it raises
+        (`missing_for` documents the KeyError that `self.recipes[recipe]` raises for an unknown recipe)."""
         node = self.nodes.get(name)
-        return node is not None and any(isinstance(n, ast.Raise) for n in ast.walk(node))
+        return node is not None and (any(isinstance(n, ast.Raise) for n in ast.walk(node))
+                                     or bool(self.documented_raises(name)))
 
     def raised(self, name: str) -> set[str]:
-        """Names of the exceptions a method raises itself."""
+        """Names of the exceptions a method raises itself or documents."""
         node = self.nodes.get(name)
-        return _raised_names(node) if node is not None else set()
+        return _raised_names(node) | set(self.documented_raises(name)) if node is not None else set()
+
+    def documented_raises(self, name: str) -> dict[str, str]:
+        """Exception name -> its `:raises X: when` clause in the method's docstring."""
+        node = self.nodes.get(name)
+        doc = (ast.get_docstring(node) or "") if node is not None else ""
+        return {m.group(1).rsplit(".", 1)[-1]: m.group(2) for m in _RAISES_CLAUSE.finditer(doc)}
+
+    def checked_arguments(self, call: ast.Call) -> list[ast.expr]:
+        """The arguments of `self.m(...)` that `m`'s documented raises depend on: those passed for the
+        parameters its `:raises` clauses name (``recipe`` in "if the recipe is unknown"). Every argument when
+        the clauses name none of them, or `m` documents no raise: without the words, any argument may be
+        what it checks."""
+        callee = _self_method(call)
+        node = self.nodes.get(callee or "")
+        clauses = " ".join(self.documented_raises(callee)) if callee and node is not None else ""
+        if not clauses or node is None:
+            return [*call.args, *(k.value for k in call.keywords)]
+        words = set(re.findall(r"\w+", " ".join(self.documented_raises(callee).values())))
+        params = [a.arg for a in node.args.args[1:]]  # without self
+        chosen = [arg for param, arg in zip(params, call.args) if param in words]
+        chosen += [k.value for k in call.keywords if k.arg in words]
+        return chosen or [*call.args, *(k.value for k in call.keywords)]
 
     def writes(self, name: str, seen: frozenset[str] = frozenset()) -> bool:
         """Whether a method changes `self` state: a store through `self`, a mutating call on a `self`
@@ -235,6 +260,8 @@ class _Methods:
                                and isinstance(t.value, ast.Name) and t.value.id == "self")
         return out
 
+
+_RAISES_CLAUSE = re.compile(r":raises\s+([A-Za-z_][\w.]*)\s*:\s*((?:.|\n(?!\s*:|\s*\n|\s*>>>))*)")
 
 _MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update", "add", "discard",
                        "setdefault", "popitem", "sort", "reverse"})
@@ -458,7 +485,11 @@ class _ReorderGuards(_ClassRewriter):
         elif (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
               and (callee := _self_method(node.value)) and self.methods.raises(callee)
               and not self.methods.writes(callee)):
-            uses, raised, bound = node.value, self.methods.raised(callee), {node.targets[0].id}
+            # What the lookup's raise depends on: the arguments its raise clauses name, and the state it
+            # reads (`missing_for(recipe, times)` raises on the recipe: a check of `times` is independent).
+            assert isinstance(node.value, ast.Call)
+            uses = ast.Tuple(elts=[*self.methods.checked_arguments(node.value), node.value.func], ctx=ast.Load())
+            raised, bound = self.methods.raised(callee), {node.targets[0].id}
         else:
             return None
         names = {n.id for n in ast.walk(uses) if isinstance(n, ast.Name) and n.id != "self"}

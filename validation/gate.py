@@ -19,8 +19,9 @@ Runs, all in warm sandbox workers (see `validation.sandbox`):
 5. mutants: each mutant against only the tests whose coverage context ran its line, stopping at the first
    failure.
 6. faithful variants (`validation.faithful`): the reference changed only where the skeleton is silent, each
-   against the whole suite in the mutants' way; a variant that fails is run once more on its own, to name
-   every test that fails it (those tests check what the skeleton does not state: OVERSPECIFIED_TESTS).
+   against the tests that run its places, as forks in the mutants' sessions (no collection of the suite of
+   their own); a variant that fails is run once more on its own, to name every test that fails it (those
+   tests check what the skeleton does not state: OVERSPECIFIED_TESTS).
 
 Every rejection carries a RejectReason and evidence; the report lists the sandbox protections in force.
 """
@@ -34,12 +35,14 @@ import sys
 import traceback
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.analysis import parse_lock
 from pipeline.analysis.parsed import parsed
 from pipeline.records import Candidate, CheckResult, GateReport, Origin, RejectReason, TestOutcome
 from pipeline.timing import timed
+from validation.faithful import FaithfulVariant, faithful_variants
 from validation.policy import GatePolicy
 from validation.sandbox import RunResult, SandboxJob, SandboxPool, SandboxUnavailable
 
@@ -416,7 +419,10 @@ def _mutant_test_seconds(policy: GatePolicy, base_seconds: float) -> float:
 
 
 def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[str]], policy: GatePolicy,
-              pool: SandboxPool, base_seconds: float) -> None:
+              pool: SandboxPool, base_seconds: float, riders: Sequence[dict[str, Any]] = ()) -> dict[str, dict]:
+    """The mutation score. `riders` are other forks that run in the mutants' sessions (the faithful variants:
+    one collection of the suite per batch serves both, instead of a session of their own); their verdicts
+    are returned by id, and are missing when the mutants could not be made or the run ended early."""
     try:
         from validation.mutation import generate_mutants, generate_mutants_with_schema
 
@@ -432,7 +438,7 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
                      gated=policy.min_mutation_score is not None,
                      detail=f"mutants could not be made: {type(exc).__name__}: {exc}",
                      reason=RejectReason.LOW_MUTATION_SCORE)
-        return
+        return {}
     test_file = test_file_name(candidate.module_name)
     rows: list[dict[str, Any]] = []
     to_run: list[dict[str, Any]] = []
@@ -462,6 +468,7 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
     # workers that are free now: when other candidates keep them busy (a build gates `jobs` at a time), a
     # second batch would only pay the suite's collection again and wait for a worker.
     parts = max(1, min(pool.jobs, pool.spare("base")))
+    to_run += riders
     batches = [to_run[i::parts] for i in range(parts) if to_run[i::parts]]
     per_test = _mutant_test_seconds(policy, base_seconds)
 
@@ -480,6 +487,8 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
     with timed("gate", "mutants: run"), ThreadPoolExecutor(max_workers=max(1, len(batches))) as executor:
         results = list(executor.map(run_batch, batches))
     verdicts = {m["id"]: m for result in results for m in result.mutants}
+    rider_ids = {r["id"] for r in riders}
+    rider_verdicts = {i: verdicts.pop(i) for i in list(verdicts) if i in rider_ids}
     for row in rows:
         if "killed" in row:
             continue
@@ -502,6 +511,7 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
     report.check("mutation_score", round(score, 6) if score is not None else None, policy.min_mutation_score, ok,
                  gated=gated, detail=f"{killed} of {len(rows)} mutants killed", reason=RejectReason.LOW_MUTATION_SCORE,
                  evidence={"surviving": surviving[:50]})
+    return rider_verdicts
 
 
 def _tests_running(lines: Sequence[int], contexts: dict[int, list[str]] | None, missing: set[int],
@@ -520,59 +530,82 @@ def _tests_running(lines: Sequence[int], contexts: dict[int, list[str]] | None, 
     return sorted(chosen)
 
 
-def _faithful(report: _Report, candidate: Candidate, base: RunResult, policy: GatePolicy, pool: SandboxPool,
-              contexts: dict[int, list[str]] | None = None) -> None:
-    """Faithful variants must pass every test (see validation/faithful.py): one batched run in the mutants'
-    way (a fork per variant, the suite collected once, each variant against the tests that run its places:
-    a test that runs none of them sees the reference), then a run of its own for each variant that failed,
-    which names every failing test and the test line where it failed."""
-    try:
-        from validation.faithful import faithful_variants
+@dataclass
+class _FaithfulPlan:
+    """The faithful variants of a candidate and the tests each must pass, made before the mutants run so
+    that the variants can ride in the mutants' sessions (`_mutation(riders=...)`)."""
 
+    variants: list[FaithfulVariant]
+    selected: dict[str, list[str]]  # variant id -> the tests that run its places
+    kinds: dict[str, dict[str, Any]] = field(default_factory=dict)  # per kind, filled as verdicts come
+
+    def forks(self) -> list[dict[str, Any]]:
+        return [{"id": v.id, "source": v.source, "select": self.selected[v.id]} for v in self.variants]
+
+
+def _faithful_plan(report: _Report, candidate: Candidate, base: RunResult,
+                   contexts: dict[int, list[str]] | None) -> _FaithfulPlan | None:
+    """The variants to run, each with the tests whose coverage context ran one of its places (a test that
+    runs none of them sees the reference and cannot fail). None when the variants could not be made: that is
+    reported, not gated."""
+    try:
         variants = faithful_variants(candidate.solution_code, candidate.class_name, candidate.skeleton)
     except Exception as exc:  # noqa: BLE001 - the check cannot run: reported, not gated
         report.check("faithful_variants", None, 0, True, gated=False,
                      detail=f"variants could not be made: {type(exc).__name__}: {exc}")
-        return
-    test_file = test_file_name(candidate.module_name)
-    kinds: dict[str, dict[str, Any]] = {}
-    failed: list[dict[str, Any]] = []
+        return None
     missing = set(report.fields.get("missing_lines") or ())
     selected = {v.id: _tests_running([int(site.rsplit(":", 1)[1]) for site in v.sites], contexts, missing,
                                      base.collected) for v in variants}
+    plan = _FaithfulPlan(variants=[v for v in variants if selected[v.id]], selected=selected)
     for variant in variants:
-        if not selected[variant.id]:  # no test runs its places: it cannot fail, nothing to run
-            kinds[variant.kind.value] = {"sites": len(variant.sites), "passed": True, "tests_run": 0}
-    variants = [v for v in variants if selected[v.id]]
-    if variants:
-        batch = tuple({"id": v.id, "source": v.source, "select": selected[v.id]} for v in variants)
+        if not selected[variant.id]:  # nothing to run
+            plan.kinds[variant.kind.value] = {"sites": len(variant.sites), "passed": True, "tests_run": 0}
+    return plan
+
+
+def _faithful(report: _Report, candidate: Candidate, plan: _FaithfulPlan, policy: GatePolicy, pool: SandboxPool,
+              verdicts: dict[str, dict] | None = None) -> None:
+    """Faithful variants must pass every test (see validation/faithful.py). `verdicts` are those the variants
+    got riding in the mutants' sessions; the variants without one run in a batch of their own, in the
+    mutants' way (a fork per variant, the suite collected once). Each variant that failed then runs once on
+    its own, which names every failing test and the test line where it failed."""
+    test_file = test_file_name(candidate.module_name)
+    files = {f"{candidate.module_name}.py": candidate.solution_code, test_file: candidate.test_code}
+    verdicts = dict(verdicts or {})
+    kinds, failed = plan.kinds, []
+    if own_batch := [fork for fork in plan.forks() if fork["id"] not in verdicts]:
         limits = policy.limits()
-        budget = min(policy.wall_seconds * (1 + len(variants)), 1800.0)
+        budget = min(policy.wall_seconds * (1 + len(own_batch)), 1800.0)
         limits = type(limits)(**{**limits.to_dict(), "wall_seconds": budget, "cpu_seconds": int(budget) + 5})
-        files = {f"{candidate.module_name}.py": candidate.solution_code, test_file: candidate.test_code}
-        run = pool.run(SandboxJob(files=files, test_file=test_file, profile="base", mutants=batch,
+        run = pool.run(SandboxJob(files=files, test_file=test_file, profile="base", mutants=tuple(own_batch),
                                   mutant_module=candidate.module_name, limits=limits))
-        verdicts = {m["id"]: m for m in run.mutants}
-        for variant in variants:
-            verdict = verdicts.get(variant.id)
-            row = kinds.setdefault(variant.kind.value, {"sites": len(variant.sites), "passed": None,
-                                                        "tests_run": len(selected[variant.id])})
-            if verdict is None:
-                row["passed"] = None
-                row["why"] = "not measured: the run ended early"
-                continue
-            row["passed"] = not verdict["killed"]
-            if not verdict["killed"]:
-                continue
-            own = pool.run(SandboxJob(files={**files, f"{candidate.module_name}.py": variant.source},
-                                      test_file=test_file, profile="base", limits=policy.limits()))
-            failing = _non_passing(own, policy.allow_skipped)
-            lines = {t.test_id: (t.raised or {}).get("test_line") for t in own.tests}
-            row["failing_tests"] = sorted(failing)
-            failed.append({"kind": variant.kind.value, "description": variant.description,
-                           "sites": list(variant.sites), "diff": variant.diff(candidate.solution_code),
-                           "failing_tests": {t: {"outcome": o, "reason": r[:600], "line": lines.get(t)}
-                                             for t, (o, r) in sorted(failing.items())}})
+        verdicts.update({m["id"]: m for m in run.mutants})
+    for variant in plan.variants:
+        verdict = verdicts.get(variant.id)
+        row = kinds.setdefault(variant.kind.value, {"sites": len(variant.sites), "passed": None,
+                                                    "tests_run": len(plan.selected[variant.id])})
+        if verdict is None:
+            row["passed"] = None
+            row["why"] = "not measured: the run ended early"
+            continue
+        row["passed"] = not verdict["killed"]
+        if not verdict["killed"]:
+            continue
+        own = pool.run(SandboxJob(files={**files, f"{candidate.module_name}.py": variant.source},
+                                  test_file=test_file, profile="base", limits=policy.limits()))
+        failing = _non_passing(own, policy.allow_skipped)
+        if not failing and own.status == "completed":
+            # Failure mode: a variant killed in a shared session only by its per-test time limit (set for
+            # mutants from the base run's time) passes on its own, with the suite's own limits: it passes.
+            row["passed"] = True
+            continue
+        lines = {t.test_id: (t.raised or {}).get("test_line") for t in own.tests}
+        row["failing_tests"] = sorted(failing)
+        failed.append({"kind": variant.kind.value, "description": variant.description,
+                       "sites": list(variant.sites), "diff": variant.diff(candidate.solution_code),
+                       "failing_tests": {t: {"outcome": o, "reason": r[:600], "line": lines.get(t)}
+                                         for t, (o, r) in sorted(failing.items())}})
     evidence = {"kinds": kinds, "failed": failed}
     report.evidence["faithful_variants"] = evidence
     for kind, row in kinds.items():  # per kind: how many places it changed (a task's metrics, the card's table)
@@ -715,11 +748,14 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
                 test_lines.setdefault(test_id, set()).add(int(line))
     with timed("gate", "vacuous run"):
         _vacuous(report, candidate, policy, pool, test_lines)
+    plan = _faithful_plan(report, candidate, base, contexts or None) if policy.faithful_variants and not bad else None
+    rode: dict[str, dict] = {}
     if policy.run_mutation and not bad:
-        _mutation(report, candidate, contexts, policy, pool, base.duration_seconds)
-    if policy.faithful_variants and not bad:
+        rode = _mutation(report, candidate, contexts, policy, pool, base.duration_seconds,
+                         riders=plan.forks() if plan is not None else ())
+    if plan is not None:
         with timed("gate", "faithful variants"):
-            _faithful(report, candidate, base, policy, pool, contexts or None)
+            _faithful(report, candidate, plan, policy, pool, rode)
     return report.build()
 
 
@@ -737,7 +773,8 @@ def check_faithful(candidate: Candidate, policy: GatePolicy, pool: SandboxPool) 
         report.reject(RejectReason.TESTS_FAIL, "base_tests_fail",
                       {"status": base.status, "tests": {t: {"outcome": o, "reason": r} for t, (o, r) in bad.items()}})
         return report.build()
-    _faithful(report, candidate, base, policy, pool)
+    if (plan := _faithful_plan(report, candidate, base, None)) is not None:
+        _faithful(report, candidate, plan, policy, pool)
     return report.build()
 
 

@@ -28,8 +28,10 @@ from pipeline.models.feedback import (append_tests, contradicted_tests, coverage
 from pipeline.models.client import Role
 from pipeline.analysis.python_need import requires_python
 from pipeline.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
+from pipeline.synthesis.weaken import weaken_overspecified
 
-REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION})
+REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION, RejectReason.OVERSPECIFIED_TESTS})
+MAX_WEAKENINGS = 2  # each weakens only what still failed a variant: a second catches a check the first exposed
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ class _Maker:
         self.dropped: dict[str, str] = {}
         self.rounds = 0
         self.reference_fixed = False
+        self.weakened: list[str] = []  # "test: what" for each check weakened after failing a faithful variant
+        self.weakenings = 0
 
     def candidate(self, reference: str, tests: str) -> Candidate:
         b = self.blueprint
@@ -102,6 +106,8 @@ class _Maker:
             "feedback_rounds": self.rounds, "reference_fixed": self.reference_fixed,
             "dropped_tests": [{"test": name, "why": why} for name, why in sorted(self.dropped.items())],
         }
+        if self.weakenings:  # the key and meaning of the offline repair's (pipeline/synthesis/weaken.py)
+            parameters["weakened_checks"] = len(self.weakened)
         return Candidate(
             candidate_id=Candidate.make_id(b.class_name, reference, tests), class_name=b.class_name,
             module_name=b.module_name, domains=b.domains, description=self.description(), skeleton=self.skeleton,
@@ -143,6 +149,20 @@ class _Maker:
             self.dropped.update(contradicted)
             tests = drop_tests(tests, set(contradicted))
         return fixed, tests
+
+    def weaken(self, candidate: Candidate, report: GateReport) -> str | None:
+        """The tests with every check that failed a faithful variant weakened (or its test dropped), as the
+        offline repair does (pipeline/synthesis/weaken.py); None when nothing could be weakened. No model is
+        asked: the gate's evidence says exactly which check asserts what the skeleton leaves open, and the
+        weakening keeps everything else the writer asserted."""
+        weakened, done = weaken_overspecified(candidate, report)
+        if not done.changed:
+            return None
+        self.weakenings += 1
+        self.weakened += done.weakened
+        self.dropped.update({name: "it checks what the skeleton leaves open (a faithful variant fails it)"
+                             for name in done.dropped})
+        return weakened.test_code
 
     def more_tests(self, reference: str, tests: str, report: GateReport) -> str:
         b = self.blueprint
@@ -187,7 +207,17 @@ def make_candidate(blueprint: Blueprint, conversation: Conversation, gate) -> Ou
             reference, tests = maker.fix_reference(reference, tests, report)
             candidate = maker.candidate(reference, tests)
             report = gate(candidate)
-        while not report.passed and set(report.reasons) <= REPAIRABLE and maker.rounds < maker.models.feedback_rounds:
+        while (not report.passed and RejectReason.OVERSPECIFIED_TESTS in report.reasons
+               and set(report.reasons) <= REPAIRABLE and maker.weakenings < MAX_WEAKENINGS):
+            weakened = maker.weaken(candidate, report)
+            if weakened is None:
+                break  # the evidence names no check this can weaken: the rejection stands
+            outcome.log.append(f"tests check what the skeleton leaves open; weakened: {maker.weakened[-3:]}")
+            tests = weakened
+            candidate = maker.candidate(reference, tests)
+            report = gate(candidate)
+        while (not report.passed and set(report.reasons) <= REPAIRABLE - {RejectReason.OVERSPECIFIED_TESTS}
+               and maker.rounds < maker.models.feedback_rounds):
             outcome.log.append(f"round {maker.rounds + 1}: {[r.value for r in report.reasons]}; asking for more tests")
             tests = maker.more_tests(reference, tests, report)
             candidate = maker.candidate(reference, tests)

@@ -237,7 +237,7 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
         atomic_write_text(folder / "README.md", render_card(
             version=version, splits=splits, funnel=funnel, diff=diff, licence=config.licence,
             pretty_name=config.pretty_name, repo_hint=config.repo_hint or local_name(store.release_dir(version)),
-            contamination=contamination,
+            hub_repo=config.repo_hint, contamination=contamination,
             dedup={"threshold": config.near_duplicate_threshold}, judging=judging, interpreters=interpreters))
         from pipeline.report import collect_release, write_release_report  # plotly: imported when a release is made
 

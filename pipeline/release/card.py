@@ -14,6 +14,8 @@ from typing import Any
 
 from pipeline.funnel import Funnel
 from pipeline.records import Origin, RejectReason, Task
+from pipeline.release.card_guide import (citation_section, example_section, fields_section, limitations_section,
+                                         scoring_section, source_date_section)
 from pipeline.release.dataset_io import split_file
 from pipeline.release.family import family_counts
 
@@ -287,9 +289,10 @@ def sources_sentence(tasks: Sequence[Task]) -> str:
 
 def render_card(*, version: str, splits: Mapping[str, Sequence[Task]], funnel: Funnel, diff: Mapping[str, Any],
                 licence: str, pretty_name: str, repo_hint: str, contamination: Mapping[str, Any],
-                dedup: Mapping[str, Any], judging=None, interpreters: Sequence[str] = ()) -> str:
+                dedup: Mapping[str, Any], judging=None, interpreters: Sequence[str] = (),
+                hub_repo: str | None = None) -> str:
     """The whole README.md of a release. `repo_hint` is what the loading example loads: the Hub repository
-    when one is configured, else the release's local folder."""
+    when one is configured (`hub_repo`), else the release's local folder."""
     tasks = [t for v in splits.values() for t in v]
     split_rows = [(name, len(ts), "this release" if name == version else "earlier release") for name, ts in splits.items()]
     return f"""{yaml_header(splits, licence, pretty_name)}
@@ -310,8 +313,20 @@ one schema. A later release carries the earlier splits unchanged.
 
 {_table(("split", "tasks", "added by"), split_rows)}
 
-Every task has a `source_date` (the seed's creation date or the first commit of mined code): keep only tasks
-newer than a model's training cut-off to evaluate it without contamination.
+{source_date_section(tasks)} Keep only tasks newer than a model's training cut-off to evaluate it
+without contamination (`eval --after DATE`).
+
+## Fields
+
+{fields_section()}
+
+## An example task
+
+{example_section(tasks)}
+
+## How solutions are scored
+
+{scoring_section(tasks, version)}
 
 ## How it was built
 
@@ -376,6 +391,14 @@ one_per_family = tasks.to_pandas().sort_values("task_id").drop_duplicates("famil
 `classeval.json` holds every task in ClassEval's format for ClassEval harnesses: there the test's
 `from <module> import ...` line is removed, because such a harness pastes solution and test into one file.
 `manifest.json` lists the sha256 of every file and every task (checked by `classeval-pro release verify {version}`). Columns `generator.parameters` and `verdicts[].judge.parameters` hold JSON text.
+
+## Limitations
+
+{limitations_section(tasks)}
+
+## Citation
+
+{citation_section(pretty_name, version, hub_repo)}
 
 ## Licence
 

@@ -36,6 +36,7 @@ from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.cst_edit import ClassEditor, EditError, _docstring_node
 from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal, evaluated_docstring
 from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
+from pipeline.synthesis.observed_types import with_observed_types
 from pipeline.synthesis.oracle import ScenarioRun
 from pipeline.synthesis.pairing import pair_seeds
 from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
@@ -611,7 +612,9 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any
     except JobFailed as exc:
         return _rejection(a, b, config.rng_seed, f"sandbox job failed: {exc}")
     try:
-        fusion = fuse(a, b, rng, config.max_bridges, (pools_a.ctors, pools_b.ctors))
+        # where a seed has no type hints (a ClassEval-style corpus), bridges are found on observed types
+        fusion = fuse(with_observed_types(a, pools_a), with_observed_types(b, pools_b), rng, config.max_bridges,
+                      (pools_a.ctors, pools_b.ctors))
     except (CompositionError, EditError, SyntaxError, LookupError) as exc:
         return _rejection(a, b, config.rng_seed, f"fusion failed: {exc}")
     if not fusion.bridges:

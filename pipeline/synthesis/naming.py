@@ -27,21 +27,59 @@ _DOUBLING = frozenset({
     "admit", "begin", "commit", "compel", "control", "defer", "emit", "equip", "expel", "forget", "incur", "infer",
     "occur", "offset", "omit", "patrol", "permit", "prefer", "propel", "recur", "refer", "regret", "remap", "rerun",
     "reset", "submit", "transfer", "transmit", "unmap", "unpin", "unwrap", "unzip", "upset",
+    # compounds ending in a one-syllable verb double like it: snapshot -> snapshotting, rebin -> rebinning
+    "input", "output", "rebin", "snapshot", "outfit", "kidnap", "handicap", "overlap", "unplug", "unclip",
 })
 """Verbs of more than one syllable, stressed last, that double their final consonant (reset -> resetting)."""
 
+_PHRASAL = {
+    "backup": "backing_up", "checkin": "checking_in", "checkout": "checking_out", "cleanup": "cleaning_up",
+    "login": "logging_in", "logout": "logging_out", "lookup": "looking_up", "markup": "marking_up",
+    "payout": "paying_out", "pickup": "picking_up", "rollback": "rolling_back", "rollup": "rolling_up",
+    "setup": "setting_up", "shutdown": "shutting_down", "signin": "signing_in", "signout": "signing_out",
+    "signup": "signing_up", "startup": "starting_up", "teardown": "tearing_down", "warmup": "warming_up",
+    "writeoff": "writing_off",
+}
+"""Phrasal verbs written as one word in code: rollback -> rolling_back, not rollbacking."""
+
+_NOT_VERBS = frozenset({
+    "all", "any", "best", "can", "count_of", "does", "first", "has", "how", "is", "last", "least", "max", "min",
+    "most", "next", "none", "overview", "should", "stats", "summary", "total", "what", "when", "where", "which",
+    "who", "why",
+})
+"""First words of method names that are not verbs: a call of such a method is `calling_<name>`."""
+_NOUN_ENDINGS = ("ity", "ion", "ness", "ics", "ship", "ism", "hood", "sis")
+
+
+def is_verb(word: str) -> bool:
+    """Whether a method name's first word can be read as a verb: not a plural or a past participle
+    (`tokens`, `changed`), a question or quantity word (`where`, `most`), or a noun by its ending
+    (`similarity`, `correction`). A method named by a noun that changes state (a cache, a statistic) is
+    still named as a query: `calling_similarity`, not `similaritying`."""
+    word = word.lower()
+    if word in _PHRASAL:
+        return True
+    if word in _NOT_VERBS or word.endswith(_NOUN_ENDINGS):
+        return False
+    if word.endswith("ed") and len(word) > 4:
+        return False
+    return not (word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3)
+
 
 def gerund(verb: str) -> str:
-    """The -ing form of an English verb: add -> adding, parse -> parsing, set -> setting, tie -> tying."""
+    """The -ing form of an English verb: add -> adding, parse -> parsing, set -> setting, tie -> tying,
+    rollback -> rolling_back."""
     word = verb.lower()
+    if word in _PHRASAL:
+        return _PHRASAL[word]
     if not word or word.endswith("ing"):
         return word
     if word.endswith("ie"):
         return word[:-2] + "ying"
     if word.endswith("e") and not word.endswith(("ee", "ye", "oe")) and len(word) > 2:
         return word[:-1] + "ing"
-    if word.endswith("c"):
-        return word + "king"  # panic -> panicking
+    if word.endswith("ic"):
+        return word + "king"  # panic -> panicking; but sync -> syncing
     vowel_groups = re.findall(f"[{_VOWELS}]+", word)
     cvc = (len(word) >= 3 and word[-1] not in _VOWELS + "wxy" and word[-2] in _VOWELS and word[-3] not in _VOWELS)
     if cvc and (len(vowel_groups) == 1 or word in _DOUBLING):
@@ -72,6 +110,7 @@ def doing(method: str, times: int, verb: bool = True) -> str:
     words = [w for w in method.strip("_").split("_") if w]
     if not words:
         return method
+    verb = verb and is_verb(words[0])
     phrase = [gerund(words[0])] + words[1:] if verb else ["calling"] + words
     if times >= 2:
         if len(words) > 1 and verb:

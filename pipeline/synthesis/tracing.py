@@ -32,11 +32,13 @@ class ObservedCall:
 
 @dataclass
 class ArgumentPools:
-    """Observed constructor calls, method calls (distinct, first-seen order) and replayable sequences."""
+    """Observed constructor calls, method calls (distinct, first-seen order) and replayable sequences, and
+    what each method returned (a literal, or None for a value without one; `observed_types` reads both)."""
 
     ctors: list[ObservedCall] = field(default_factory=list)
     calls: dict[str, list[ObservedCall]] = field(default_factory=dict)
     replays: list[tuple[ObservedCall | None, list[ObservedCall]]] = field(default_factory=list)
+    results: dict[str, list[str | None]] = field(default_factory=dict)
 
     def sample(self, method: str, rng: random.Random) -> ObservedCall | None:
         observed = self.calls.get(method)
@@ -50,6 +52,7 @@ class ArgumentPools:
             ctors=list(self.ctors),
             calls={methods.get(m, m): [move(c) for c in cs] for m, cs in self.calls.items()},
             replays=[(ctor, [move(c) for c in seq]) for ctor, seq in self.replays],
+            results={methods.get(m, m): list(rs) for m, rs in self.results.items()},
         )
 
 
@@ -83,6 +86,10 @@ def parse_harvest(document: dict[str, Any], public: set[str]) -> ArgumentPools:
             sequence: list[ObservedCall] = []
             broken = instance.get("ctor_broken", False) or instance.get("ctor") is None
             for entry in instance.get("calls", []) + instance.get("nested", []):
+                if "result" in entry and entry["method"] in public:  # absent when the call raised
+                    results = pools.results.setdefault(entry["method"], [])
+                    if entry["result"] not in results:  # distinct values are all a type needs
+                        results.append(entry["result"])
                 if entry["call"] is None or entry["method"] not in public:
                     continue
                 call = observed(entry["method"], entry["call"])

@@ -99,6 +99,7 @@ def validate_command(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Tasks validated in parallel.")] = 2,
     mutation: Annotated[bool, typer.Option("--mutation/--no-mutation", help="Measure the mutation score.")] = True,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print why each failing task failed.")] = False,
+    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Validate at most this many tasks (the first, in the order read).")] = None,
 ) -> None:
     """Run the validation gate on tasks and print a table (task, pass/fail, line %, branch %, interaction %,
     mutation %, reasons). Exits 1 when any task fails the gate."""
@@ -113,7 +114,9 @@ def validate_command(
         raise InputError(f"{path}: no tasks to validate (it holds an empty task list)")
     for problem in problems:
         err_console.print(f"[red]error[/red] {problem}", highlight=False, soft_wrap=True)
-    rows = run_gate(named, jobs, mutation, f"validation gate: {len(named)} task(s) from {path}")
+    of_all = f" (the first {limit} of {len(named)})" if limit is not None and limit < len(named) else ""
+    named = named[:limit]
+    rows = run_gate(named, jobs, mutation, f"validation gate: {len(named)} task(s) from {path}{of_all}")
     if json_out is not None:
         atomic_write_text(json_out, json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
         console.print(f"wrote {json_out}")

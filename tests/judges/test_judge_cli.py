@@ -81,3 +81,13 @@ def test_a_released_task_is_judged_under_its_task_id():
     task = build_task(candidate_id="cand-counter", imports=("import math",))
     candidate = task_candidate(task)
     assert candidate.candidate_id == task.task_id and candidate.solution_code.startswith("import math\n\nclass Counter")
+
+
+def test_limit_judges_only_the_first_tasks(candidates, tmp_path):
+    folder, good, wrong = candidates
+    out = tmp_path / "verdicts.json"
+    result = CliRunner().invoke(app, ["judge", str(folder), "--json", str(out), "--jobs", "1", "--limit", "1"])
+    judged = [d["candidate_id"] for d in json.loads(out.read_text())["decisions"]]
+    assert len(judged) == 1 and judged[0] in (good.candidate_id, wrong.candidate_id)
+    assert "on 1 task(s)" in result.output and "(the first 1 of 2)" in " ".join(result.output.split())
+    assert result.exit_code == (0 if judged == [good.candidate_id] else 1)

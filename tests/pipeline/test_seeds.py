@@ -63,3 +63,76 @@ def test_seeds_check_prints_one_line_per_broken_seed_and_exits_non_zero(corpus: 
     for path in broken.values():
         assert sum(str(path) in line for line in error_lines) == 1
     assert "1 valid seed(s), 4 with problems" in out.out
+
+
+UNITTEST_TESTS = '''
+import unittest
+from unittest import TestCase as Case
+
+from counter import Counter
+
+
+class CounterTestAdd(unittest.TestCase):
+    def test_add(self):
+        self.assertEqual(Counter().add("a"), 1)
+
+
+class CounterTestBase(Case):
+    def test_total(self):
+        self.assertEqual(Counter().total(), 0)
+
+
+class CounterTestInherited(CounterTestBase):
+    pass
+'''
+
+
+@pytest.mark.parametrize(("tests", "collected"), [
+    (UNITTEST_TESTS, True),  # TestCase subclasses of any name, direct, aliased and inherited
+    ("from counter import Counter\nclass TestAdd:\n    def test_add(self):\n        assert Counter().add('a') == 1\n", True),
+    # pytest skips a Test* class with __init__, one that opts out, and a plain class of another name
+    ("from counter import Counter\nclass TestAdd:\n    def __init__(self):\n        pass\n    def test_add(self):\n        pass\n", False),
+    ("from counter import Counter\nclass TestAdd:\n    __test__ = False\n    def test_add(self):\n        pass\n", False),
+    ("from counter import Counter\nclass CounterTestAdd:\n    def test_add(self):\n        pass\n", False),
+    ("import unittest\nfrom counter import Counter\nclass CounterTestAdd(unittest.TestCase):\n    def check_add(self):\n        pass\n", False),
+])
+def test_tests_are_what_pytest_collects_by_its_default_rules(corpus: Path, tests: str, collected: bool):
+    folder = write_seed(corpus, "Math_Stats", "counter", COUNTER_SOURCE, tests, "Counter")
+    result = load_seed(folder, "Math_Stats")
+    if collected:
+        assert not isinstance(result, SeedProblem), result
+    else:
+        assert isinstance(result, SeedProblem) and "defines no tests pytest would collect" in result.message
+
+
+def test_methods_without_docstrings_or_type_hints_are_named_and_the_seed_still_loads(corpus: Path):
+    source = COUNTER_SOURCE.replace('        """Sum of all counts."""\n', "").replace(
+        "def add(self, name: str, amount: int = 1) -> int:", "def add(self, name, amount: int = 1):")
+    write_seed(corpus, "Math_Stats", "bare", source, COUNTER_TESTS.replace("from counter", "from bare"), "Counter")
+    result = load_corpus(corpus, load_domains(corpus / "domains.toml"))
+    assert [s.seed_id for s in result.seeds] == ["Algo_DataStruct/counter", "Math_Stats/bare"] and not result.problems
+    path = corpus / "Math_Stats" / "bare" / "bare.py"
+    assert [(g.path, g.message) for g in result.gaps] == [
+        (path, "method Counter.add: no type hint on name; no return type"),
+        (path, "method Counter.total: no docstring"),
+    ]
+
+
+def test_a_corpus_read_for_some_domains_does_not_read_the_others(corpus: Path):
+    _add_broken_seeds(corpus)  # all in Math_Stats
+    (corpus / "Math_Stat").mkdir()
+    result = load_corpus(corpus, load_domains(corpus / "domains.toml"), ("Algo_DataStruct",))
+    assert [s.seed_id for s in result.seeds] == ["Algo_DataStruct/counter"] and not result.problems
+
+
+def test_a_broken_seed_stops_only_a_build_of_its_own_domain(corpus: Path):
+    from pipeline import stages
+    from pipeline.config import BuildConfig
+    from pipeline.errors import InputError
+
+    _add_broken_seeds(corpus)  # all in Math_Stats
+    seeds = stages.load_seed_records(BuildConfig(domains=("Algo_DataStruct",)))
+    assert [s.seed_id for s in seeds] == ["Algo_DataStruct/counter"]
+    for domains in ((), ("Math_Stats",)):
+        with pytest.raises(InputError, match="seed problem"):
+            stages.load_seed_records(BuildConfig(domains=domains))

@@ -230,6 +230,41 @@ def test_an_overspecified_test_is_rejected_with_its_variant(kind, pool, fast_pol
     assert failed[0]["diff"].startswith("--- reference")
 
 
+class _RecordingPool:
+    """The gate's pool, keeping every job it was given."""
+
+    def __init__(self, pool):
+        self.pool, self.given = pool, []  # not `jobs`: the pool's own attribute (its worker count)
+
+    def __getattr__(self, name):
+        return getattr(self.pool, name)
+
+    def run(self, job):
+        self.given.append(job)
+        return self.pool.run(job)
+
+
+@pytest.mark.parametrize("kind", [VariantKind.MESSAGE, VariantKind.GUARD_ORDER], ids=lambda k: k.value)
+def test_with_mutants_the_variants_ride_in_their_sessions_and_give_the_same_verdicts(kind, pool, fast_policy,
+                                                                                     candidate_of):
+    policy = fast_policy.model_copy(update={**POLICY_OFF, "run_mutation": True, "min_mutation_score": None})
+    over, fair = OVER[kind]
+    recording = _RecordingPool(pool)
+    report = validate_candidate(_candidate(candidate_of, over), policy, recording)
+    assert report.reasons == (RejectReason.OVERSPECIFIED_TESTS,)
+    assert [f["kind"] for f in report.evidence["faithful_variants"]["failed"]] == [kind.value]
+    batched = [job for job in recording.given if job.mutants]
+    assert batched and all(any(not m["id"].startswith("faithful:") for m in job.mutants) for job in batched), \
+        "a session ran the faithful variants alone"
+    run = {f"faithful:{kind}" for kind, row in report.evidence["faithful_variants"]["kinds"].items() if row["tests_run"]}
+    assert f"faithful:{kind.value}" in run and {m["id"] for job in batched for m in job.mutants} >= run
+    alone = validate_candidate(_candidate(candidate_of, over), policy.model_copy(update={"faithful_variants": False}),
+                               pool)  # the variants are not counted as mutants
+    assert report.mutation_score == alone.mutation_score is not None
+    assert report.evidence["mutation"]["mutants"] == alone.evidence["mutation"]["mutants"]
+    assert validate_candidate(_candidate(candidate_of, fair), policy, pool).passed
+
+
 @pytest.mark.parametrize("kind", list(VariantKind), ids=lambda k: k.value)
 def test_weakening_keeps_what_the_skeleton_states_and_the_gate_then_passes(kind, pool, fast_policy, candidate_of):
     from pipeline.synthesis.weaken import weaken_overspecified
@@ -367,3 +402,45 @@ def test_a_stated_precedence_pins_only_its_exception_and_a_bound_lookup_is_a_gua
     body = variant.source.split("def set_cell", 1)[1]
     assert body.index("raise TypeError") < body.index("col = self.column_index(column)")  # stated: stays first
     assert body.index("raise IndexError") < body.index("col = self.column_index(column)")  # unstated: varied
+
+
+BAG = '''
+class Bag:
+    """A bag of items crafted by recipes."""
+
+    def __init__(self):
+        self.items = {"ore": 3}
+        self.recipes = {"smelt": {"ore": 2}}
+
+    def missing_for(self, recipe, times=1):
+        """Ingredients lacking to craft ``recipe`` ``times`` times.
+
+        :raises KeyError: if the recipe is unknown.
+        """
+        needs = self.recipes[recipe]
+        return {k: n * times - self.items.get(k, 0) for k, n in needs.items() if n * times > self.items.get(k, 0)}
+
+    def craft(self, recipe, times=1):
+        """Craft ``recipe`` ``times`` times.
+
+        :raises KeyError: if the recipe is unknown.
+        :raises ValueError: if ``times`` is below 1 or ingredients are missing.
+        """
+        if times < 1:
+            raise ValueError("times must be at least 1")
+        missing = self.missing_for(recipe, times)
+        if missing:
+            raise ValueError(f"missing {missing}")
+        for k, n in self.recipes[recipe].items():
+            self.items[k] -= n * times
+        return times
+'''
+
+
+def test_a_lookup_whose_raise_is_only_documented_is_a_guard_independent_of_arguments_it_does_not_check():
+    variant = {v.kind: v for v in faithful_variants(BAG, "Bag", make_skeleton(BAG, "Bag"))}[VariantKind.GUARD_ORDER]
+    body = variant.source.split("def craft", 1)[1]
+    # missing_for raises (its docstring says so) on the recipe only: the times check is independent of it,
+    # so a correct craft may look the recipe up first; the check that uses what it returns stays after it.
+    assert body.index("missing = self.missing_for(recipe, times)") < body.index("if times < 1")
+    assert body.index("missing = self.missing_for(recipe, times)") < body.index("if missing")

@@ -41,6 +41,7 @@ def _wrap(name, function, kind):
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
         depth = _CURRENT["depth"]
+        entry = None
         try:
             if _CURRENT["nodeid"] is not None and kind == "instance" and args:
                 record = _instance(args[0])
@@ -49,16 +50,24 @@ def _wrap(name, function, kind):
                     record["ctor"] = call if depth == 0 else record["ctor"]
                     record["ctor_broken"] = call is None
                 elif depth == 0:
-                    record["calls"].append({"method": name, "call": call})
+                    entry = {"method": name, "call": call}
+                    record["calls"].append(entry)
                 else:
-                    record.setdefault("nested", []).append({"method": name, "call": call})
+                    entry = {"method": name, "call": call}
+                    record.setdefault("nested", []).append(entry)
         except Exception:  # noqa: BLE001 - recording must never change the test's behaviour
             pass
         _CURRENT["depth"] = depth + 1
         try:
-            return function(*args, **kwargs)
+            result = function(*args, **kwargs)
         finally:
             _CURRENT["depth"] = depth
+        if entry is not None:
+            try:
+                entry["result"] = literal(result)  # None: a value without a literal (an object)
+            except Exception:  # noqa: BLE001 - as above
+                pass
+        return result
 
     return wrapper
 

@@ -7,10 +7,12 @@ class CombatTracker:
     """Track a skirmish between two or more teams, one fighter acting per turn.
 
     Initiative is speed plus a d20 roll; the highest total acts first (ties:
-    higher speed, then name). On an attack a d20 of 1 misses and 20 is a
-    critical hit doing double damage; otherwise damage is ``attack + d6 -
-    defence`` (at least 1). A defending fighter takes half damage (rounded
-    down) until its own next turn. Downed fighters (0 hit points) are skipped.
+    higher speed, then name). On an attack a d20 of 1 misses (no d6 is
+    rolled) and 20 is a critical hit doing double damage; otherwise damage is
+    ``attack + d6 - defence`` (at least 1). A defending fighter takes half
+    damage (rounded down) until its own next turn. Damage never exceeds the
+    target's remaining hit points: a blow that would take it below 0 deals
+    what it had left. Downed fighters (0 hit points) are skipped.
     All dice come from ``random.Random(seed)``, so a fight replays exactly.
 
     >>> fight = CombatTracker(seed=7)
@@ -189,7 +191,7 @@ class CombatTracker:
         """The acting fighter attacks ``target``, then the turn passes on (unless the fight ends).
 
         :param target: a fighter of another team with hit points left.
-        :return: damage dealt (0 on a miss).
+        :return: damage dealt (0 on a miss), at most the target's remaining hit points.
         :raises ValueError: if initiative has not been rolled, the fight is over,
             or the target is downed or on the attacker's team.
         :raises KeyError: if there is no such target.

@@ -185,3 +185,39 @@ def test_blueprint_ids_are_stable() -> None:
     [a] = enhance_blueprints([SEED])
     [b] = enhance_blueprints([SEED])
     assert a.work_id == b.work_id and a.origin is Origin.ENHANCED
+
+
+def test_checks_failing_a_faithful_variant_are_weakened_without_asking_a_model(tmp_path: Path) -> None:
+    # The gate found that test_bin_of_edges_and_outside_values pins which of two guards fires first (at the
+    # module's first `pytest.raises`), then passes the weakened tests.
+    line = HISTOGRAM_TESTS.splitlines().index("    with pytest.raises(HistogramError):") + 1
+    failed = {"kind": "guard_order", "failing_tests": {
+        "test_histogram.py::test_bin_of_edges_and_outside_values": {"outcome": "failed", "line": line}}}
+    seen: list[str] = []
+
+    def gate(candidate: Candidate) -> GateReport:
+        seen.append(candidate.test_code)
+        if len(seen) == 1:
+            return GateReport(candidate_id=candidate.candidate_id, passed=False,
+                              reasons=(RejectReason.OVERSPECIFIED_TESTS,),
+                              evidence={"faithful_variants": {"failed": [failed]}})
+        return GateReport(candidate_id=candidate.candidate_id, passed=True)
+
+    outcome, calls = run(tmp_path, {}, gate)
+    assert outcome.report.passed and len(seen) == 2
+    assert not any(c.prompt.startswith(("tests_feedback", "reference_feedback")) for c in calls)
+    weakened = outcome.candidate.test_code
+    assert weakened != HISTOGRAM_TESTS and "with pytest.raises(Exception):\n        h.bin_of(-0.1)" in weakened
+    assert outcome.candidate.generator.parameters["weakened_checks"] >= 1
+    assert any("weakened" in line for line in outcome.log)
+
+
+def test_an_overspecified_report_naming_no_weakenable_check_keeps_its_rejection(tmp_path: Path) -> None:
+    def gate(candidate: Candidate) -> GateReport:
+        return GateReport(candidate_id=candidate.candidate_id, passed=False, reasons=(RejectReason.OVERSPECIFIED_TESTS,),
+                          evidence={"faithful_variants": {"failed": []}})
+
+    outcome, calls = run(tmp_path, {}, gate)
+    assert outcome.report.reasons == (RejectReason.OVERSPECIFIED_TESTS,)
+    assert outcome.candidate.test_code == HISTOGRAM_TESTS
+    assert not any(c.prompt.startswith("tests_feedback") for c in calls)  # more tests cannot fix it

@@ -158,7 +158,10 @@ def test_names_read_as_sentences_without_values_and_stay_unique():
 
 @pytest.mark.parametrize(("verb", "expected"), [("add", "adding"), ("parse", "parsing"), ("set", "setting"),
                                                 ("reset", "resetting"), ("open", "opening"), ("tie", "tying"),
-                                                ("free", "freeing"), ("undo", "undoing"), ("withdraw", "withdrawing")])
+                                                ("free", "freeing"), ("undo", "undoing"), ("withdraw", "withdrawing"),
+                                                ("rollback", "rolling_back"), ("resync", "resyncing"),
+                                                ("panic", "panicking"), ("snapshot", "snapshotting"),
+                                                ("rebin", "rebinning"), ("process", "processing")])
 def test_gerund(verb, expected):
     assert gerund(verb) == expected
 
@@ -168,6 +171,14 @@ def test_phrases_for_repeated_calls_and_special_arguments():
         ["headings", "entries", "boxes", "statistics", "days"]
     assert doing("add_heading", 3) == "adding_headings" and doing("deposit", 2) == "depositing_twice"
     assert doing("render", 1, verb=False) == "calling_render"
+    # Methods named by a noun, a plural, a participle or a question word are called, even when they change
+    # state (a cache, a statistic): the names a released build had mangled.
+    assert [doing(m, 1) for m in ("similarity", "tokens", "columns", "changed_lines", "where", "most_called",
+                                  "correction_count", "entries", "stats")] == \
+        ["calling_similarity", "calling_tokens", "calling_columns", "calling_changed_lines", "calling_where",
+         "calling_most_called", "calling_correction_count", "calling_entries", "calling_stats"]
+    assert [doing(m, 1) for m in ("rollback", "address", "focus", "analysis_run", "merge", "submit_order")] == \
+        ["rolling_back", "addressing", "focusing", "calling_analysis_run", "merging", "submitting_order"]
     assert [argument_kind(x) for x in ('""', '"  "', "-2", "0", "None", "[]", "3", '"x"', "True", "f()")] == \
         ["an_empty", "a_blank", "a_negative", "a_zero", "no", "an_empty", None, None, None, None]
 

@@ -147,3 +147,13 @@ def test_validate_command_on_a_classeval_file(tmp_path):
     assert rows[0]["passed"] is True and rows[0]["line_coverage"] == 1.0
     assert rows[1]["passed"] is False and rows[1]["reasons"][0] == "env_dependent"
     assert "ClassEval_0" in result.output and "1 passed, 1 failed" in result.output
+
+
+@pytest.mark.slow
+def test_validate_limit_gates_only_the_first_tasks(tmp_path):
+    out = tmp_path / "report.json"
+    result = CliRunner().invoke(app, ["validate", str(classeval_file(tmp_path)), "--json", str(out), "--jobs", "1",
+                                      "--no-mutation", "--limit", "1"])
+    assert result.exit_code == 0, result.output  # the failing second task is not run
+    assert [r["task_id"] for r in json.loads(out.read_text())] == ["ClassEval_0"]
+    assert "1 passed, 0 failed" in result.output

@@ -1,0 +1,162 @@
+"""The reader's guide of a dataset card: what a Hugging Face user looks for before the build's figures.
+
+The fields, an example task, how solutions are scored (with the baselines every task was measured
+against), what `source_date` means per origin, the limitations and how to cite. Everything is derived
+from the released tasks and the `Task` record itself (its field descriptions), never typed in: a field
+added to the record appears in the card's table, and the figures are those of this release.
+"""
+
+from __future__ import annotations
+
+import statistics
+import typing
+from collections import Counter
+from collections.abc import Sequence
+
+from pipeline.records import Task
+
+EXAMPLE_MAX_LINES = 40
+STRATEGIES_TEXT = (
+    "`holistic` (the whole class in one answer), `incremental` (method by method, each answer building on "
+    "the previous ones), `bottom_up` and `top_down` (method by method in dependency order, callees first or "
+    "callers first), `compositional` (methods written apart, then assembled)")
+
+SOURCE_DATES = {
+    "enhanced": "the creation date of the seed class it was made from",
+    "composed": "the newer of the creation dates of its two seed classes",
+    "mined": "the date of the first commit that contained the class in its repository (`provenance.first_commit`)",
+}
+
+
+def _type_name(annotation: object) -> str:
+    text = getattr(annotation, "__name__", None) if not typing.get_args(annotation) else None
+    return text or str(annotation).replace("typing.", "").replace("pipeline.records.", "")
+
+
+def fields_section() -> str:
+    """One row per column of the released records, from the `Task` model's own field descriptions."""
+    rows = ["| field | type | meaning |", "|---|---|---|"]
+    for name, info in Task.model_fields.items():
+        meaning = (info.description or "").replace("|", "\\|").replace("\n", " ")
+        rows.append(f"| `{name}` | `{_type_name(info.annotation)}` | {meaning} |")
+    return "\n".join(rows)
+
+
+def _cut(code: str, limit: int = EXAMPLE_MAX_LINES) -> str:
+    lines = code.rstrip("\n").splitlines()
+    if len(lines) <= limit:
+        return "\n".join(lines)
+    return "\n".join(lines[:limit]) + f"\n# ... ({len(lines) - limit} more lines)"
+
+
+def _sample_test(test: str) -> str:
+    """The module's imports and its first test of at least three statements (methods working together, not
+    a lone getter), else its first test: a reader's sample of the suite."""
+    blocks = test.rstrip("\n").split("\n\n\n")
+    tests = [b for b in blocks[1:] if b.lstrip().startswith(("def test", "class Test"))]
+    chosen = next((b for b in tests if len(b.strip().splitlines()) >= 4), tests[0] if tests else "")
+    return blocks[0] + ("\n\n\n" + chosen if chosen else "")
+
+
+def example_task(tasks: Sequence[Task]) -> Task | None:
+    """The shortest task of the release's most common origin (ties by id): an example that fits a page and
+    looks like most of the release."""
+    if not tasks:
+        return None
+    origin = Counter(t.origin for t in tasks).most_common(1)[0][0]
+    return min((t for t in tasks if t.origin == origin),
+               key=lambda t: (len(t.skeleton) + len(t.test), t.task_id))
+
+
+def example_section(tasks: Sequence[Task]) -> str:
+    task = example_task(tasks)
+    if task is None:
+        return "This release holds no tasks."
+    tests = sum(1 for line in task.test.splitlines() if line.startswith("def test"))
+    return (f"`{task.task_id}` ({task.origin.value}, {' + '.join(task.domains)}): a solver is given the skeleton "
+            f"below and must write `{task.class_name}` in a module `{task.module_name}`; the task's {tests} "
+            f"tests grade it.\n\n```python\n{_cut(task.skeleton)}\n```\n\nOne of its tests:\n\n"
+            f"```python\n{_cut(_sample_test(task.test))}\n```")
+
+
+def _share(values: Sequence[float]) -> str:
+    return f"{statistics.fmean(values):.1%}" if values else "not measured"
+
+
+def scoring_section(tasks: Sequence[Task], version: str) -> str:
+    """The protocol and the three model-free baselines, measured by the gate on every task of the release."""
+    vacuous = [v for t in tasks if (v := t.metrics.get("vacuous_share")) is not None]
+    skeleton_passes = sum(1 for v in vacuous if v >= 1.0)
+    mutation = [v for t in tasks if (v := t.metrics.get("mutation_score")) is not None]
+    return f"""A solution is the module text a model answers with. It is written next to the task's `test` module
+and run with pytest in a sandbox (bubblewrap namespaces: no network, system folders read-only; limits on
+time, memory, file size and processes); it **passes** a task when every test passes. `classeval-pro eval` samples `n`
+solutions per task under each generation strategy ({STRATEGIES_TEXT}) and reports class-level Pass@k (the
+unbiased estimator over the `n` samples), method-level Pass@k (the tests of each method) and a failure
+taxonomy:
+
+```bash
+classeval-pro eval {version} --model openai/gpt-4o --strategy all --n 5 --k 1,5
+classeval-pro eval {version} --model reference     # model-free baselines: reference, skeleton, mutant
+```
+
+**Baselines.** Every task's tests were run by the validation gate against three model-free solutions, the
+kinds `eval` offers (the gate's stub keeps the constructor and raises `NotImplementedError` in every other
+method, where `eval --model skeleton` runs the skeleton as given):
+
+| baseline | what it is | result on this release |
+|---|---|---|
+| `reference` | the task's reference solution | passes all {len(tasks)} tasks (a condition of release) |
+| `skeleton` | the skeleton with stub bodies | passes {skeleton_passes} of {len(vacuous)} tasks; mean share of a task's tests it passes: {_share(vacuous)} |
+| `mutant` | the reference with one small change (mutation testing) | mean share of mutants the tests catch: {_share(mutation)} |"""
+
+
+def source_date_section(tasks: Sequence[Task]) -> str:
+    origins = sorted({t.origin.value for t in tasks})
+    lines = [f"- `{origin}`: {SOURCE_DATES.get(origin, 'the date recorded in its provenance')}." for origin in origins]
+    return ("`source_date` is the date the task's source first existed, per origin:\n\n" + "\n".join(lines)
+            + "\n\nOnly mined tasks are younger than their code on GitHub; enhanced and composed tasks are new "
+              "combinations of older, bundled classes, and are fresh only in that sense.")
+
+
+def limitations_section(tasks: Sequence[Task]) -> str:
+    """Only the limitations that apply to this release's origins."""
+    origins = Counter(t.origin.value for t in tasks)
+    families = len({t.family for t in tasks if t.family})
+    items = []
+    if origins["enhanced"] or origins["composed"]:
+        items += [
+            f"**Near-variants.** Enhanced and composed tasks grow from a small set of seed classes: the "
+            f"{len(tasks)} tasks belong to {families} families (`family`), and tasks of one family share much "
+            f"of their code. Report results per family, or keep one task per family (see \"How to load it\"), "
+            f"when that matters.",
+            "**Templated specifications.** The features woven in by enhancement and the bridges added by "
+            "composition are specified by templates: they state what the tests check, but read more uniformly "
+            "than the seeds' own documentation.",
+        ]
+    items.append("**Over-specified tests are searched for, not ruled out.** Faithful variants cover five kinds "
+                 "of detail a skeleton can leave open (messages, float rounding, guard order, internal calls, "
+                 "unordered results); a test may still check another unstated detail (an exact formatted "
+                 "string, the state left after an error).")
+    if origins["mined"]:
+        items.append(f"**Mined tasks** ({origins['mined']}): their freshness rests on first-commit dates, which a "
+                     f"rewritten or re-imported history can make look newer than the code is.")
+    items.append("**Sandbox.** Scores are those of the project's sandbox on Linux (bubblewrap); a harness that "
+                 "runs the tests elsewhere (`classeval.json`) may see environment-dependent differences.")
+    return "\n".join(f"- {item}" for item in items)
+
+
+def citation_section(pretty_name: str, version: str, hub_repo: str | None) -> str:
+    """A BibTeX entry for this release; its address only when it is on the Hub (a local folder is no
+    address a reader can follow)."""
+    key = "".join(ch for ch in pretty_name.lower() if ch.isalnum()) + version.replace(".", "_")
+    where = f"  howpublished = {{\\url{{https://huggingface.co/datasets/{hub_repo}}}}},\n" if hub_repo else ""
+    return f"""This dataset follows the class-level benchmark design of ClassEval-Pro (arXiv:2604.26923); cite that
+work for the benchmark design and this release for the data:
+
+```bibtex
+@misc{{{key},
+  title        = {{{pretty_name} {version}: class-level code-generation tasks}},
+{where}  note         = {{release {version}}}
+}}
+```"""

@@ -1,0 +1,61 @@
+"""The card's reader's guide: fields, an example, scoring with its baselines, source dates, limitations."""
+
+from __future__ import annotations
+
+from release_fixtures import COUNTER_SOLUTION, build_task
+
+from pipeline.records import Origin, Task
+from pipeline.release.card_guide import (citation_section, example_section, example_task, fields_section,
+                                         limitations_section, scoring_section, source_date_section)
+
+LONG_TEST = ("from counter import Counter\n\n\ndef test_total():\n    assert Counter().total() == 0\n\n\n"
+             "def test_add_then_total():\n    c = Counter()\n    c.add('a')\n    c.add('b', 2)\n    assert c.total() == 3\n")
+
+
+def test_the_field_table_has_a_row_per_task_field_with_its_description():
+    table = fields_section()
+    rows = [line for line in table.splitlines()[2:]]
+    assert [row.split("`")[1] for row in rows] == list(Task.model_fields)
+    assert "| `source_date` | `str | None` | ISO date of its source, for cut-off filtering. |" in table
+
+
+def test_the_example_is_the_shortest_task_of_the_most_common_origin_with_a_test_of_several_steps():
+    short = build_task("Short", test=LONG_TEST)
+    longer = build_task("Longer", solution=COUNTER_SOLUTION + "\n    def extra(self):\n        return 1\n",
+                        test=LONG_TEST, module="longer")
+    composed = build_task("Tiny", solution="class Tiny:\n    pass\n", test=LONG_TEST, module="tiny",
+                          origin=Origin.COMPOSED)
+    assert example_task([longer, composed, short]) == short
+    text = example_section([longer, composed, short])
+    assert text.startswith(f"`{short.task_id}` (enhanced, Algo_DataStruct)") and "must write `Short`" in text
+    assert "def test_add_then_total" in text and "def test_total" not in text  # the test of several steps
+    assert example_section([]) == "This release holds no tasks."
+
+
+def test_scoring_reports_the_gate_baselines_of_this_release():
+    tasks = [build_task("A", metrics={"vacuous_share": 0.0, "mutation_score": 0.8}),
+             build_task("B", metrics={"vacuous_share": 0.5, "mutation_score": 0.6}),
+             build_task("C", metrics={"vacuous_share": 1.0})]
+    text = scoring_section(tasks, "2026.12.0")
+    assert "classeval-pro eval 2026.12.0 --model reference" in text
+    assert "| passes all 3 tasks (a condition of release) |" in text
+    assert "passes 1 of 3 tasks; mean share of a task's tests it passes: 50.0% |" in text
+    assert "mean share of mutants the tests catch: 70.0% |" in text
+
+
+def test_source_dates_and_limitations_describe_only_the_origins_present():
+    offline = [build_task("A"), build_task("B", origin=Origin.COMPOSED, module="b")]
+    assert "`composed`: the newer of the creation dates" in source_date_section(offline)
+    assert "`mined`" not in source_date_section(offline)
+    limits = limitations_section(offline)
+    assert "**Near-variants.** Enhanced and composed tasks" in limits and "Mined tasks" not in limits
+    mined = [build_task("M", origin=Origin.MINED, module="m")]
+    assert "first commit" in source_date_section(mined)
+    limits = limitations_section(mined)
+    assert "**Mined tasks** (1)" in limits and "Near-variants" not in limits
+
+
+def test_the_citation_gives_an_address_only_for_a_hub_repository():
+    assert "https://huggingface.co/datasets/acme/cep" in citation_section("ClassEval-Pro", "2026.12.0", "acme/cep")
+    local = citation_section("ClassEval-Pro", "2026.12.0", None)
+    assert "@misc{classevalpro2026_12_0," in local and "howpublished" not in local
