@@ -267,18 +267,19 @@ def _seam_checks(report: _Report, candidate: Candidate, base: RunResult) -> None
         report.check("seam_interaction", None, 1, True, gated=False,
                      detail="not measured: the composition recorded no parts (a model's composition)")
         return
+    problem = ""
     try:
         edges = seam_edges(candidate.solution_code, candidate.class_name, parts)
-    except (SyntaxError, LookupError) as exc:
-        edges = []
-        report.evidence["seam_error"] = f"{type(exc).__name__}: {exc}"
+    except (SyntaxError, LookupError) as exc:  # the check then fails, saying why
+        edges, problem = [], f" (the class could not be read: {type(exc).__name__}: {exc})"
     trace = base.trace if isinstance(base.trace, dict) and "tests" in base.trace else {"tests": []}
     summary = seam_summary(edges, trace, parts)
     report.evidence["seam_interaction"] = summary
     crossing = len(summary["tests_crossing"])
     influence = ", ".join(f"{d}: {v['edges']} edge(s), {v['tests']} test(s)" for d, v in summary["directions"].items())
     if not edges:
-        detail = "neither part influences the other: no method reads one part's fields and writes the other's"
+        detail = "neither part influences the other: no method writes one part's fields with a value of the " \
+                 "other's" + problem
     else:
         detail = f"{crossing} test(s) carry a value of one part into the other and then read it ({influence})"
     report.check("seam_interaction", crossing, 1, crossing >= 1, detail=detail,
