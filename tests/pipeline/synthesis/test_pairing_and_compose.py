@@ -189,3 +189,22 @@ def test_a_hybrid_is_dated_by_its_newer_seed():
     undated = _seed("Text_NLP", "c")
     assert _newest_date(old, new) == _newest_date(new, old) == "2026-01-09"
     assert _newest_date(undated, old) == "2025-03-01" and _newest_date(undated, undated) is None
+
+
+def test_a_bridge_run_shows_its_flow_only_when_the_observer_changed():
+    from pipeline.synthesis.compose import BRIDGE, shows_the_flow
+    from pipeline.synthesis.oracle import ScenarioRun
+    from pipeline.synthesis.scenarios import Scenario, call
+
+    scenario = Scenario(steps=(call("mean"), call("record_current_in_add"), call("mean")), origin=BRIDGE)
+
+    def run(*steps):
+        return ScenarioRun(scenario, None, list(steps))
+
+    raised, none = {"kind": "raise", "exc": "ValueError"}, {"kind": "return", "literal": "None", "is_none": True}
+    assert shows_the_flow(run(raised, none, {"kind": "return", "literal": "3.0"}))
+    assert not shows_the_flow(run(raised, none, raised))  # one sample is not enough for this observer
+    assert not shows_the_flow(run(raised, {"kind": "skipped"}))  # stopped before the bridge
+    assert not shows_the_flow(run({"kind": "return", "literal": "1.0", "unstable": True}, none,
+                                  {"kind": "return", "literal": "2.0"}))
+    assert shows_the_flow(ScenarioRun(Scenario(steps=(call("mean"),), origin="walk"), None, [raised]))
