@@ -7,7 +7,8 @@
 Runs, all in warm sandbox workers (see `validation.sandbox`):
 
 1. base: the suite with line + branch coverage of the solution (per-test contexts, for mutants) and the
-   interaction tracer.
+   interaction tracer; for a composed class the same trace also says whether a test carries a value of
+   one part into the other (`validation.seam`: INCOHERENT_FUSION when none does).
 2. varied: another PYTHONHASHSEED and a shuffled test order, with the clock moved years ahead
    (libfaketime), uid 65534 and another hostname, no coverage. No difference from the base run settles both
    robustness checks in one plain run; only a difference brings the runs that attribute it:
@@ -39,7 +40,7 @@ from typing import Any
 
 from pipeline.analysis import parse_lock
 from pipeline.analysis.parsed import parsed
-from pipeline.records import Candidate, CheckResult, GateReport, RejectReason, TestOutcome
+from pipeline.records import Candidate, CheckResult, GateReport, Origin, RejectReason, TestOutcome
 from pipeline.timing import timed
 from validation.faithful import FaithfulVariant, faithful_variants
 from validation.policy import GatePolicy
@@ -60,6 +61,7 @@ REASON_ORDER = (
     RejectReason.TESTS_FAIL,
     RejectReason.LOW_COVERAGE,
     RejectReason.LOW_INTERACTION,
+    RejectReason.INCOHERENT_FUSION,
     RejectReason.VACUOUS_TESTS,
     RejectReason.OVERSPECIFIED_TESTS,
     RejectReason.LOW_MUTATION_SCORE,
@@ -253,6 +255,35 @@ def _interaction_checks(report: _Report, candidate: Candidate, base: RunResult, 
                  reason=RejectReason.LOW_INTERACTION)
     report.check("tests_exercising_edges", len(summary.get("tests_exercising_edges") or []), None, True, gated=False,
                  detail="tests that exercise at least one interaction edge")
+
+
+def _seam_checks(report: _Report, candidate: Candidate, base: RunResult) -> None:
+    """A composed candidate's parts must exchange a value in a test (`validation.seam`): else it is two
+    unrelated classes in one, however well its tests interleave their methods."""
+    from validation.seam import recorded_parts, seam_edges, seam_summary
+
+    parts = recorded_parts(candidate.generator.parameters)
+    if parts is None:
+        report.check("seam_interaction", None, 1, True, gated=False,
+                     detail="not measured: the composition recorded no parts (a model's composition)")
+        return
+    problem = ""
+    try:
+        edges = seam_edges(candidate.solution_code, candidate.class_name, parts)
+    except (SyntaxError, LookupError) as exc:  # the check then fails, saying why
+        edges, problem = [], f" (the class could not be read: {type(exc).__name__}: {exc})"
+    trace = base.trace if isinstance(base.trace, dict) and "tests" in base.trace else {"tests": []}
+    summary = seam_summary(edges, trace, parts)
+    report.evidence["seam_interaction"] = summary
+    crossing = len(summary["tests_crossing"])
+    influence = ", ".join(f"{d}: {v['edges']} edge(s), {v['tests']} test(s)" for d, v in summary["directions"].items())
+    if not edges:
+        detail = "neither part influences the other: no method writes one part's fields with a value of the " \
+                 "other's" + problem
+    else:
+        detail = f"{crossing} test(s) carry a value of one part into the other and then read it ({influence})"
+    report.check("seam_interaction", crossing, 1, crossing >= 1, detail=detail,
+                 reason=RejectReason.INCOHERENT_FUSION, evidence={"directions": summary["directions"]})
 
 
 def _robustness(report: _Report, candidate: Candidate, base: RunResult, files: dict[str, str], policy: GatePolicy,
@@ -706,6 +737,8 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
     contexts = _coverage_checks(report, base, policy)
     with timed("gate", "interaction (static edges)"):
         _interaction_checks(report, candidate, base, policy)
+        if candidate.origin is Origin.COMPOSED:
+            _seam_checks(report, candidate, base)
     if policy.robustness:
         with timed("gate", "robustness runs"):
             _robustness(report, candidate, base, files, policy, pool, own)

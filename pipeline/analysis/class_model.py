@@ -104,6 +104,19 @@ class ClassModel:
             and (m.returns or "") not in ("None",)
         ]
 
+    def reach(self, name: str) -> tuple[frozenset[str], frozenset[str]]:
+        """(attributes read, attributes written) by method `name` and every method it calls through `self`,
+        transitively: what a call of it can see and change."""
+        seen, todo = {name}, [name]
+        while todo:
+            method = self.methods.get(todo.pop())
+            for callee in method.calls if method else ():
+                if callee not in seen:
+                    seen.add(callee)
+                    todo.append(callee)
+        found = [self.methods[m] for m in seen if m in self.methods]
+        return frozenset().union(*(m.reads for m in found)), frozenset().union(*(m.writes for m in found))
+
     def fields_written_outside_init(self) -> set[str]:
         outside: set[str] = set()
         for method in self.methods.values():

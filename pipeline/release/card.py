@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipeline.funnel import Funnel
-from pipeline.records import RejectReason, Task
+from pipeline.records import Origin, RejectReason, Task
 from pipeline.release.card_guide import (citation_section, example_section, fields_section, limitations_section,
                                          scoring_section, source_date_section)
 from pipeline.release.dataset_io import split_file
@@ -90,6 +90,28 @@ def faithful_section(tasks: Sequence[Task], funnel: Funnel) -> str:
             f"gate found {found} candidate(s) with a test that failed a variant; after the failing checks were "
             f"weakened or dropped, {rejected} were still rejected as `overspecified_tests`.\n\n"
             + _table(("variant", "what changes", "tasks with such a place", "places changed"), rows))
+
+
+def coherence_section(tasks: Sequence[Task], funnel: Funnel) -> str:
+    """How the offline compositions were checked for being one class rather than two halves side by side
+    (pipeline/synthesis/compose.py, validation/seam.py)."""
+    composed = [t for t in tasks if t.origin is Origin.COMPOSED]
+    skipped, rejected = (funnel.stages[s].rejected.get(RejectReason.INCOHERENT_FUSION, 0) if s in funnel.stages else 0
+                         for s in ("compose", "validate"))
+    measured = [t for t in composed if t.metrics.get("seam_interaction") is not None]
+    crossing = sorted(int(t.metrics["seam_interaction"]) for t in measured)
+    figures = (f"{len(measured)} of the {len(composed)} composed tasks of this release were measured, with "
+               f"{crossing[0]} to {crossing[-1]} tests (median {statistics.median(crossing):g}) crossing the seam."
+               if measured else f"None of the {len(composed)} composed tasks of this release was measured.")
+    return ("A composed task fuses two seed classes of different domains. Its bridge methods read one part's state "
+            "through a query returning a quantity and record the value through a method of the other part whose "
+            "parameter names a measured value (a value, sample, observation...), where a query of that part "
+            "shows the change; each bridge's docstring states the call it is equivalent to. A type that merely "
+            f"fits is no bridge, and a pair of seeds without a bridge is not composed: {skipped} pair(s) of this "
+            "build were skipped so (`incoherent_fusion` at the compose stage). The gate then measures interaction "
+            "across the seam: a test crosses it when it calls a method that carries one part's state into the "
+            "other and later reads what was carried; a composed candidate without such a test is rejected "
+            f"`incoherent_fusion` ({rejected} in this build). " + figures)
 
 
 def distribution_section(tasks: Sequence[Task]) -> str:
@@ -334,6 +356,10 @@ Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, remo
 ### Tests that a correct implementation passes
 
 {faithful_section(tasks, funnel)}
+
+### Composed classes are one class
+
+{coherence_section(tasks, funnel)}
 
 ## Judges and their agreement
 

@@ -3,9 +3,15 @@
 The hybrid keeps every field and method of both classes. Names of the second class that collide with the
 first's (methods, fields, class attributes, constructor parameters, module-level names) are renamed with
 the second class's snake-case name as prefix, everywhere in the second class's code, so behaviour is
-unchanged. Bridge methods then connect the two halves where a method of one returns the type that a
-method of the other takes first (from the type hints): the data flows from one domain's logic into the
-other's, and the docstring says so.
+unchanged. Bridge methods then connect the two halves (`find_bridges`): a bridge reads one half's state
+through a query and records the value in the other half through a method that changes it, so that the
+other half's queries return something else afterwards; its docstring states that flow as the call it is
+equivalent to. A matching type is not enough (a generated text is no subscriber name, a lock flag no
+statistics sample): the value must be a quantity (a number or a list of numbers) and the parameter that
+receives it one that takes a quantity by its name (`QUANTITY_PARAMETERS`). A pair with no such bridge is
+not composed: it is rejected `incoherent_fusion` at this stage with the reason and the type-only fits
+refused, and the gate checks the composed candidates that remain for tests that cross the seam
+(`validation/seam.py`).
 
 The hybrid's specification is both parts' whole docstrings (`fused_docs.py`): the class docstring holds
 each part's class docstring and the constructor's each part's constructor docstring, under "<Part> part:",
@@ -15,6 +21,7 @@ and every example builds the hybrid with the arguments both parts require.
 from __future__ import annotations
 
 import inspect
+import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -30,8 +37,9 @@ from pipeline.synthesis.cst_edit import ClassEditor, EditError, _docstring_node
 from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal, evaluated_docstring
 from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
 from pipeline.synthesis.observed_types import with_observed_types
+from pipeline.synthesis.oracle import ScenarioRun
 from pipeline.synthesis.pairing import pair_seeds
-from pipeline.synthesis.scenarios import Arg, Scenario, Step
+from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall, harvest, replay_scenarios
 
@@ -44,10 +52,27 @@ class CompositionError(Exception):
 
 @dataclass(frozen=True)
 class Bridge:
+    """A method of the hybrid that carries one half's state into the other (names as in the hybrid)."""
+
     name: str
-    source: str  # method of one half whose result is passed on
-    target: str  # method of the other half that receives it first
-    type: str
+    source: str  # query of one half whose value is passed on
+    target: str  # method of the other half that records it
+    parameter: str  # the target's parameter that receives the value
+    source_part: str  # class names of the halves: the value goes from source_part to target_part
+    target_part: str
+    observers: tuple[str, ...]  # queries of the target's half that read what the target writes
+
+
+@dataclass(frozen=True)
+class Part:
+    """One half of a hybrid: its class name, its methods and its instance fields, by their hybrid names."""
+
+    name: str
+    methods: tuple[str, ...]
+    fields: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"methods": list(self.methods), "fields": list(self.fields)}
 
 
 @dataclass(frozen=True)
@@ -61,6 +86,8 @@ class Fusion:
     params_a: tuple[str, ...]
     params_b: dict[str, str]  # B's constructor parameter -> its name in the hybrid
     bridges: tuple[Bridge, ...]
+    parts: tuple[Part, Part]
+    type_only: tuple[str, ...]  # source -> target pairs that fit by type alone, refused as bridges
 
 
 class _Renamer(cst.CSTTransformer):
@@ -119,63 +146,109 @@ def _normal_type(annotation: str | None) -> str | None:
     return None if text in ("None", "object", "Any", "") or "None" in text.split("|") else text
 
 
-def find_bridges(a: ClassModel, b: ClassModel, b_map: dict[str, str], taken: set[str]) -> list[Bridge]:
-    """Every (source, target) pair across the halves whose return type equals the target's first
-    parameter type, both ways, with a name free in the hybrid."""
-    out: list[Bridge] = []
+QUANTITY_PARAMETERS = frozenset({
+    "value", "values", "sample", "samples", "observation", "observations", "measurement", "measurements",
+    "reading", "readings"})
+"""Parameter names that say the method records a measured quantity: a bridge may feed one of them. A
+quantity of one domain is meaningful to the other as an observation of it (the statistics of a game's
+scores); a name such as ``quantity``, ``count``, ``index``, ``factor`` or ``name`` gives the value a role
+in the other domain (how many items to craft, a position, a setting, a label) that a number measured
+elsewhere does not have, whatever its type."""
 
-    def scan(first: ClassModel, second: ClassModel, first_map: dict[str, str], second_map: dict[str, str]) -> None:
-        for source in first.public_methods():
+_QUANTITIES = {"float": ("int", "float"), "int": ("int",),
+               "list[float]": ("list[int]", "list[float]"), "list[int]": ("list[int]",)}
+"""Quantity parameter type -> the source types it accepts (an int widens to a float, never the reverse)."""
+
+
+def find_bridges(model: ClassModel, parts: tuple[Part, Part], taken: set[str]) -> tuple[list[Bridge], list[str]]:
+    """Every bridge the hybrid `model` allows, both ways, and the source -> target pairs refused because
+    they fit by type alone (the target's first parameter has the source's return type).
+
+    A bridge's source is a public query of one part (it changes nothing and reads fields that the part's
+    methods change, through the methods it calls too) returning a quantity; its target is a public method
+    of the other part that changes that part's fields and has a parameter named as a quantity
+    (`QUANTITY_PARAMETERS`) whose type takes the value; at least one query of the target's part without
+    required arguments reads what the target writes (the observers: they show the change)."""
+    bridges: list[Bridge] = []
+    type_only: list[str] = []
+    queries = {q.name for q in model.queries()}
+    for first, second in (parts, parts[::-1]):
+        # the part's state: fields that some method changes after construction (a value computed from
+        # constructor settings alone is a constant, not state)
+        changing = set().union(*(model.reach(m)[1] for m in first.methods)) & set(first.fields)
+        for source in (model.methods[m] for m in first.methods if m in model.methods):
             produced = _normal_type(source.returns)
-            if produced is None or not source.simple_signature:
+            if not source.public or source.kind != "instance" or produced is None or not source.simple_signature \
+                    or source.name in model.mutators:
                 continue
-            for target in second.public_methods():
-                if not target.simple_signature or not target.params or target.params[0].kind != "positional":
+            reads_first = model.reach(source.name)[0] & changing
+            for target in (model.methods[m] for m in second.methods if m in model.methods):
+                if not target.public or target.kind != "instance" or not target.simple_signature:
                     continue
-                if _normal_type(target.params[0].annotation) != produced:
+                written = model.reach(target.name)[1] & set(second.fields)
+                observers = tuple(q for q in second.methods if q in queries and q != target.name
+                                  and model.reach(q)[0] & written)
+                fed = next((p for p in target.params if p.name in QUANTITY_PARAMETERS
+                            and produced in _QUANTITIES.get(_normal_type(p.annotation) or "", ())), None)
+                if fed is None or not reads_first or target.name not in model.mutators or not observers:
+                    first_param = target.params[0].annotation if target.params else None
+                    if _normal_type(first_param) == produced:
+                        type_only.append(f"{source.name} -> {target.name}")
                     continue
-                s_name, t_name = first_map.get(source.name, source.name), second_map.get(target.name, target.name)
-                name = f"{t_name}_from_{s_name}"
-                if name in taken or len(name) > 48:
-                    continue
-                out.append(Bridge(name, s_name, t_name, produced))
-
-    scan(a, b, {}, b_map)
-    scan(b, a, b_map, {})
-    return sorted(out, key=lambda br: br.name)
+                name = f"record_{source.name.lstrip('_')}_in_{target.name}"
+                if name not in taken and len(name) <= 48:
+                    bridges.append(Bridge(name, source.name, target.name, fed.name, first.name, second.name, observers))
+    return sorted(bridges, key=lambda br: br.name), sorted(type_only)
 
 
 def _bridge_source(bridge: Bridge, source: MethodModel, target: MethodModel) -> str:
+    """The bridge method: its docstring states the call it is equivalent to, so the flow can be written
+    from the skeleton alone."""
     used = {p.name for p in source.params}
-    rest = []
-    for p in target.params[1:]:
-        name = p.name if p.name not in used else f"{p.name}_for_{target.name.lstrip('_')}"
-        rest.append((p, name))
-        used.add(name)
+    renamed: dict[str, str] = {}
+    for p in target.params:
+        if p.name != bridge.parameter and not p.has_default:
+            renamed[p.name] = p.name if p.name not in used else f"{p.name}_for_{target.name.lstrip('_')}"
+            used.add(renamed[p.name])
 
-    def param(p: Any, name: str) -> str:
-        text = name + (f": {p.annotation}" if p.annotation else "")
-        return text
+    def param(name: str, annotation: str | None) -> str:
+        return name + (f": {annotation}" if annotation else "")
 
-    required = [param(p, p.name) for p in source.params if not p.has_default] + [param(p, n) for p, n in rest if not p.has_default]
-    signature = ", ".join(["self"] + required)
-    call_source = ", ".join(p.name for p in source.params if not p.has_default)
-    call_target = ", ".join(["value"] + [n for p, n in rest if not p.has_default])
+    own = [p for p in source.params if not p.has_default]
+    rest = [p for p in target.params if p.name in renamed]
+    signature = ", ".join(["self"] + [param(p.name, p.annotation) for p in own]
+                          + [param(renamed[p.name], p.annotation) for p in rest])
+    read = f"self.{bridge.source}({', '.join(p.name for p in own)})"
+
+    def record(value: str) -> str:
+        arguments, keyword = [], False
+        for p in target.params:
+            if p.name == bridge.parameter:
+                keyword = keyword or p.has_default
+                arguments.append(f"{p.name}={value}" if keyword else value)
+            elif p.name in renamed:
+                arguments.append(f"{p.name}={renamed[p.name]}" if keyword else renamed[p.name])
+            else:
+                keyword = True  # a defaulted parameter is left out: every later one goes by keyword
+        return f"self.{bridge.target}({', '.join(arguments)})"
+
     returns = f" -> {target.returns}" if target.returns else ""
-    params_doc = "\n".join([f":param {p.name}: passed to ``{bridge.source}``." for p in source.params if not p.has_default]
-                           + [f":param {n}: passed to ``{bridge.target}``." for p, n in rest if not p.has_default]
+    observers = ", ".join(f"``{o}``" for o in bridge.observers)
+    params_doc = "\n".join([f":param {p.name}: passed to ``{bridge.source}``." for p in own]
+                           + [f":param {renamed[p.name]}: passed to ``{bridge.target}`` as ``{p.name}``." for p in rest]
                            + [f":return: what ``{bridge.target}`` returns."])
     doc_params = "\n\n    " + params_doc.replace("\n", "\n    ")
     return f'''
 def {bridge.name}({signature}){returns}:
-    """Call ``{bridge.source}`` and pass the ``{bridge.type}`` it returns as the first argument of ``{bridge.target}``.
+    """Record the {bridge.source_part} part's ``{bridge.source}`` in the {bridge.target_part} part through ``{bridge.target}``.
 
-    Data flows from one half of the class into the other: whatever ``{bridge.source}`` changes or reports
-    is what ``{bridge.target}`` receives. Errors of either call propagate unchanged; if
-    ``{bridge.target}`` raises, the effects of ``{bridge.source}`` remain.{doc_params}
+    Equivalent to ``{record(read)}``: the value
+    ``{bridge.source}`` returns now is passed as ``{bridge.parameter}`` of ``{bridge.target}``, so {observers} return
+    afterwards what they return after that call of ``{bridge.target}``. If ``{bridge.source}`` raises, nothing is
+    recorded; errors of ``{bridge.target}`` propagate.{doc_params}
     """
-    value = self.{bridge.source}({call_source})
-    return self.{bridge.target}({call_target})
+    value = {read}
+    return {record("value")}
 '''
 
 
@@ -313,7 +386,8 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int,
     body += others + [hybrid_class]
     source = cst.Module(body=body).code
     model_h = analyse(source, hybrid)
-    candidates = find_bridges(model_a, model_b, attrs, set(model_h.methods))
+    parts = (_part(a.class_name, model_a, {}), _part(b.class_name, model_b, attrs))
+    candidates, type_only = find_bridges(model_h, parts, set(model_h.methods))
     rng.shuffle(candidates)
     bridges: list[Bridge] = []
     for bridge in candidates:
@@ -326,13 +400,21 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int,
     if bridges:
         editor = ClassEditor(source, hybrid)
         editor.append_methods("\n".join(_bridge_source(br, model_h.methods[br.source], model_h.methods[br.target]) for br in bridges))
-        editor.extend_class_docstring("Bridges between the two parts: " + ", ".join(
-            f"``{br.name}`` ({br.source} -> {br.target})" for br in bridges) + ".")
+        editor.extend_class_docstring("Bridges between the two parts (each records a value of one part in the other): "
+                                      + ", ".join(f"``{br.name}`` ({br.source_part}.{br.source} -> "
+                                                  f"{br.target_part}.{br.target})" for br in bridges) + ".")
         source = editor.code()
     compile(source, f"<{hybrid}>", "exec")
     module_name = snake(hybrid)
     return Fusion(hybrid, module_name, source, {old: new for old, new in attrs.items() if old in model_b.methods},
-                  params_a, params_b, tuple(bridges))
+                  params_a, params_b, tuple(bridges), parts, tuple(type_only))
+
+
+def _part(name: str, model: ClassModel, renames: dict[str, str]) -> Part:
+    """A seed's half of the hybrid, by the names its members have there."""
+    fields = list(model.fields) + sorted(model.fields_written_outside_init())
+    return Part(name, tuple(renames.get(m, m) for m in model.methods if m != "__init__"),
+                tuple(dict.fromkeys(renames.get(f, f) for f in fields)))
 
 
 def _part_docs(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: ClassModel, hybrid: str,
@@ -433,27 +515,63 @@ def merged_pools(fusion: Fusion, pools_a: ArgumentPools, pools_b: ArgumentPools)
     return merged
 
 
+def _observed(call: ObservedCall | None, method: MethodModel) -> dict[str, str] | None:
+    """An observed call's arguments by parameter name (None when there is no call)."""
+    if call is None:
+        return None
+    names = [p.name for p in method.params if p.kind == "positional"]
+    return {**dict(zip(names, call.args)), **dict(call.kwargs)}
+
+
 def bridge_scenarios(fusion: Fusion, model: ClassModel, pools: ArgumentPools, rng: random.Random) -> list[Scenario]:
+    """For each bridge and up to three of its observers, scenarios that show its flow: the source part's
+    observed calls (its state), then the observer, the bridge, and the observer again, so that the test
+    asserts the other part's result before and after the value crossed (`shows_the_flow` keeps only the
+    runs where it changed)."""
     out: list[Scenario] = []
     bases = replay_scenarios(pools)
     for bridge in fusion.bridges:
-        source = model.methods[bridge.source]
-        target = model.methods[bridge.target]
-        for base in bases[:6]:
-            args: list[Arg] = []
-            call = pools.sample(bridge.source, rng) if source.required_params else ObservedCall(bridge.source, ())
-            if call is None or len(call.args) < len(source.required_params):
+        source, target = model.methods[bridge.source], model.methods[bridge.target]
+        part = next(p for p in fusion.parts if p.name == bridge.source_part)
+        observers = rng.sample(bridge.observers, min(3, len(bridge.observers)))
+        # replays that change the source part first: its value then depends on what was done to it
+        changing = sorted(bases, key=lambda b: -sum(s.method in part.methods and s.method in model.mutators
+                                                     for s in b.steps))
+        for observer, base in itertools.product(observers, changing[:3]):
+            own = _observed(pools.sample(bridge.source, rng), source) if source.required_params else {}
+            rest = [p for p in target.params if p.name != bridge.parameter and not p.has_default]
+            other = _observed(pools.sample(bridge.target, rng), target) if rest else {}
+            if own is None or other is None or any(p.name not in own for p in source.required_params) \
+                    or any(p.name not in other for p in rest):
                 continue
-            args += [Arg(literal=v) for v in call.args[: len(source.required_params)]]
-            rest = [p for p in target.params[1:] if not p.has_default]
-            if rest:
-                other = pools.sample(bridge.target, rng)
-                if other is None or len(other.args) < 1 + len(rest):
-                    continue
-                args += [Arg(literal=v) for v in other.args[1: 1 + len(rest)]]
-            steps = list(base.steps[: rng.randint(0, len(base.steps))]) + [Step("obj", bridge.name, tuple(args))]
-            out.append(base.with_steps(steps, title=f"{bridge.name}_passes_result_on", origin="bridge", focus=(bridge.name,)))
+            args = tuple(Arg(literal=own[p.name]) for p in source.required_params) + \
+                tuple(Arg(literal=other[p.name]) for p in rest)
+            state = [s for s in base.steps if s.method in part.methods and all(a.literal is not None for a in s.args)
+                     and all(v.literal is not None for _, v in s.kwargs)]
+            steps = state + [Step(MAIN, observer), Step(MAIN, bridge.name, args), Step(MAIN, observer)]
+            out.append(base.with_steps(steps, title=f"{bridge.name}_changes_{observer}", origin=BRIDGE,
+                                       focus=(bridge.name, observer)))
     return out
+
+
+BRIDGE = "bridge"
+"""Origin of the scenarios `bridge_scenarios` makes."""
+
+
+def shows_the_flow(run: ScenarioRun) -> bool:
+    """A bridge scenario's run shows its flow when the observer's outcome after the bridge differs from
+    its outcome before (a stable value or an exception type); other runs are not concerned."""
+    if run.scenario.origin != BRIDGE:
+        return True
+    if len(run.steps) != len(run.scenario.steps):  # the run stopped early (an argument could not be built)
+        return False
+    before, after = run.steps[-3], run.steps[-1]
+    if any(s.get("unstable") or s["kind"] not in ("return", "raise") for s in (before, after)):
+        return False
+    def seen(step: dict[str, Any]) -> tuple[Any, ...]:
+        return step["kind"], step.get("literal"), step.get("exc")
+
+    return seen(before) != seen(after)
 
 
 _POOL_CACHE: dict[str, ArgumentPools] = {}
@@ -475,10 +593,16 @@ def _newest_date(a: SeedClass, b: SeedClass) -> str | None:
     return max(dates) if dates else None
 
 
-def _rejection(a: SeedClass, b: SeedClass, rng_seed: int, detail: str) -> Rejection:
+def _rejection(a: SeedClass, b: SeedClass, rng_seed: int, detail: str,
+               reason: RejectReason = RejectReason.GENERATION_FAILED, **evidence: Any) -> Rejection:
     return Rejection(candidate_id="cmp-" + content_hash(a.seed_id, b.seed_id, rng_seed), stage=STAGE,
-                     reason=RejectReason.GENERATION_FAILED, detail=detail[:300],
-                     evidence={"seed_ids": [a.seed_id, b.seed_id], "rng_seed": rng_seed})
+                     reason=reason, detail=detail[:300],
+                     evidence={"seed_ids": [a.seed_id, b.seed_id], "rng_seed": rng_seed, **evidence})
+
+
+NO_BRIDGE = ("no meaningful bridge: no query of one part returns a quantity that a method of the other part "
+             "records through a parameter named as a quantity, with a query of that part showing the change")
+"""Why a pair is not composed when `find_bridges` finds nothing (the pair's rejection detail)."""
 
 
 def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any) -> Candidate | Rejection:
@@ -495,12 +619,16 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any
                       (pools_a.ctors, pools_b.ctors))
     except (CompositionError, EditError, SyntaxError, LookupError) as exc:
         return _rejection(a, b, config.rng_seed, f"fusion failed: {exc}")
+    if not fusion.bridges:
+        # Two halves that never exchange a value are two tasks in one class, not a composition.
+        return _rejection(a, b, config.rng_seed, NO_BRIDGE, RejectReason.INCOHERENT_FUSION, skipped="no_bridge",
+                          type_only=list(fusion.type_only))
     try:
         pools = merged_pools(fusion, pools_a, pools_b)
         model = analyse(fusion.source, fusion.class_name)
         extra = bridge_scenarios(fusion, model, pools, rng)
         result = synthesize_tests(pool, source=fusion.source, module=fusion.module_name, model=model, pools=pools,
-                                  extra=extra, rng=rng, max_tests=config.max_tests)
+                                  extra=extra, rng=rng, max_tests=config.max_tests, shows=shows_the_flow)
     except JobFailed as exc:
         return _rejection(a, b, config.rng_seed, f"sandbox job failed: {exc}")
     if result.tests < MIN_TESTS:
@@ -519,8 +647,11 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any
                               transforms=("compose",) + tuple(f"bridge:{br.name}" for br in fusion.bridges),
                               rng_seed=config.rng_seed, source="offline composition of two seeds",
                               first_commit_date=_newest_date(a, b)),
-        generator=GeneratorSpec(backend="offline", parameters={"stage": STAGE, "bridges": [br.name for br in fusion.bridges],
-                                                               "scenarios_run": result.scenarios_run}),
+        generator=GeneratorSpec(backend="offline", parameters={
+            "stage": STAGE, "bridges": [br.name for br in fusion.bridges], "scenarios_run": result.scenarios_run,
+            # the gate's seam check (validation/seam.py) reads which members belong to which part
+            "parts": {part.name: part.to_json() for part in fusion.parts},
+            "type_only_refused": list(fusion.type_only)}),
         requires_python=requires_python(fusion.source, result.test_code),
     )
 

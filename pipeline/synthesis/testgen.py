@@ -16,7 +16,7 @@ import builtins
 import json
 import keyword
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -335,8 +335,12 @@ def _class_reads(source: str | None, class_name: str) -> ClassReads | None:
 
 
 def synthesize_tests(pool: Any, *, source: str, module: str, model: ClassModel, pools: ArgumentPools,
-                     extra: Sequence[Scenario], rng: random.Random, max_tests: int = MAX_TESTS) -> SynthesisResult:
-    """Propose scenarios, run them on the reference in the sandbox, select and render the tests."""
+                     extra: Sequence[Scenario], rng: random.Random, max_tests: int = MAX_TESTS,
+                     shows: Callable[[ScenarioRun], bool] | None = None) -> SynthesisResult:
+    """Propose scenarios, run them on the reference in the sandbox, select and render the tests.
+
+    `shows`, when given, is asked about each run: one it refuses is not selected (a scenario made to show
+    an effect that its run on the reference does not show)."""
     from pipeline.timing import timed
 
     with timed("synthesis", "scenarios: propose"):
@@ -345,7 +349,7 @@ def synthesize_tests(pool: Any, *, source: str, module: str, model: ClassModel, 
     with timed("synthesis", "scenarios: oracle runs (one batched session + reseeded)"):
         runs = run_oracle(pool, source=source, module=module, class_name=model.name, scenarios=scenarios)
     with timed("synthesis", "tests: select and render"):
-        chosen = select(runs, max_tests)
+        chosen = select([r for r in runs if shows is None or shows(r)], max_tests)
         renderer = Renderer(model, module, source)
         text = renderer.module_text(chosen)
     return SynthesisResult(text, len(scenarios), renderer.written)

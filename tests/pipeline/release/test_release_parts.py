@@ -67,3 +67,20 @@ def test_the_card_counts_faithful_variants_per_kind_and_the_overspecified_reject
     assert "| guard_order | independent guard checks reordered | 1 | 1 |" in text
     assert "| float_ulp | computed floats moved by one ulp | 0 | 0 |" in text
     assert faithful_section([tasks[2]], funnel) == "Faithful variants were not run for the tasks of this release."
+
+
+def test_the_card_says_how_compositions_were_checked_for_coherence():
+    from pipeline.funnel import Funnel, StageCount
+    from pipeline.records import Origin, RejectReason
+    from pipeline.release.card import coherence_section
+
+    tasks = [build_task("A", origin=Origin.COMPOSED, metrics={"seam_interaction": 2.0}),
+             build_task("B", origin=Origin.COMPOSED, metrics={"seam_interaction": 5.0}),
+             build_task("C", origin=Origin.COMPOSED, metrics={}), build_task("D", metrics={"seam_interaction": 9.0})]
+    funnel = Funnel(run_id="r", stages={
+        "compose": StageCount(received=25, accepted=16, rejected={RejectReason.INCOHERENT_FUSION: 9}),
+        "validate": StageCount(received=16, accepted=13, rejected={RejectReason.INCOHERENT_FUSION: 3})})
+    text = coherence_section(tasks, funnel)
+    assert "9 pair(s) of this build were skipped" in text and "(3 in this build)" in text
+    assert "2 of the 3 composed tasks of this release were measured, with 2 to 5 tests (median 3.5)" in text
+    assert "None of the 0 composed tasks" in coherence_section(tasks[3:], Funnel(run_id="r"))

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipeline import settings
-from pipeline.records import Provenance, SeedClass
-from pipeline.synthesis.compose import compose_pair, fuse
+from pipeline.records import Provenance, RejectReason, SeedClass
+from pipeline.synthesis.compose import compose_pair, fuse, pools_for
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.observed_types import observed_type, with_observed_types
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall
@@ -88,18 +88,22 @@ def test_a_seed_with_nothing_to_add_is_the_same_seed():
     assert with_observed_types(seed, ArgumentPools(results={"total": ["1"]})) is seed
 
 
-def test_classes_without_hints_compose_with_bridges_on_observed_types(tmp_path: Path, sandbox_pool):
+def test_classes_without_hints_compose_on_observed_types(tmp_path: Path, sandbox_pool):
     """Through the composer's entry point: the argument harvest records results in the sandbox, and the
-    bridges found on them are ones the classes as written (no hints) do not give."""
+    composer weighs bridges on the types read off them, which the classes as written (no hints) do not
+    give. A dice game's score fits a wallet's deposit by type, but a score is no amount of money: the fit
+    is refused as type-only, and the pair is not composed."""
     from pipeline.classeval_seeds import import_as_seeds
     from pipeline.seeds import load_seed
 
     import_as_seeds([DICE_GAME, WALLET], "style.json", tmp_path, settings.PROJECT_ROOT / "seeds" / "domains.toml")
     dice = load_seed(tmp_path / "Game_Sim" / "dice_game", "Game_Sim")
     wallet = load_seed(tmp_path / "Finance_Ecommerce" / "wallet", "Finance_Ecommerce")
-    assert fuse(dice, wallet, random.Random(1), 3).bridges == ()
-    candidate = compose_pair(dice, wallet, ComposeConfig(max_tests=10), pool=sandbox_pool)
-    bridges = [t for t in candidate.provenance.transforms if t.startswith("bridge:")]
-    assert bridges, candidate
-    assert "def deposit(self, amount: int) -> int:" in candidate.solution_code
-    assert "def current_player(self) -> str:" in candidate.skeleton
+    assert fuse(dice, wallet, random.Random(1), 3).type_only == ()
+    rejection = compose_pair(dice, wallet, ComposeConfig(max_tests=10), pool=sandbox_pool)
+    assert rejection.reason is RejectReason.INCOHERENT_FUSION, rejection
+    assert "score_of -> deposit" in rejection.evidence["type_only"]
+    typed = fuse(*(with_observed_types(seed, pools_for(seed, pool=sandbox_pool)) for seed in (dice, wallet)),
+                 random.Random(1), 3)
+    assert "def deposit(self, amount: int) -> int:" in typed.source
+    assert "def current_player(self) -> str:" in typed.source

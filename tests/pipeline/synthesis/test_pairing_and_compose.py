@@ -1,13 +1,16 @@
-"""Pairing spreads and caps; composition renames collisions and adds typed bridges (static parts)."""
+"""Pairing spreads and caps; composition renames collisions and adds bridges that carry a quantity of one
+part into the other (a type that merely fits is refused); a pair with no such bridge is not composed, and a
+composed pair's tests show the bridge's flow."""
 
 import random
 
-from pipeline.records import Provenance, SeedClass
+from pipeline.records import Candidate, Provenance, Rejection, RejectReason, SeedClass
 from pipeline.analysis.class_model import analyse
-from pipeline.synthesis.compose import fuse
+from pipeline.synthesis.compose import compose_pair, fuse
+from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.pairing import domains_compatible, pair_seeds
 
-from synthesis_samples import ACCOUNT
+from synthesis_samples import ACCOUNT, ACCOUNT_TESTS
 
 LOG = '''"""A text log."""
 
@@ -31,9 +34,63 @@ class Log:
 '''
 
 
-def _seed(domain: str, name: str, class_name: str = "Account", source: str = ACCOUNT) -> SeedClass:
+LOG_TESTS = '''from log import Log
+
+
+def test_deposit_counts_lines():
+    log = Log("ada")
+    assert log.deposit("a") == 1
+    assert log.deposit("b") == 2
+    assert log.describe(2) == "2 items"
+'''
+
+STATS = '''"""Running statistics of numbers."""
+
+
+class Stats:
+    """Count and mean of the values added."""
+
+    def __init__(self) -> None:
+        """Start with no value."""
+        self.values: list[float] = []
+
+    def add(self, value: float) -> None:
+        """Add one value."""
+        self.values.append(value)
+
+    def count(self) -> int:
+        """Return how many values were added."""
+        return len(self.values)
+
+    def mean(self) -> float:
+        """Return the mean of the values; ValueError when there is none."""
+        if not self.values:
+            raise ValueError("no values")
+        return sum(self.values) / len(self.values)
+'''
+
+STATS_TESTS = '''import pytest
+
+from stats import Stats
+
+
+def test_mean_of_two():
+    stats = Stats()
+    stats.add(2.0)
+    stats.add(4.0)
+    assert stats.count() == 2
+    assert stats.mean() == 3.0
+
+
+def test_mean_of_nothing():
+    with pytest.raises(ValueError):
+        Stats().mean()
+'''
+
+
+def _seed(domain: str, name: str, class_name: str = "Account", source: str = ACCOUNT, tests: str = "") -> SeedClass:
     return SeedClass(seed_id=f"{domain}/{name}", domain=domain, name=name, class_name=class_name,
-                     description=f"{name} in {domain}.", source=source, tests="", provenance=Provenance())
+                     description=f"{name} in {domain}.", source=source, tests=tests, provenance=Provenance())
 
 
 def test_pairing_is_seeded_spread_and_capped():
@@ -60,7 +117,7 @@ def test_composable_matrix_limits_pairs():
     assert {tuple(sorted((a.domain, b.domain))) for a, b in pairs} == {("A", "B")}
 
 
-def test_fuse_renames_collisions_consistently_and_bridges_types():
+def test_fuse_renames_collisions_consistently_and_refuses_bridges_that_fit_by_type_only():
     fusion = fuse(_seed("Finance", "account"), _seed("Text", "log", "Log", LOG), random.Random(3), max_bridges=3)
     model = analyse(fusion.source, "AccountLog")
     assert fusion.method_map_b == {"deposit": "log_deposit"}
@@ -69,11 +126,53 @@ def test_fuse_renames_collisions_consistently_and_bridges_types():
     assert "self.lines.append(text)" in fusion.source
     init = model.methods["__init__"]
     assert [p.name for p in init.params] == ["owner", "log_owner", "balance"]
-    # across the halves only: Account.deposit -> int feeds Log.describe(count: int), and
-    # Log.deposit (renamed log_deposit) -> int feeds Account.deposit(amount: int)
-    assert {b.name for b in fusion.bridges} == {"describe_from_deposit", "deposit_from_log_deposit"}
-    assert "value = self.deposit(amount)\n        return self.describe(value)" in fusion.source
+    # Account.current() -> int fits Log.describe(count: int) by type, but describe changes nothing and a
+    # balance is no count of log lines: no bridge, and the refused fits are recorded
+    assert fusion.bridges == ()
+    assert "current -> describe" in fusion.type_only
+    assert [p.name for p in fusion.parts] == ["Account", "Log"]
+    assert "log_deposit" in fusion.parts[1].methods and "lines" in fusion.parts[1].fields
     compile(fusion.source, "hybrid", "exec")
+
+
+def test_a_bridge_records_one_parts_quantity_in_the_other_and_says_so():
+    fusion = fuse(_seed("Finance", "account"), _seed("Math", "stats", "Stats", STATS), random.Random(3), max_bridges=3)
+    assert len(fusion.bridges) == 1  # current and movements both fit; one bridge per target method
+    bridge = fusion.bridges[0]
+    assert (bridge.source_part, bridge.target_part, bridge.target, bridge.parameter) == ("Account", "Stats", "add", "value")
+    assert bridge.source in ("current", "movements")
+    assert set(bridge.observers) == {"count", "mean"}
+    # the docstring states the flow as the call it is equivalent to, and the observers that show it
+    assert f"Equivalent to ``self.add(self.{bridge.source}())``" in fusion.source
+    assert "``count``, ``mean`` return" in fusion.source.replace("\n        ", " ")
+    assert f"value = self.{bridge.source}()\n        return self.add(value)" in fusion.source
+    compile(fusion.source, "hybrid", "exec")
+
+
+def test_a_pair_with_no_meaningful_bridge_is_not_composed(sandbox_pool):
+    rejection = compose_pair(_seed("Finance", "account", tests=ACCOUNT_TESTS),
+                             _seed("Text", "log", "Log", LOG, tests=LOG_TESTS), ComposeConfig(), pool=sandbox_pool)
+    assert isinstance(rejection, Rejection)
+    assert rejection.reason is RejectReason.INCOHERENT_FUSION and rejection.stage == "compose"
+    assert rejection.evidence["skipped"] == "no_bridge"
+    assert "current -> describe" in rejection.evidence["type_only"]
+
+
+def test_the_composed_tests_assert_the_bridges_flow(sandbox_pool):
+    candidate = compose_pair(_seed("Finance", "account", tests=ACCOUNT_TESTS),
+                             _seed("Math", "stats", "Stats", STATS, tests=STATS_TESTS), ComposeConfig(), pool=sandbox_pool)
+    assert isinstance(candidate, Candidate)
+    bridge = candidate.generator.parameters["bridges"][0]
+    assert candidate.generator.parameters["parts"]["Stats"]["fields"] == ["values"]
+    # a test calls an observer of the Stats part, the bridge, and the observer again, and asserts both
+    flows = [block for block in candidate.test_code.split("\ndef ")[1:] if block.startswith(f"test_{bridge}_changes_")]
+    assert flows
+    for block in flows:
+        lines = [line.strip() for line in block.splitlines()]
+        at = next(i for i, line in enumerate(lines) if f".{bridge}()" in line)
+        observer = block.split("_changes_", 1)[1].split("(", 1)[0]
+        assert any(f".{observer}()" in line for line in lines[:at])
+        assert any(line.startswith("assert") and f".{observer}()" in line for line in lines[at + 1:])
 
 
 def test_fused_module_holds_only_the_hybrid_class():
@@ -90,3 +189,22 @@ def test_a_hybrid_is_dated_by_its_newer_seed():
     undated = _seed("Text_NLP", "c")
     assert _newest_date(old, new) == _newest_date(new, old) == "2026-01-09"
     assert _newest_date(undated, old) == "2025-03-01" and _newest_date(undated, undated) is None
+
+
+def test_a_bridge_run_shows_its_flow_only_when_the_observer_changed():
+    from pipeline.synthesis.compose import BRIDGE, shows_the_flow
+    from pipeline.synthesis.oracle import ScenarioRun
+    from pipeline.synthesis.scenarios import Scenario, call
+
+    scenario = Scenario(steps=(call("mean"), call("record_current_in_add"), call("mean")), origin=BRIDGE)
+
+    def run(*steps):
+        return ScenarioRun(scenario, None, list(steps))
+
+    raised, none = {"kind": "raise", "exc": "ValueError"}, {"kind": "return", "literal": "None", "is_none": True}
+    assert shows_the_flow(run(raised, none, {"kind": "return", "literal": "3.0"}))
+    assert not shows_the_flow(run(raised, none, raised))  # one sample is not enough for this observer
+    assert not shows_the_flow(run(raised, {"kind": "skipped"}))  # stopped before the bridge
+    assert not shows_the_flow(run({"kind": "return", "literal": "1.0", "unstable": True}, none,
+                                  {"kind": "return", "literal": "2.0"}))
+    assert shows_the_flow(ScenarioRun(Scenario(steps=(call("mean"),), origin="walk"), None, [raised]))
