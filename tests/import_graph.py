@@ -1,0 +1,227 @@
+"""The project's import graph, read from its source with `ast` (nothing is imported), and its layers.
+
+`tests/test_layers.py` checks the graph against the layers; `benchmarks/import_graph.py` prints its figures.
+
+The layers, lowest first; a module may import its own layer and the layers below it, never one above:
+
+- `base` (`pipeline.base`): the typed records, the artifact store, errors, static analysis of a class,
+  timing, progress, stop requests, TOML loading, the judges' agreement figures. Imports nothing else of the
+  project.
+- `validation` (the sandbox and the gate) and `models` (`pipeline.models`: the model client, its cache,
+  budget and prompts, and the makers that ask a model for a skeleton, tests or a reference): beside each
+  other, neither imports the other; both import only `base`.
+- `judges` (the judge protocol, the offline and model judges, the panel): imports `base`, `validation` (the
+  offline judges run a skeleton's examples in the sandbox) and `models` (a model judge asks a model).
+- `stages`: the rest of `pipeline` (synthesis, mining, release, evaluation, report, the stage drivers, the
+  build's configuration and runs), the model backend's stages (`pipeline.models.stage`) and the judge stage
+  (`judges.stage`).
+- `commands`: `flows` (the Prefect flows that sequence the stages) and the command line (`pipeline.cli` and
+  every `cli` module).
+
+Every import counts, at a module's top, inside a function, or under `if TYPE_CHECKING`: an import moved
+into a function still makes its module depend on the other at run time, so it cannot hide an upward edge or
+a cycle. A function-level import of a heavy third-party library (kept for start-up time) is not a project
+import and is not read here.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("pipeline", "validation", "judges", "flows")
+
+RANK = {"base": 0, "validation": 1, "models": 1, "judges": 2, "stages": 3, "commands": 4}
+
+# Modules whose layer is not their package's: a stage or a command living beside the library it drives.
+PLACED = {
+    "pipeline.models.stage": "stages",  # the model backend's enhance, compose and mine stages
+    "judges.stage": "stages",  # the build's judge stage
+    "judges.cli": "commands",  # `classeval-pro judge PATH`
+}
+
+
+def layer_of(module: str) -> str:
+    """The layer `module` belongs to (see the module docstring)."""
+    if module in PLACED:
+        return PLACED[module]
+    parts = module.split(".")
+    if parts[0] == "flows" or parts[-1] in ("cli", "cli_help"):
+        return "commands"
+    if module in ("pipeline", "pipeline.base") or module.startswith("pipeline.base."):
+        return "base"  # `pipeline/__init__.py` holds only a docstring; every import of the project runs it
+    if parts[0] in ("validation", "judges"):
+        return parts[0]
+    if module.startswith("pipeline.models"):
+        return "models"
+    return "stages"
+
+
+def may_import(importer: str, imported: str) -> bool:
+    """Whether the layers let `importer` import `imported`: its own layer, or one ranked below it."""
+    source, target = layer_of(importer), layer_of(imported)
+    return source == target or RANK[target] < RANK[source]
+
+
+def package_of(module: str) -> str:
+    """The package a module is counted in for package cycles: `pipeline.base`, a subpackage of `pipeline`
+    (`pipeline.synthesis`, ...), `pipeline` for its top-level modules, else the top package."""
+    parts = module.split(".")
+    if parts[0] == "pipeline" and len(parts) > 2:
+        return ".".join(parts[:2])
+    if parts[0] == "pipeline" and len(parts) == 2 and (ROOT / "pipeline" / parts[1]).is_dir():
+        return module
+    return parts[0]
+
+
+@dataclass(frozen=True)
+class Import:
+    """One import of a project module by another."""
+
+    importer: str
+    imported: str
+    line: int
+    function_level: bool
+    type_checking: bool
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_modules(root: Path = ROOT) -> dict[str, Path]:
+    return {module_name(path, root): path
+            for package in PACKAGES for path in sorted((root / package).rglob("*.py"))}
+
+
+def _resolve(name: str, modules: dict[str, Path]) -> str | None:
+    """The project module `name` denotes: itself, or the package it lies in (`from pipeline import stages`
+    is resolved by the caller, which tries `pipeline.stages` first)."""
+    while name:
+        if name in modules:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+class _Collector(ast.NodeVisitor):
+    def __init__(self, importer: str, is_package: bool, modules: dict[str, Path]):
+        self.importer, self.is_package, self.modules = importer, is_package, modules
+        self.depth = 0
+        self.type_checking = 0
+        self.found: list[Import] = []
+
+    def _add(self, name: str, line: int) -> None:
+        resolved = _resolve(name, self.modules)
+        edge = Import(self.importer, resolved or "", line, self.depth > 0, self.type_checking > 0)
+        if resolved is not None and resolved != self.importer and edge not in self.found:
+            self.found.append(edge)  # once per statement: `from m import a, b` is one import of m
+
+    def _function(self, node: ast.AST) -> None:
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
+
+    def visit_If(self, node: ast.If) -> None:
+        test = node.test
+        guarded = (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+            isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        self.type_checking += guarded
+        for child in node.body:
+            self.visit(child)
+        self.type_checking -= guarded
+        for child in node.orelse:
+            self.visit(child)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self._add(alias.name, node.lineno)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level:
+            package = self.importer if self.is_package else self.importer.rpartition(".")[0]
+            for _ in range(node.level - 1):
+                package = package.rpartition(".")[0]
+            base = ".".join(part for part in (package, node.module or "") if part)
+        else:
+            base = node.module or ""
+        for alias in node.names:
+            # `from pipeline import stages` imports the module pipeline.stages, not the package
+            if f"{base}.{alias.name}" in self.modules:
+                self._add(f"{base}.{alias.name}", node.lineno)
+            else:
+                self._add(base, node.lineno)
+
+
+def imports(root: Path = ROOT) -> list[Import]:
+    modules = project_modules(root)
+    found: list[Import] = []
+    for name, path in modules.items():
+        collector = _Collector(name, path.name == "__init__.py", modules)
+        collector.visit(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+        found.extend(collector.found)
+    return found
+
+
+def strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's algorithm, iterative: the components of more than one node, or of one importing itself."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    components: list[list[str]] = []
+    counter = 0
+    nodes = sorted(set(edges) | {target for targets in edges.values() for target in targets})
+    for start in nodes:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(edges.get(start, ()))))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges.get(child, ())))))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1 or node in edges.get(node, ()):
+                        components.append(sorted(component))
+    return sorted(components)
+
+
+def graph(found: list[Import], key=lambda name: name) -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {}
+    for edge in found:
+        source, target = key(edge.importer), key(edge.imported)
+        if source != target:
+            edges.setdefault(source, set()).add(target)
+    return edges
+
+
