@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 from pipeline import settings, stages  # noqa: E402
 from pipeline.config import BuildConfig  # noqa: E402
 from pipeline.funnel import Funnel  # noqa: E402
-from pipeline.store import ArtifactStore  # noqa: E402
-from pipeline.timing import format_profile, reset_times, step_times  # noqa: E402
+from pipeline.base.store import ArtifactStore  # noqa: E402
+from pipeline.base.timing import format_profile, reset_times, step_times  # noqa: E402
 
 DOMAINS = ("Game_Sim", "Text_NLP")
 # --compare NAME -> (GatePolicy field, label of the baseline (field False), label of the default (field True))

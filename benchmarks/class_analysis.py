@@ -7,7 +7,7 @@ Prints process CPU seconds (best of --repeat) for the 55 seeds and ratios measur
 - `ast.parse` against `libcst.parse_module` (why the facts are read from `ast`);
 - class facts (`ast` scan), the synthesis class model, the libcst text of the methods (release rows);
 - the gate's analysis of one candidate (static edges, the two vacuous-test skeletons, mutant generation)
-  with the shared parse (`pipeline.analysis.parsed`) and with the cache emptied before each consumer,
+  with the shared parse (`pipeline.base.analysis.parsed`) and with the cache emptied before each consumer,
   as if each parsed for itself.
 """
 
@@ -21,12 +21,12 @@ from pathlib import Path
 
 import libcst
 
-from pipeline.analysis import parsed as parsed_module
-from pipeline.analysis.class_facts import class_facts, static_edges
-from pipeline.analysis.class_model import analyse
-from pipeline.analysis.skeleton import make_skeleton
+from pipeline.base.analysis import parsed as parsed_module
+from pipeline.base.analysis.class_facts import class_facts, static_edges
+from pipeline.base.analysis.class_model import analyse
+from pipeline.base.analysis.skeleton import make_skeleton
 from pipeline.domains import load_domains
-from pipeline.records import SeedClass
+from pipeline.base.records import SeedClass
 from pipeline.seeds import load_corpus
 from validation.mutation import generate_mutants
 

@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline import settings, stages  # noqa: E402
 from pipeline.config import BuildConfig  # noqa: E402
-from pipeline.records import Candidate, GateReport, Origin, SeedClass  # noqa: E402
-from pipeline.store import ArtifactStore  # noqa: E402
+from pipeline.base.records import Candidate, GateReport, Origin, SeedClass  # noqa: E402
+from pipeline.base.store import ArtifactStore  # noqa: E402
 
 DOMAINS = ("Game_Sim", "Algo_DataStruct", "Math_Stats")
 

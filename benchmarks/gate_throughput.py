@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline import settings  # noqa: E402
 from pipeline.domains import load_domains  # noqa: E402
-from pipeline.records import Candidate  # noqa: E402
+from pipeline.base.records import Candidate  # noqa: E402
 from pipeline.seeds import load_corpus  # noqa: E402
 from validation.gate import test_file_name, validate_many  # noqa: E402
 from pipeline.validate.inputs import seed_to_candidate  # noqa: E402

@@ -79,7 +79,7 @@ def main() -> None:
     settings.configure_offline_environment(scratch / "prefect")
     from flows.runners import RunnerKind, share_api_with_workers, task_runner
     from pipeline.config import BuildConfig
-    from pipeline.store import ArtifactStore
+    from pipeline.base.store import ArtifactStore
 
     config = BuildConfig.model_validate({"jobs": args.jobs, "gate": {"run_mutation": args.mutation}})
     ids = _write_candidates(ArtifactStore(scratch / "template"), args.tasks)

@@ -25,15 +25,16 @@ from flows.mapped import judge_stage, mapped_gate, mine_stage, synthesize_stage
 from flows.pools import close_shared_pools, end_worker_builds, start_worker_builds
 from flows.server_watch import api_url, start_watch
 from flows.stop_tracking import StopTracker
-from pipeline import runs, settings, stages, stopping
+from pipeline import runs, settings, stages
+from pipeline.base import stopping
 from pipeline.config import BuildConfig
 from pipeline.funnel import Funnel, StageCount
 from pipeline.mining.stage import mining_configured
 from pipeline.models.run_state import model_stop_message
 from pipeline.report import REPORT_FILE, collect_run, render_report, write_run_report
 from pipeline.runs import RunOutcome
-from pipeline.store import ArtifactStore, atomic_write_text
-from pipeline.timing import add_time
+from pipeline.base.store import ArtifactStore, atomic_write_text
+from pipeline.base.timing import add_time
 
 
 class BuildSummary(BaseModel):
@@ -86,8 +87,8 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
     """Run every built stage in order, saving the funnel after each so an interrupted run shows how far it got.
 
     A finished run is left untouched and its outcome returned. Stages report their own progress
-    (pipeline/progress.py) to whatever reporter the caller installed.
-    SIGINT and SIGTERM (and a lost Prefect server) stop it cleanly (pipeline/stopping.py): the funnel then
+    (pipeline/base/progress.py) to whatever reporter the caller installed.
+    SIGINT and SIGTERM (and a lost Prefect server) stop it cleanly (pipeline/base/stopping.py): the funnel then
     records where it stopped, and `BuildStopped` reaches the caller, which exits with its code.
     """
     from validation.sandbox.pool import close_all_pools

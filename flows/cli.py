@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 
 console = Console(stderr=True)
 

@@ -17,12 +17,13 @@ from prefect import task, unmapped
 from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 
-from pipeline import per_record, progress, settings, stages, stopping
+from pipeline import per_record, settings, stages
+from pipeline.base import progress, stopping
 from pipeline.config import BuildConfig
 from pipeline.funnel import StageCount
 from pipeline.models.usage import UsageSummary
-from pipeline.records import Candidate, GateReport
-from pipeline.store import ArtifactStore
+from pipeline.base.records import Candidate, GateReport
+from pipeline.base.store import ArtifactStore
 from validation.sandbox import SandboxUnavailable
 
 RETRIES = 2  # attempts after the first, per record
@@ -46,7 +47,7 @@ def _last_attempt() -> bool:
 
 def _pool(config: BuildConfig):  # noqa: ANN202
     from flows.pools import shared_pool
-    from pipeline.analysis import parse_lock
+    from pipeline.base.analysis import parse_lock
 
     parse_lock.install()  # the tasks of one process parse code in parallel threads (see parse_lock)
     return shared_pool(config.jobs, config.gate.limits(), config.sandbox_python)

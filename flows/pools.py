@@ -13,7 +13,7 @@ import atexit
 import sys
 import threading
 
-from pipeline import stopping
+from pipeline.base import stopping
 
 _lock = threading.Lock()
 _pools: dict[tuple[int, object, str | None], object] = {}

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from enum import Enum
 
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 
 
 class RunnerKind(str, Enum):

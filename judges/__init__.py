@@ -7,6 +7,6 @@
 - `judges.answer`: the JSON answer contract; `judges.rules`: majority, unanimous, quorum:K.
 - `judges.panel`: `Panel` (one layer), `LayeredPanel` (the checks, then the models on what they accepted)
   and the `PanelDecision` record; `judges.cache`: verdicts by content, judge spec and the checks shown.
-- `judges.agreement`: Fleiss' and Cohen's kappa (statsmodels), rejected shares, failed criteria.
+- `pipeline.base.agreement`: Fleiss' and Cohen's kappa (statsmodels), rejected shares, failed criteria.
 - `judges.stage`: the build's judge stage; `judges.cli`: `classeval-pro judge PATH`.
 """

@@ -19,9 +19,9 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.records import Candidate, Decision, GateReport, JudgeSpec, Verdict, content_hash
-from pipeline import stopping
-from pipeline.store import atomic_write_text
+from pipeline.base.records import Candidate, Decision, GateReport, JudgeSpec, Verdict, content_hash
+from pipeline.base import stopping
+from pipeline.base.store import atomic_write_text
 
 log = logging.getLogger(__name__)
 

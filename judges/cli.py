@@ -18,9 +18,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from pipeline.errors import InputError
-from pipeline.records import Candidate, Decision, GateReport, Task, Verdict
-from judges.agreement import Agreement, agreement
+from pipeline.base.errors import InputError
+from pipeline.base.records import Candidate, Decision, GateReport, Task, Verdict
+from pipeline.base.agreement import Agreement, agreement
 from judges.panel import PanelDecision
 
 console = Console()
@@ -45,7 +45,7 @@ def load_pairs(path: Path) -> list[Pair]:
     path = Path(path)
     if (path / "funnel.json").is_file() or (path / "validate").is_dir():
         from pipeline import stages
-        from pipeline.store import ArtifactStore
+        from pipeline.base.store import ArtifactStore
 
         pairs: list[Pair] = list(stages.accepted_pairs(ArtifactStore(path.parent.parent), path.name))
         if not pairs:
@@ -142,7 +142,7 @@ def judge_command(
     figures. Exits 1 when any task is rejected or held."""
     from judges.config import JudgesConfig
     from judges.stage import panel_factory
-    from pipeline.store import atomic_write_text
+    from pipeline.base.store import atomic_write_text
 
     from judges.rules import DecisionRule
 

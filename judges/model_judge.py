@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pipeline.models.client import ModelError, ModelRequest, Role
 from pipeline.models.prompts import load_prompt
-from pipeline.records import Candidate, CheckResult, GateReport, JudgeSpec, Verdict
+from pipeline.base.records import Candidate, CheckResult, GateReport, JudgeSpec, Verdict
 from judges.answer import BadJudgeAnswer, parse_answer
 from judges.criteria import MODEL_CRITERIA
 from judges.protocol import abstention

@@ -19,13 +19,14 @@ from collections.abc import Callable, Sequence
 
 from pydantic import Field
 
-from pipeline import stopping
-from pipeline.errors import InputError
-from pipeline.records import Candidate, Decision, GateReport, Record, Rejection, RejectReason, Verdict
+from pipeline.base import stopping
+from pipeline.base.errors import InputError
+from pipeline.base.records import Candidate, Decision, GateReport, Record, Rejection, RejectReason, Verdict
 from validation.sandbox import SandboxUnavailable
 from judges.cache import VerdictCache
 from judges.config import CHECKS_OFF_WARNING
-from judges.protocol import Judge, Layer, abstention, layer_of
+from judges.protocol import Judge, abstention
+from pipeline.base.records import Layer, layer_of
 from judges.rules import DecisionRule, Outcome
 
 log = logging.getLogger(__name__)

@@ -14,22 +14,9 @@ read from its backend, since an offline verdict never names a model.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from enum import Enum
 from typing import Protocol, runtime_checkable
 
-from pipeline.records import Candidate, Decision, Finding, GateReport, JudgeSpec, Verdict
-
-
-class Layer(str, Enum):
-    """Where a judge sits in the panel."""
-
-    CHECKS = "checks"  # deterministic judges (backend offline): always first, a filter
-    MODELS = "models"  # model judges: vote on the candidates the checks accepted
-
-
-def layer_of(spec: JudgeSpec) -> Layer:
-    """The layer a judge belongs to, by its backend."""
-    return Layer.CHECKS if spec.backend == "offline" else Layer.MODELS
+from pipeline.base.records import Candidate, Decision, Finding, GateReport, JudgeSpec, Verdict
 
 
 @runtime_checkable

@@ -16,15 +16,15 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from pipeline import progress
+from pipeline.base import progress
 from pipeline.funnel import StageCount
-from pipeline.records import Candidate, GateReport, RejectReason
-from pipeline.store import ArtifactStore
-from judges.agreement import Agreement, agreement
+from pipeline.base.records import Candidate, GateReport, RejectReason
+from pipeline.base.store import ArtifactStore
+from pipeline.base.agreement import Agreement, agreement
 from judges.cache import VerdictCache
 from judges.config import JudgesConfig
 from judges.panel import STAGE, LayeredPanel, Panel, PanelDecision, funnel_step
-from judges.protocol import Layer
+from pipeline.base.records import Layer
 from judges.rules import Outcome
 
 REJECTIONS = "rejections"

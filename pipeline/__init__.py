@@ -2,9 +2,9 @@
 
 Layers, one way only:
 
-- base layer: `pipeline.records` (the typed records at every stage boundary), `pipeline.errors` (errors
-  that end a command with one line), `pipeline.analysis` (static facts about a class, read with `ast`,
-  and its text and rewrites with libcst; one parse per source; never imports or runs it) and `pipeline.timing` (steps that time themselves for `build --profile`).
+- base layer: `pipeline.base.records` (the typed records at every stage boundary), `pipeline.base.errors` (errors
+  that end a command with one line), `pipeline.base.analysis` (static facts about a class, read with `ast`,
+  and its text and rewrites with libcst; one parse per source; never imports or runs it) and `pipeline.base.timing` (steps that time themselves for `build --profile`).
   These import nothing else of the project.
 - `validation` (the sandbox and the gate) imports only the base layer.
 - everything else in `pipeline` (stages, synthesis, release, commands such as `pipeline.validate`) may

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import InputError
-from pipeline.records import Provenance, SeedClass
+from pipeline.base.errors import InputError
+from pipeline.base.records import Provenance, SeedClass
 
 REQUIRED_FIELDS = ("task_id", "class_name", "solution_code", "test")
 

@@ -23,14 +23,14 @@ from typing import Any
 
 import libcst as cst
 
-from pipeline.analysis.class_text import docstring_statement, find_class
-from pipeline.analysis.parsed import ClassNotFound
+from pipeline.base.analysis.class_text import docstring_statement, find_class
+from pipeline.base.analysis.parsed import ClassNotFound
 from pipeline.classeval import classeval_entry_to_seed
 from pipeline.domains import DomainRegistry, load_domains
-from pipeline.errors import InputError
-from pipeline.records import SeedClass
+from pipeline.base.errors import InputError
+from pipeline.base.records import SeedClass
 from pipeline.seeds import METADATA_FILE
-from pipeline.store import atomic_write_text
+from pipeline.base.store import atomic_write_text
 
 # A keyword names the domain outright; a word of its description only leans towards it.
 KEYWORD_WEIGHT, DESCRIPTION_WEIGHT = 3, 1

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pipeline import settings
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 
 app = typer.Typer(
     name="classeval-pro",
@@ -38,7 +38,7 @@ def _root(
     debug: Annotated[bool, typer.Option("--debug", help="Show full tracebacks on errors.")] = False,
 ) -> None:
     """Build fresh, validated class-level code-generation benchmarks (see README.md)."""
-    from pipeline import progress
+    from pipeline.base import progress
 
     settings.configure_offline_environment()
     # Every command's stages report progress on stderr: bars in a terminal, plain log lines otherwise.
@@ -126,7 +126,7 @@ def import_classeval(
     """Read ClassEval-format tasks into SeedClass records (one JSON file each), or with --as-seeds into seed
     folders a build can start from (CLASSEVAL_PRO_SEEDS=DIR): the skeleton's docstrings merged into the
     solution, a registered domain per class. Tasks that cannot be used are named, one line each."""
-    from pipeline.store import atomic_write_text
+    from pipeline.base.store import atomic_write_text
 
     if as_seeds is not None:
         from pipeline.classeval import read_classeval_entries
@@ -183,7 +183,8 @@ def build(
     from pipeline.config import load_config
     from pipeline.models.config import apply_build_options
 
-    from pipeline import stages, stopping
+    from pipeline import stages
+    from pipeline.base import stopping
 
     cfg = apply_build_options(load_config(config), backend=backend, model=model, enhance_model=enhance_model,
                               compose_model=compose_model, test_model=test_model, reference_model=reference_model,
@@ -201,7 +202,7 @@ def build(
     cfg.sandbox_interpreter()
     run_id = run_id or stages.default_run_id(cfg, seeds)
     from pipeline import runs
-    from pipeline.store import ArtifactStore
+    from pipeline.base.store import ArtifactStore
 
     store = ArtifactStore(settings.artifacts_dir())
     # A finished run is a record: say how it ended and touch nothing (no Prefect, no file written).
@@ -230,7 +231,7 @@ def build(
         stop_watch()
     console.print(f"run {summary.run_id}: {summary.run_dir}", highlight=False, soft_wrap=True)
     if profile:
-        from pipeline.timing import format_profile, step_times
+        from pipeline.base.timing import format_profile, step_times
 
         console.print(format_profile(step_times()), highlight=False, soft_wrap=True)
     for name, count in summary.funnel.stages.items():

@@ -12,10 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from judges.config import JudgesConfig
 from pipeline.mining.records import MineConfig
 from pipeline.models.config import ModelsConfig
-from pipeline.records import content_hash
+from pipeline.base.records import content_hash
 from pipeline.release.assemble import ReleaseConfig
 from pipeline.synthesis.config import ComposeConfig, EnhanceConfig
-from pipeline.tomlfile import load_toml_model
+from pipeline.base.tomlfile import load_toml_model
 from validation.policy import GatePolicy
 
 
@@ -50,7 +50,7 @@ class BuildConfig(BaseModel):
 
     def sandbox_interpreter(self):  # noqa: ANN201 - validation.sandbox.interpreter.Interpreter
         """The sandbox's interpreter, asked what it is; InputError naming `sandbox_python` when it cannot be."""
-        from pipeline.errors import InputError
+        from pipeline.base.errors import InputError
         from validation.sandbox.interpreter import InterpreterError, interpreter_for
 
         try:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pipeline.tomlfile import load_toml_model
+from pipeline.base.tomlfile import load_toml_model
 
 
 class Domain(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from pipeline.records import Record, RejectReason
+from pipeline.base.records import Record, RejectReason
 
 
 class StageCount(Record):

@@ -25,10 +25,10 @@ from pydantic import Field
 
 from pipeline import runs, settings, stages
 from pipeline.config import BuildConfig
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 from pipeline.funnel import StageCount
-from pipeline.records import Candidate, GateReport, Record, Rejection, RejectReason
-from pipeline.store import ArtifactStore
+from pipeline.base.records import Candidate, GateReport, Record, Rejection, RejectReason
+from pipeline.base.store import ArtifactStore
 
 WORK_STAGE = "synthesis_work"
 SYNTHESIS_STAGES = (stages.ENHANCE_STAGE, stages.COMPOSE_STAGE)

@@ -18,10 +18,10 @@ from pathlib import Path
 from pydantic import Field
 
 from pipeline.config import BuildConfig
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 from pipeline.funnel import Funnel
-from pipeline.records import Record, SeedClass
-from pipeline.store import ArtifactStore
+from pipeline.base.records import Record, SeedClass
+from pipeline.base.store import ArtifactStore
 
 SEEDS_STAGE = "seeds"
 CONFIG_FILE = "config.json"

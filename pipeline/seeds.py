@@ -23,7 +23,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.domains import DomainRegistry
-from pipeline.records import Provenance, SeedClass
+from pipeline.base.records import Provenance, SeedClass
 
 METADATA_FILE = "seed.toml"
 

@@ -10,15 +10,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from pipeline import progress, runs, settings
+from pipeline.base import progress
+from pipeline import runs, settings
 from pipeline.config import BuildConfig
 from pipeline.domains import load_domains
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 from pipeline.funnel import Funnel, StageCount
-from pipeline.records import Candidate, GateReport, Rejection, RejectReason, SeedClass, Task, content_hash
+from pipeline.base.records import Candidate, GateReport, Rejection, RejectReason, SeedClass, Task, content_hash
 from pipeline.runs import FUNNEL_FILE, RunOutcome, finished_outcome, record_outcome, run_seeds
 from pipeline.seeds import load_corpus
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 
 SEEDS_STAGE = runs.SEEDS_STAGE
 ENHANCE_STAGE = "enhance"
@@ -353,7 +354,7 @@ def stage_release(store: ArtifactStore, run_id: str, funnel: Funnel, config: Bui
     from pipeline.models.run_state import manifest_usage
     from pipeline.release.assemble import release
 
-    from pipeline.timing import timed
+    from pipeline.base.timing import timed
 
     tasks: list[Task] = []
     interpreters: set[str] = set()

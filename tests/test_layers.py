@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BASE = ("pipeline.records", "pipeline.errors", "pipeline.timing", "pipeline.analysis")
+BASE = ("pipeline.base.records", "pipeline.base.errors", "pipeline.base.timing", "pipeline.base.analysis")
 
 
 def _project_imports(path: Path) -> set[str]:

@@ -38,7 +38,7 @@ from enum import Enum
 
 import libcst as cst
 
-from pipeline.analysis.parsed import parsed
+from pipeline.base.analysis.parsed import parsed
 
 
 class VariantKind(str, Enum):

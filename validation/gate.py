@@ -38,10 +38,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.analysis import parse_lock
-from pipeline.analysis.parsed import parsed
-from pipeline.records import Candidate, CheckResult, GateReport, Origin, RejectReason, TestOutcome
-from pipeline.timing import timed
+from pipeline.base.analysis import parse_lock
+from pipeline.base.analysis.parsed import parsed
+from pipeline.base.records import Candidate, CheckResult, GateReport, Origin, RejectReason, TestOutcome
+from pipeline.base.timing import timed
 from validation.faithful import FaithfulVariant, faithful_variants
 from validation.policy import GatePolicy
 from validation.sandbox import RunResult, SandboxJob, SandboxPool, SandboxUnavailable
@@ -177,7 +177,7 @@ def _differences(base: RunResult, other: RunResult) -> dict[str, dict[str, str]]
 
 def _static_edges(candidate: Candidate) -> tuple[list[Any], str | None]:
     try:
-        from pipeline.analysis.class_facts import static_edges
+        from pipeline.base.analysis.class_facts import static_edges
 
         return static_edges(candidate.solution_code, candidate.class_name), None
     except Exception as exc:  # noqa: BLE001 - the check then reports "not measured" and fails
@@ -365,7 +365,7 @@ def _vacuous(report: _Report, candidate: Candidate, policy: GatePolicy, pool: Sa
     reference, ran only the kept constructor code (e.g. `__init__` rejecting bad arguments) checks that code.
     Failure mode this avoids: every constructor-validation test counted as vacuous."""
     try:
-        from pipeline.analysis.skeleton import make_skeleton
+        from pipeline.base.analysis.skeleton import make_skeleton
 
         skeleton = make_skeleton(candidate.solution_code, candidate.class_name, body="raise", keep_init=True)
     except Exception as exc:  # noqa: BLE001
@@ -644,7 +644,7 @@ def _python_supported(report: _Report, candidate: Candidate, pool: SandboxPool) 
     """Record which Python ran the tests and which one the code needs; False (rejected `unsupported_syntax`)
     when the sandbox's interpreter, or this process's parser that every later check uses, is too old for it.
     Code no parser reads is left to the syntax check."""
-    from pipeline.analysis.python_need import Supported, python_need
+    from pipeline.base.analysis.python_need import Supported, python_need
 
     report.fields["interpreter"] = pool.interpreter.record()
     try:
@@ -812,7 +812,7 @@ def validate_many(candidates: Sequence[Candidate], policy: GatePolicy | None = N
         with SandboxPool(jobs=jobs) as own_pool:
             return validate_many(candidates, policy, own_pool, jobs=jobs, on_report=on_report)
 
-    parse_lock.install()  # the threads below parse candidates: one at a time (see pipeline/analysis/parse_lock.py)
+    parse_lock.install()  # the threads below parse candidates: one at a time (see pipeline/base/analysis/parse_lock.py)
 
     def one(candidate: Candidate) -> GateReport:
         report = validate_guarded(candidate, policy, pool)

@@ -7,7 +7,7 @@ Two halves in one module, because they share one data format:
    inside the sandbox, next to untrusted code, so this module imports only the standard library (no
    pydantic, no libcst, not even pytest: the plugin uses plain hooks that need no marker).
 2. Pure functions the pipeline runs on that result and on the static edges of
-   `pipeline.analysis.class_facts.static_edges` (given as `Edge` objects or their dicts):
+   `pipeline.base.analysis.class_facts.static_edges` (given as `Edge` objects or their dicts):
    `exercised_edges`, `interaction_edge_coverage`, `interaction_summary`.
 
 Tracing. Python 3.11 has no ``sys.monitoring``; ``sys.setprofile`` is used rather than ``sys.settrace``

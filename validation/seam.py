@@ -26,7 +26,7 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from pipeline.analysis.class_model import ClassModel, analyse
+from pipeline.base.analysis.class_model import ClassModel, analyse
 
 
 def recorded_parts(parameters: Mapping[str, Any]) -> dict[str, dict[str, list[str]]] | None:

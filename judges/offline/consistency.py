@@ -26,7 +26,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from pipeline.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
+from pipeline.base.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
 from judges.offline.interface import Interface, read_interface
 from judges.protocol import abstention, decision_from_findings
 

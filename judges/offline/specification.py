@@ -18,7 +18,7 @@ import doctest
 import json
 import re
 
-from pipeline.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
+from pipeline.base.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
 from judges.offline.interface import Interface, read_interface
 from judges.offline.sandbox_files import text as sandbox_file
 from judges.protocol import abstention, decision_from_findings

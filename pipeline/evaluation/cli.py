@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 
 console = Console()
 if not console.is_terminal:  # piped output: rich would assume 80 columns
@@ -125,7 +125,7 @@ def eval_command(
     run_path = save_run(run, folder)
     _print(run)
     if json_out is not None:
-        from pipeline.store import atomic_write_text
+        from pipeline.base.store import atomic_write_text
 
         summary = summary_json(run) | {"left_out": {t.task_id: t.reason for t in unreadable}}
         atomic_write_text(json_out, json.dumps(summary, indent=2) + "\n")

@@ -20,7 +20,7 @@ from pipeline.evaluation.scoring import Score, score_completion
 from pipeline.evaluation.strategies import STRATEGIES, Ask, Attempt, solve
 from pipeline.evaluation.taxonomy import FailureClass
 from pipeline.evaluation.tasks import EvalTask
-from pipeline.records import JsonValue, Record
+from pipeline.base.records import JsonValue, Record
 from validation.sandbox import Limits, SandboxPool
 
 BASELINE_STRATEGY = "baseline"

@@ -62,7 +62,7 @@ def release_samples(release: str) -> tuple[str, list[Sample]]:
     from pipeline.evaluation.leaderboard import results_key
     from pipeline.evaluation.tasks import load_eval_tasks
     from pipeline.release.naming import resolve_release
-    from pipeline.store import ArtifactStore
+    from pipeline.base.store import ArtifactStore
 
     settings.configure_offline_environment()  # before `datasets` is imported: no download counter, no Hub
     if release.endswith(".json"):

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from pipeline.evaluation.harness import EvalRun, StrategySummary
-from pipeline.store import atomic_write_text
+from pipeline.base.store import atomic_write_text
 
 
 def results_key(source: Path) -> str:

@@ -15,7 +15,7 @@ from pydantic import Field
 
 from pipeline.evaluation.taxonomy import ClassShape, FailureClass, run_failure, static_failure, test_classes
 from pipeline.evaluation.tasks import EvalTask
-from pipeline.records import Record
+from pipeline.base.records import Record
 from validation.sandbox import Limits, RunResult, SandboxJob, SandboxPool
 
 
@@ -35,7 +35,7 @@ class Score(Record):
 @lru_cache(maxsize=256)
 def _facts(solution: str, class_name: str) -> tuple[frozenset[str], frozenset[str]]:
     """(method names, instance fields) of the reference, from the gate's static analysis."""
-    from pipeline.analysis.class_facts import class_facts
+    from pipeline.base.analysis.class_facts import class_facts
 
     try:
         facts = class_facts(solution, class_name)

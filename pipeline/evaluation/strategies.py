@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pipeline.evaluation.assemble import add_imports, imports_of, method_source, methods_to_write, replace_method
 from pipeline.evaluation.tasks import EvalTask
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 
 STRATEGIES = ("holistic", "incremental", "bottom_up", "top_down", "compositional")
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
@@ -53,7 +53,7 @@ Ask = Callable[[str, dict[str, object]], tuple[str, str, bool, float | None]]
 def dependency_order(task: EvalTask, methods: list[str], callers_first: bool) -> list[str]:
     """`methods` ordered by the reference's dependency graph: callees (and state writers) first, or callers
     first. Cycles are broken in source order; the constructor leads either way."""
-    from pipeline.analysis.class_facts import class_facts, edges_from_facts
+    from pipeline.base.analysis.class_facts import class_facts, edges_from_facts
 
     try:
         edges = edges_from_facts(class_facts(task.solution, task.class_name))

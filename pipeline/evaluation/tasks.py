@@ -13,8 +13,8 @@ from pathlib import Path
 
 from pydantic import Field
 
-from pipeline.errors import InputError
-from pipeline.records import Record, Task
+from pipeline.base.errors import InputError
+from pipeline.base.records import Record, Task
 
 
 class EvalTask(Record):

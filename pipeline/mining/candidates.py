@@ -14,14 +14,14 @@ import ast
 import random
 from typing import Any
 
-from pipeline.analysis.python_need import requires_python
-from pipeline.analysis.skeleton import make_skeleton
+from pipeline.base.analysis.python_need import requires_python
+from pipeline.base.analysis.skeleton import make_skeleton
 from pipeline.mining.docstrings import PROMPT as DOCSTRING_PROMPT
 from pipeline.mining.examine import STAGE
 from pipeline.mining.records import MinedClass
 from pipeline.mining.slicing import STDLIB
 from pipeline.models.prompts import load_prompt
-from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
+from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
 
 TEST_MODULES_ALLOWED = frozenset({"pytest", "unittest"}) | STDLIB
 
@@ -83,7 +83,7 @@ def _defined_names(source: str) -> set[str]:
 
 def _oracle_tests(mined: MinedClass, module: str, pool: Any, rng_seed: int) -> tuple[str, int]:
     from pipeline.mining.pools import static_pools
-    from pipeline.analysis.class_model import analyse
+    from pipeline.base.analysis.class_model import analyse
     from pipeline.synthesis.testgen import synthesize_tests
 
     model = analyse(mined.slice_code, mined.class_name)

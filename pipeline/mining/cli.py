@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from pipeline import settings
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 
 console = Console()
 
@@ -41,8 +41,8 @@ def mine_command(
     from pipeline.config import load_config
     from pipeline.domains import load_domains
     from pipeline.mining.stage import mining_configured, stage_mine
-    from pipeline.records import content_hash
-    from pipeline.store import ArtifactStore, atomic_write_text
+    from pipeline.base.records import content_hash
+    from pipeline.base.store import ArtifactStore, atomic_write_text
 
     build = load_config(config)
     if sandbox_python is not None:

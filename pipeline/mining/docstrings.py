@@ -16,7 +16,7 @@ from typing import Any
 import libcst as cst
 
 from pipeline.mining.filters import Drop
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 
 PROMPT = "mine_docstrings"
 _FENCED = re.compile(r"```(?:json)?\s*\n(.*?)```", re.DOTALL)

@@ -15,7 +15,7 @@ import libcst as cst
 from pipeline.mining.extract import dotted_name
 from pipeline.mining.filters import Drop
 from pipeline.mining.slicing import Slice
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 
 FORBIDDEN_MODULES: frozenset[str] = frozenset({
     "socket", "ssl", "socketserver", "selectors", "subprocess", "multiprocessing", "concurrent.futures.process",

@@ -15,14 +15,14 @@ import tokenize
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from pipeline.analysis.python_need import RUNNING, PythonNeed, Supported, python_need
+from pipeline.base.analysis.python_need import RUNNING, PythonNeed, Supported, python_need
 from pipeline.mining.effects import effects_filter
 from pipeline.mining.extract import ClassUnit, ParsedModule, parse_module
 from pipeline.mining.filters import Drop, Filter, first_drop
 from pipeline.mining.records import MineConfig, mined_id
 from pipeline.mining.shape import interaction_filter, is_test_path, kind_filter, size_filter
 from pipeline.mining.slicing import Slice, self_contained, slice_class
-from pipeline.records import Rejection, RejectReason
+from pipeline.base.records import Rejection, RejectReason
 
 STAGE = "mine"
 def undocumented_methods(unit: ClassUnit) -> list[str]:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 
 from pipeline import settings
-from pipeline.analysis.python_need import Supported
+from pipeline.base.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
 from pipeline.mining.domain import match_domain
 from pipeline.mining.examine import (Documenter, Passed, description_of, documented_slice, examine_source, is_test_path,
@@ -28,7 +28,7 @@ from pipeline.mining.licence import NONE, UNKNOWN, is_allowed
 from pipeline.mining.local import cutoff_timestamp
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally
-from pipeline.records import Rejection, RejectReason
+from pipeline.base.records import Rejection, RejectReason
 
 MAX_RENAMES = 5
 

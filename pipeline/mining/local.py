@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pipeline.analysis.python_need import Supported
+from pipeline.base.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
 from pipeline.mining.domain import match_domain
 from pipeline.mining.examine import (Documenter, Passed, description_of, documented_slice, examine_source, is_test_path,
@@ -23,7 +23,7 @@ from pipeline.mining.gitrepo import GitError, GitRepo, TreeEntry, find_repositor
 from pipeline.mining.licence import NONE, is_allowed, licence_files, spdx_of_text
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally
-from pipeline.records import Rejection, RejectReason
+from pipeline.base.records import Rejection, RejectReason
 
 README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
 BLOB_BATCH = 500
@@ -164,7 +164,7 @@ def local_repositories(root: Path) -> list[tuple[str, Path]]:
     """(name, path) of every repository under `root`, in path order; the name is the path below `root`
     (the folder's own name when `root` is itself a repository), less a bare repository's `.git`."""
     if not root.is_dir():
-        from pipeline.errors import InputError
+        from pipeline.base.errors import InputError
 
         raise InputError(f"--local {root}: not a folder")
     return [((path.relative_to(root).as_posix() if path != root else path.name).removesuffix(".git"), path)

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.mining.licence import DEFAULT_ALLOWED
 from pipeline.mining.shape import ShapeLimits
-from pipeline.records import Record, content_hash
+from pipeline.base.records import Record, content_hash
 
 
 class MinedClass(Record):

@@ -23,7 +23,7 @@ from libcst.metadata import GlobalScope
 
 from pipeline.mining.extract import ClassUnit, dotted_name
 from pipeline.mining.filters import Drop
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 
 STDLIB: frozenset[str] = frozenset(sys.stdlib_module_names)
 _BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__", "__builtins__", "__package__"}

@@ -29,17 +29,17 @@ from typing import Any
 
 from pydantic import Field
 
-from pipeline import progress
-from pipeline.analysis.python_need import Supported
+from pipeline.base import progress
+from pipeline.base.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 from pipeline.funnel import StageCount
 from pipeline.mining.candidates import build_candidate
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally
-from pipeline.records import Candidate, Record, Rejection, RejectReason
+from pipeline.base.records import Candidate, Record, Rejection, RejectReason
 from pipeline.stages import MINE_STAGE, REJECTIONS, record_file_id
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 
 MINED_STAGE = "mined"
 BUILT_STAGE = "mine_built"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 
 
 @dataclass

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import re
 
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 
 PYTHON_TAGS = frozenset({"", "python", "python3", "py"})
 _FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*(?P<tag>[\w+.-]*)[^\n]*\n(?P<body>.*?)^[ \t]*(?P=fence)[ \t]*$",

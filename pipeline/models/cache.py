@@ -20,8 +20,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from pipeline.records import content_hash
-from pipeline.store import atomic_write_text
+from pipeline.base.records import content_hash
+from pipeline.base.store import atomic_write_text
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ import ast
 import sys
 
 from pipeline.models.answers import BadAnswer
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 
 TEST_MODULES_ALLOWED = frozenset({"pytest"})
 

@@ -35,7 +35,7 @@ from pipeline.models.budget import Budget, BudgetExhausted, ModelError
 from pipeline.models.cache import CachedAnswer, ResponseCache, cache_key
 from pipeline.models.retry import delay_before_retry, is_retryable, status_of
 from pipeline.models.usage import UsageLedger, UsageSummary
-from pipeline.records import Record
+from pipeline.base.records import Record
 
 __all__ = ["Budget", "BudgetExhausted", "ModelAnswer", "ModelCallFailed", "ModelClient", "ModelError",
            "ModelRequest", "Role", "ROLE_HEADER", "PROMPT_HEADER"]

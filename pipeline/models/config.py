@@ -104,7 +104,7 @@ def with_model_options(models: ModelsConfig, *, backend: Backend | None = None, 
 def apply_build_options(config, **options: Any):
     """The build configuration with `build`'s model options applied, checked before any work starts: a
     model stage without a model for one of its roles is an input error naming the setting to add."""
-    from pipeline.errors import InputError
+    from pipeline.base.errors import InputError
 
     backend = options.get("backend")
     if backend is not None and backend not in ("offline", "model"):

@@ -15,7 +15,7 @@ from pipeline.models.answers import BadAnswer
 from pipeline.models.client import ModelAnswer, ModelCallFailed, ModelClient, ModelRequest, Role
 from pipeline.models.config import ModelsConfig
 from pipeline.models.prompts import load_prompt
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 
 REPAIR_PROMPT = "answer_repair"
 

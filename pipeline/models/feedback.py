@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import re
 
-from pipeline.records import GateReport
+from pipeline.base.records import GateReport
 
 CONTRADICTS = re.compile(r"^\s*CONTRADICTS:\s*(?:[\w./-]+::)?(?P<test>[\w:]+?)\s*:\s*(?P<why>.+?)\s*$", re.MULTILINE)
 MAX_LISTED = 25

@@ -26,8 +26,8 @@ from pipeline.models.conversation import Conversation, WriterRejected
 from pipeline.models.feedback import (append_tests, contradicted_tests, coverage_findings, drop_tests,
                                       failing_test_names, failure_findings)
 from pipeline.models.client import Role
-from pipeline.analysis.python_need import requires_python
-from pipeline.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
+from pipeline.base.analysis.python_need import requires_python
+from pipeline.base.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
 from pipeline.synthesis.weaken import weaken_overspecified
 
 REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION, RejectReason.OVERSPECIFIED_TESTS})
@@ -62,7 +62,7 @@ class Outcome:
 
 
 def _parse_skeleton(text: str, blueprint: Blueprint, min_methods: int) -> str:
-    from pipeline.analysis.skeleton import make_skeleton
+    from pipeline.base.analysis.skeleton import make_skeleton
 
     code = extract_python(text, blueprint.class_name)
     check_skeleton(code, blueprint.class_name, min_methods)

@@ -17,7 +17,7 @@ import difflib
 import os
 from collections.abc import Iterable, Sequence
 
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 
 # provider prefix -> the environment variables litellm reads its key from (any one suffices)
 PROVIDER_KEYS: dict[str, tuple[str, ...]] = {

@@ -27,8 +27,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pipeline.errors import InputError
-from pipeline.tomlfile import load_toml_model
+from pipeline.base.errors import InputError
+from pipeline.base.tomlfile import load_toml_model
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
 _CHAT_ROLES = frozenset({"system", "user", "assistant"})

@@ -18,8 +18,8 @@ from pydantic import Field
 from pipeline.models.budget import Budget
 from pipeline.models.config import ModelsConfig
 from pipeline.models.usage import UsageSummary
-from pipeline.records import Record
-from pipeline.store import ArtifactStore
+from pipeline.base.records import Record
+from pipeline.base.store import ArtifactStore
 
 USAGE_FILE = "model_usage.json"
 STOP_FILE = "model_stop.json"

@@ -19,14 +19,14 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 
-from pipeline import progress
+from pipeline.base import progress
 from pipeline.funnel import StageCount
 from pipeline.models.client import BudgetExhausted, ModelClient, Role
 from pipeline.models.conversation import Conversation
 from pipeline.models.making import Blueprint, Outcome, make_candidate
 from pipeline.models.run_state import WORK_STAGE, ModelWork, RunLedger
-from pipeline.records import Origin, Provenance, RejectReason, SeedClass, content_hash
-from pipeline.store import ArtifactStore
+from pipeline.base.records import Origin, Provenance, RejectReason, SeedClass, content_hash
+from pipeline.base.store import ArtifactStore
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from pydantic import Field
 
-from pipeline.records import Record
+from pipeline.base.records import Record
 
 UNKNOWN_PRICE = "unknown price"
 

@@ -26,9 +26,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 from pipeline.funnel import Funnel, StageCount
-from pipeline.records import Record, Rejection, RejectReason, Task
+from pipeline.base.records import Record, Rejection, RejectReason, Task
 from pipeline.release.card import render_card
 from pipeline.release.dataset_io import has_current_schema, read_split, split_file, write_split
 from pipeline.release.decontam import DecontamSettings, decontaminate
@@ -39,8 +39,8 @@ from pipeline.release.family import task_family
 from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
 from pipeline.release.task_builder import task_requires_python
 from pipeline.release.versioning import next_version, sorted_versions
-from pipeline.store import ArtifactStore, atomic_write_text
-from pipeline.timing import timed
+from pipeline.base.store import ArtifactStore, atomic_write_text
+from pipeline.base.timing import timed
 
 STAGE = "release"
 
@@ -151,7 +151,7 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
             benchmarks: Sequence[Path] = (), judging: Any = None, interpreters: Sequence[str] = ()) -> ReleaseResult:
     """Drop contaminated and duplicate tasks, then write the next release (or none if nothing is new).
 
-    `judging` is the judge stage's `judges.agreement.Agreement` over the run's gate survivors, when it ran:
+    `judging` is the judge stage's `pipeline.base.agreement.Agreement` over the run's gate survivors, when it ran:
     the card renders it and the manifest records it. `interpreters` names the Pythons the gate ran the new
     tasks on (the card says so).
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipeline.funnel import Funnel
-from pipeline.records import Origin, RejectReason, Task
+from pipeline.base.records import Origin, RejectReason, Task
 from pipeline.release.card_guide import (citation_section, example_section, fields_section, limitations_section,
                                          scoring_section, source_date_section)
 from pipeline.release.dataset_io import split_file
@@ -161,7 +161,7 @@ def agreement_table(figures) -> str:
 def layers_section(funnel: Funnel) -> str:
     """What each judge layer of this build did, from its funnel steps; says so loudly when the checks were off."""
     from judges.panel import funnel_step
-    from judges.protocol import Layer
+    from pipeline.base.records import Layer
 
     checks, models = (funnel.stages.get(funnel_step(layer)) for layer in (Layer.CHECKS, Layer.MODELS))
 
@@ -187,7 +187,7 @@ def layers_section(funnel: Funnel) -> str:
 def agreement_section(tasks: Sequence[Task], judging=None, funnel: Funnel | None = None) -> str:
     """The judge layers and their figures: over every gate survivor of this build (`judging`, the run's
     `Agreement`, rejected candidates included) and over the released tasks; then what no model judge has seen."""
-    from judges.agreement import agreement
+    from pipeline.base.agreement import agreement
 
     judged = [t for t in tasks if t.verdicts]
     parts = [text] if funnel is not None and (text := layers_section(funnel)) else []

@@ -46,7 +46,7 @@ def verify_command(
     from pipeline import settings
     from pipeline.release.manifest import verify_release
     from pipeline.release.naming import resolve_release
-    from pipeline.store import ArtifactStore
+    from pipeline.base.store import ArtifactStore
 
     path = resolve_release(release, ArtifactStore(settings.artifacts_dir())).folder
     problems = verify_release(path)
@@ -71,7 +71,7 @@ def faithful_command(
     from pipeline.release.dataset_io import load_release
     from pipeline.release.faithful_check import check_release, summary
     from pipeline.release.naming import resolve_release
-    from pipeline.store import ArtifactStore, atomic_write_text
+    from pipeline.base.store import ArtifactStore, atomic_write_text
 
     path = resolve_release(release, ArtifactStore(settings.artifacts_dir())).folder
     tasks = load_release(path)

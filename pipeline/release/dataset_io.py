@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import InputError
-from pipeline.records import Task
+from pipeline.base.errors import InputError
+from pipeline.base.records import Task
 
 DATA_DIR = "data"
 

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.errors import InputError
-from pipeline.records import Task
+from pipeline.base.errors import InputError
+from pipeline.base.records import Task
 from pipeline.release.normalise import code_tokens
 
 FIELDS = ("skeleton", "solution")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pipeline.records import Task
+from pipeline.base.records import Task
 
 Lineage = tuple[str, str, str, tuple[str, ...], str | None, str | None]
 

@@ -29,7 +29,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pipeline.records import Task
+from pipeline.base.records import Task
 
 
 def strip_module_import(test: str, module_name: str) -> tuple[str, bool]:

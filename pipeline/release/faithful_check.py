@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from pipeline.records import Candidate, GateReport, Task
+from pipeline.base.records import Candidate, GateReport, Task
 from validation.policy import GatePolicy
 
 

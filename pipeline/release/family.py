@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from pipeline.records import Origin, Provenance, Task
+from pipeline.base.records import Origin, Provenance, Task
 
 SEED_SEPARATOR = "+"
 

@@ -16,7 +16,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pipeline.records import Task
+from pipeline.base.records import Task
 from pipeline.release.export import ExportNotes
 from pipeline.settings import PROJECT_ROOT
 
@@ -74,7 +74,7 @@ def build_manifest(folder: Path, *, version: str, splits: Mapping[str, Sequence[
     `judges` holds the agreement figures over this build's gate survivors (`judging`, when the judge stage
     ran) and over every released task carrying verdicts. `model_usage` (what the run's model calls spent)
     is added only when the run used models."""
-    from judges.agreement import agreement
+    from pipeline.base.agreement import agreement
 
     all_tasks = [t for tasks in splits.values() for t in tasks]
     manifest = {
@@ -103,7 +103,7 @@ def manifest_text(manifest: dict[str, Any]) -> str:
 
 def verify_release(path: Path | str) -> list[str]:
     """Problems found in a release folder (empty when every file and task hash matches its manifest)."""
-    from pipeline.errors import InputError
+    from pipeline.base.errors import InputError
     from pipeline.release.dataset_io import load_release
 
     folder = Path(path)

@@ -12,10 +12,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 from pipeline.release.manifest import MANIFEST
 from pipeline.release.versioning import sorted_versions, version_problem
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 
 
 @dataclass(frozen=True)

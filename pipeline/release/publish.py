@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline import settings
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 from pipeline.release.manifest import verify_release
 from pipeline.release.naming import resolve_release
 from pipeline.release.versioning import parse_version, sorted_versions
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 
 
 @dataclass(frozen=True)

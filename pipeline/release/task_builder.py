@@ -1,7 +1,7 @@
 """Turning a candidate that passed the gates into the released `Task` record (ClassEval's columns and more).
 
 Per-method facts (dependencies, descriptions, the tests that call each method) come from
-`pipeline.analysis.class_facts`, the same static analysis the validation gate uses, so the released
+`pipeline.base.analysis.class_facts`, the same static analysis the validation gate uses, so the released
 dependency columns and the gate's interaction edges cannot disagree.
 """
 
@@ -13,10 +13,10 @@ import re
 import textwrap
 from collections.abc import Sequence
 
-from pipeline.analysis.parsed import parsed
-from pipeline.analysis.python_need import requires_python
-from pipeline.errors import InputError
-from pipeline.records import Candidate, GateReport, MethodInfo, Task, Verdict
+from pipeline.base.analysis.parsed import parsed
+from pipeline.base.analysis.python_need import requires_python
+from pipeline.base.errors import InputError
+from pipeline.base.records import Candidate, GateReport, MethodInfo, Task, Verdict
 from pipeline.release.family import family_of
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -97,7 +97,7 @@ def build_task(candidate: Candidate, report: GateReport, verdicts: Sequence[Verd
     if foreign:
         raise InputError(f"candidate {cid}: verdict about another candidate {foreign[0]}")
 
-    from pipeline.analysis.class_facts import ClassNotFound, class_facts, methods_info  # libcst: import on use
+    from pipeline.base.analysis.class_facts import ClassNotFound, class_facts, methods_info  # libcst: import on use
 
     try:
         imports, solution = split_imports(candidate.solution_code)

@@ -11,11 +11,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pipeline.funnel import Funnel
-from judges.agreement import Agreement, agreement
+from pipeline.base.agreement import Agreement, agreement
 from judges.panel import STAGE as JUDGE_STAGE
-from pipeline.records import Candidate, GateReport, Origin, Rejection, RejectReason, Task
+from pipeline.base.records import Candidate, GateReport, Origin, Rejection, RejectReason, Task
 from pipeline.models.usage import UsageSummary
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 
 # Stage folders whose records are candidates, and the source each stands for.
 SOURCE_STAGES = {"enhance": Origin.ENHANCED, "compose": Origin.COMPOSED, "mine": Origin.MINED}

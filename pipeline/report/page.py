@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pipeline.report.collect import ReportData, collect_run
 from pipeline.report.figures import all_figures
-from pipeline.store import ArtifactStore, atomic_write_text
+from pipeline.base.store import ArtifactStore, atomic_write_text
 
 REPORT_FILE = "report.html"
 DETAIL_CHARS = 300

@@ -29,9 +29,9 @@ from typing import Any
 
 import libcst as cst
 
-from pipeline.analysis.python_need import requires_python
-from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
-from pipeline.analysis.class_model import ClassModel, MethodModel, analyse
+from pipeline.base.analysis.python_need import requires_python
+from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
+from pipeline.base.analysis.class_model import ClassModel, MethodModel, analyse
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.cst_edit import ClassEditor, EditError, _docstring_node
 from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal, evaluated_docstring
@@ -606,7 +606,7 @@ NO_BRIDGE = ("no meaningful bridge: no query of one part returns a quantity that
 
 
 def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any) -> Candidate | Rejection:
-    from pipeline.analysis.skeleton import make_skeleton
+    from pipeline.base.analysis.skeleton import make_skeleton
 
     rng = random.Random(f"{config.rng_seed}:{a.seed_id}+{b.seed_id}")
     try:

@@ -14,10 +14,10 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from pipeline.analysis.python_need import requires_python
-from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
+from pipeline.base.analysis.python_need import requires_python
+from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
 from pipeline.synthesis import transforms as registry
-from pipeline.analysis.class_model import ClassModel, analyse
+from pipeline.base.analysis.class_model import ClassModel, analyse
 from pipeline.synthesis.config import EnhanceConfig
 from pipeline.synthesis.cst_edit import EditError
 from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
@@ -84,7 +84,7 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
                 pool: Any, skipped: dict[str, dict[str, str]] | None = None) -> Candidate | Rejection:
     """One enhanced candidate of `seed` with the features `names`; `skipped` (the transforms that do not fit
     the seed, with their reasons) is recorded in the candidate's generator parameters."""
-    from pipeline.analysis.skeleton import make_skeleton
+    from pipeline.base.analysis.skeleton import make_skeleton
 
     rng = random.Random(f"{config.rng_seed}:{seed.seed_id}:{'+'.join(names)}")
     try:

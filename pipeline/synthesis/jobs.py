@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from pipeline import stopping
-from pipeline.records import Rejection
+from pipeline.base import stopping
+from pipeline.base.records import Rejection
 
 SYNTHESIS_OUTPUT_BYTES = 24 << 20
 """Enough for the outcomes of a few hundred scenarios; the sandbox keeps head and tail of larger output,
@@ -57,7 +57,7 @@ def never_fatal(work: Callable[[T], list[R]], failed: Callable[[T, Exception], R
     """`work`, such that one item never ends a stage: an interpreter fault in the shared parser is retried
     once, any other unexpected error becomes `failed(item, error)` (a Rejection carrying the traceback).
     A sandbox that cannot start is raised (see `validation.gate.validate_guarded`)."""
-    from pipeline.analysis import parse_lock
+    from pipeline.base.analysis import parse_lock
     from validation.sandbox import SandboxUnavailable
 
     def guarded(item: T) -> list[R]:
@@ -79,7 +79,7 @@ def error_rejection(candidate_id: str, stage: str, exc: Exception, **evidence: A
     """The record of an item the stage itself failed on: reason `internal_error`, the traceback as evidence."""
     import traceback
 
-    from pipeline.records import RejectReason
+    from pipeline.base.records import RejectReason
 
     return Rejection(candidate_id=candidate_id, stage=stage, reason=RejectReason.INTERNAL_ERROR,
                      detail=f"{type(exc).__name__}: {exc}"[:300],
@@ -104,9 +104,9 @@ def in_order(work: Callable[[T], list[R]], items: Sequence[T], jobs: int,
         for item in items:
             yield from counted(item)
         return
-    from pipeline.analysis import parse_lock
+    from pipeline.base.analysis import parse_lock
 
-    parse_lock.install()  # the threads below parse code: one at a time (see pipeline/analysis/parse_lock.py)
+    parse_lock.install()  # the threads below parse code: one at a time (see pipeline/base/analysis/parse_lock.py)
     with stopping.worker_threads(jobs) as executor:
         for results in executor.map(counted, items):
             yield from results

@@ -21,8 +21,8 @@ from collections.abc import Iterable, Sequence
 
 import libcst as cst
 
-from pipeline.analysis.class_model import MethodModel, analyse
-from pipeline.records import SeedClass
+from pipeline.base.analysis.class_model import MethodModel, analyse
+from pipeline.base.records import SeedClass
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall
 
 

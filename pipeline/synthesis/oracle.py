@@ -126,7 +126,7 @@ def _estimated_edges(scenario: Scenario, edges: list[Any], steps: list[dict[str,
 def run_oracle(pool: Any, *, source: str, module: str, class_name: str, scenarios: list[Scenario],
                check_hash_seed: bool = True) -> list[ScenarioRun]:
     """Run every scenario on `source` in the sandbox; raises jobs.JobFailed when no result comes back."""
-    from pipeline.analysis.class_facts import static_edges
+    from pipeline.base.analysis.class_facts import static_edges
 
     files = oracle_job_files(source, module, class_name, scenarios)
     wall = 60.0 + 0.5 * len(scenarios)

@@ -10,7 +10,7 @@ import itertools
 import random
 from collections.abc import Mapping, Sequence
 
-from pipeline.records import SeedClass
+from pipeline.base.records import SeedClass
 
 
 def domains_compatible(a: str, b: str, matrix: Mapping[str, Sequence[str]]) -> bool:

@@ -8,9 +8,9 @@ import ast
 import random
 from typing import Any
 
-from pipeline.analysis.python_need import requires_python
-from pipeline.records import Candidate, GateReport, RejectReason
-from pipeline.analysis.class_model import analyse
+from pipeline.base.analysis.python_need import requires_python
+from pipeline.base.records import Candidate, GateReport, RejectReason
+from pipeline.base.analysis.class_model import analyse
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from pipeline.synthesis.testgen import Renderer, dedupe, random_walks
 from pipeline.synthesis.tracing import harvest, replay_scenarios

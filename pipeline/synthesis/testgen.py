@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.analysis.class_model import ClassModel
+from pipeline.base.analysis.class_model import ClassModel
 from pipeline.synthesis.naming import NamedStep, TestNamer, snake
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from pipeline.synthesis.pruning import ClassReads, RunFacts, StepFacts, class_reads, prune_suite
@@ -341,7 +341,7 @@ def synthesize_tests(pool: Any, *, source: str, module: str, model: ClassModel, 
 
     `shows`, when given, is asked about each run: one it refuses is not selected (a scenario made to show
     an effect that its run on the reference does not show)."""
-    from pipeline.timing import timed
+    from pipeline.base.timing import timed
 
     with timed("synthesis", "scenarios: propose"):
         bases = replay_scenarios(pools)[:MAX_REPLAYS]

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from pipeline.records import Candidate, GateReport
+from pipeline.base.records import Candidate, GateReport
 from validation.faithful import VariantKind
 
 

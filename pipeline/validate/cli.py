@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pipeline.records import GateReport
+from pipeline.base.records import GateReport
 from pipeline.validate.inputs import NamedCandidate
 
 console = Console()
@@ -51,7 +51,7 @@ def run_gate(named: list[NamedCandidate], jobs: int, mutation: bool, title: str)
     from validation.policy import GatePolicy
     from validation.sandbox import SandboxPool
 
-    from pipeline import progress
+    from pipeline.base import progress
 
     policy = GatePolicy(run_mutation=mutation)
     with SandboxPool(jobs=jobs) as pool, progress.step("validate", total=len(named)) as step:
@@ -103,9 +103,9 @@ def validate_command(
 ) -> None:
     """Run the validation gate on tasks and print a table (task, pass/fail, line %, branch %, interaction %,
     mutation %, reasons). Exits 1 when any task fails the gate."""
-    from pipeline.errors import InputError
+    from pipeline.base.errors import InputError
     from pipeline.release.naming import release_or_path
-    from pipeline.store import atomic_write_text
+    from pipeline.base.store import atomic_write_text
     from pipeline.validate.inputs import load_candidates
 
     path = release_or_path(path)  # a release may be named by its version

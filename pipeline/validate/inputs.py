@@ -10,9 +10,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.errors import InputError
-from pipeline.analysis.python_need import requires_python
-from pipeline.records import Candidate, GeneratorSpec, Origin, SeedClass
+from pipeline.base.errors import InputError
+from pipeline.base.analysis.python_need import requires_python
+from pipeline.base.records import Candidate, GeneratorSpec, Origin, SeedClass
 
 RELEASE_EXPORT = "classeval.json"
 
@@ -28,7 +28,7 @@ class NamedCandidate:
 def seed_to_candidate(seed: SeedClass) -> Candidate:
     """A seed as a candidate: module = seed name, solution = seed source, tests = seed tests."""
     try:
-        from pipeline.analysis.skeleton import make_skeleton
+        from pipeline.base.analysis.skeleton import make_skeleton
 
         skeleton = make_skeleton(seed.source, seed.class_name)
     except Exception:  # noqa: BLE001 - the gate reports the unparsable source itself

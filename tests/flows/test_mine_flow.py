@@ -13,8 +13,8 @@ from pipeline import settings, stages
 from pipeline.domains import load_domains
 from pipeline.mining.records import MineConfig
 from pipeline.mining.stage import BUILT_STAGE, WORK_STAGE, stage_mine
-from pipeline.records import Candidate
-from pipeline.store import ArtifactStore
+from pipeline.base.records import Candidate
+from pipeline.base.store import ArtifactStore
 from tests.pipeline.mining.git_fixtures import commit, make_repo
 from tests.pipeline.mining.mining_fixtures import ledger_module
 from validation.sandbox import SandboxPool

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.analysis.skeleton import make_skeleton
-from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance
+from pipeline.base.analysis.skeleton import make_skeleton
+from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance
 
 SOLUTION = '''class Counter:
     """Counts events per name."""

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from judges.answer import BadJudgeAnswer, parse_answer
-from pipeline.records import Decision
+from pipeline.base.records import Decision
 
 CRITERIA = ("spec_clear", "tests_match_spec")
 

@@ -15,12 +15,12 @@ import pytest
 from judges.cache import VerdictCache, verdict_key
 from judges.config import CHECKS_OFF_WARNING, JudgesConfig
 from judges.panel import funnel_step
-from judges.protocol import Layer
+from pipeline.base.records import Layer
 from judges.rules import Outcome
 from judges.stage import layered_panel
 from pipeline.funnel import Funnel, StageCount
 from pipeline.models.client import ModelClient
-from pipeline.records import CheckResult, Decision, GateReport, RejectReason
+from pipeline.base.records import CheckResult, Decision, GateReport, RejectReason
 from tests.emulators.chat import ChatEmulator, offline_litellm
 from tests.judges.conftest import SOLUTION, make_candidate
 
@@ -157,9 +157,9 @@ def test_a_build_with_three_models_rejects_by_the_checks_without_a_call_and_acce
     from pipeline import stages
     from pipeline.config import BuildConfig
     from pipeline.models.run_state import read_usage
-    from pipeline.records import Rejection
+    from pipeline.base.records import Rejection
     from pipeline.release.card import agreement_section
-    from pipeline.store import ArtifactStore
+    from pipeline.base.store import ArtifactStore
 
     monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
     store = ArtifactStore(tmp_path / "artifacts")

@@ -15,7 +15,7 @@ from judges.model_judge import ModelJudge
 from judges.panel import Panel
 from judges.rules import DecisionRule, Outcome
 from pipeline.models.client import ModelClient
-from pipeline.records import Decision, RejectReason
+from pipeline.base.records import Decision, RejectReason
 from tests.emulators.chat import ChatEmulator, Reply, offline_litellm
 
 pytestmark = pytest.mark.slow  # litellm's first import alone takes seconds on a busy machine
@@ -125,8 +125,8 @@ def test_the_configured_model_panel_judges_a_run_and_the_verdict_cache_spares_a_
     from judges.config import JudgesConfig
     from judges.stage import judge_survivors, panel_factory
     from pipeline.funnel import StageCount
-    from pipeline.records import GateReport
-    from pipeline.store import ArtifactStore
+    from pipeline.base.records import GateReport
+    from pipeline.base.store import ArtifactStore
 
     config = JudgesConfig(models=("openai/accept-a", "openai/reject-b", "openai/accept-c"), api_base=emulator.base_url)
     client = ModelClient(None, max_retries=0, timeout_s=5.0)  # no response cache: only the verdict cache can help
@@ -150,8 +150,8 @@ def test_the_judge_stage_adds_its_model_calls_to_the_runs_usage(emulator, tmp_pa
     from pipeline import stages
     from pipeline.config import BuildConfig
     from pipeline.models.run_state import read_usage
-    from pipeline.records import GateReport
-    from pipeline.store import ArtifactStore
+    from pipeline.base.records import GateReport
+    from pipeline.base.store import ArtifactStore
 
     monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
     store = ArtifactStore(tmp_path / "artifacts")

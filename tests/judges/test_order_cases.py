@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from judges.offline.consistency import ConsistencyJudge
-from pipeline.analysis.skeleton import make_skeleton
-from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance
+from pipeline.base.analysis.skeleton import make_skeleton
+from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance
 
 HERE = Path(__file__).parent
 SEEDS = HERE.parents[1] / "seeds"

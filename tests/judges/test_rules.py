@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from judges.panel import Panel, combine
-from judges.protocol import Layer
+from pipeline.base.records import Layer
 from judges.rules import DecisionRule, Outcome
-from pipeline.errors import InputError
-from pipeline.records import Decision, Finding, JudgeSpec, RejectReason, Verdict
+from pipeline.base.errors import InputError
+from pipeline.base.records import Decision, Finding, JudgeSpec, RejectReason, Verdict
 
 A, R, X = Decision.ACCEPT, Decision.REJECT, Decision.ABSTAIN
 

@@ -13,8 +13,8 @@ from judges.rules import DecisionRule, Outcome
 from judges.stage import AGREEMENT_FILE, judge_survivors, read_agreement, read_decisions
 from pipeline import stages
 from pipeline.config import BuildConfig
-from pipeline.records import Decision, Finding, GateReport, JudgeSpec, Rejection, RejectReason, Verdict
-from pipeline.store import ArtifactStore
+from pipeline.base.records import Decision, Finding, GateReport, JudgeSpec, Rejection, RejectReason, Verdict
+from pipeline.base.store import ArtifactStore
 from tests.judges.conftest import TESTS, make_candidate
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from pipeline.classeval import module_name_for, read_classeval_file
 from pipeline.cli import main
-from pipeline.errors import InputError
-from pipeline.records import SeedClass
+from pipeline.base.errors import InputError
+from pipeline.base.records import SeedClass
 
 ENTRY = {
     "task_id": "ClassEval_900",

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.config import BuildConfig, load_config
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 
 
 def test_no_file_means_the_offline_defaults():

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.domains import load_domains
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 
 from corpus_fixture import BUNDLED_REGISTRY
 

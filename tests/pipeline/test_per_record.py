@@ -17,9 +17,9 @@ import pytest
 
 from pipeline import per_record, stages
 from pipeline.config import BuildConfig
-from pipeline.records import (Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason,
+from pipeline.base.records import (Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason,
                               SeedClass)
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 
 RUN = "run-1"
 SEEDS = (("Math_Stats", "Histogram"), ("Math_Stats", "Mean"), ("Utils_Tools", "Units"))
@@ -121,7 +121,7 @@ def test_a_passing_failure_writes_nothing_until_the_last_attempt(store: Artifact
 
 
 def test_an_item_naming_a_seed_the_run_did_not_record_is_an_input_error(store: ArtifactStore):
-    from pipeline.errors import InputError
+    from pipeline.base.errors import InputError
 
     with pytest.raises(InputError, match="Math_Stats/nothing"):
         per_record.synthesize_one(store, RUN, stages.COMPOSE_STAGE, "Math_Stats/histogram+Math_Stats/nothing",
@@ -180,7 +180,7 @@ class _Judge:
     """A judge that accepts, rejects, or (while `outage` holds) abstains because its model call failed."""
 
     def __init__(self, name: str, decision, outage: list[bool] | None = None):
-        from pipeline.records import JudgeSpec
+        from pipeline.base.records import JudgeSpec
 
         self.spec = JudgeSpec(backend="litellm", name=name, model=f"openai/{name}")
         self.decision, self.outage = decision, outage
@@ -188,7 +188,7 @@ class _Judge:
     def review(self, candidate, report):
         from judges.model_judge import CALL_FAILED
         from judges.protocol import abstention
-        from pipeline.records import Finding, Verdict
+        from pipeline.base.records import Finding, Verdict
 
         if self.outage:
             return abstention(candidate.candidate_id, self.spec, f"{CALL_FAILED}: 503 after 4 retries")
@@ -202,7 +202,7 @@ def test_judges_one_survivor_at_a_time_decide_and_count_what_the_whole_stage_doe
     from judges.panel import Panel
     from judges.rules import DecisionRule
     from judges.stage import judge_survivors, read_decisions, tally_decisions
-    from pipeline.records import Decision
+    from pipeline.base.records import Decision
 
     outage = [True]
     panel = Panel([_Judge("a", Decision.ACCEPT, outage), _Judge("b", Decision.REJECT), _Judge("c", Decision.ACCEPT)],
@@ -242,7 +242,7 @@ def test_the_last_attempt_keeps_a_failed_model_call_as_an_abstention(store: Arti
     from judges.panel import Panel
     from judges.rules import DecisionRule
     from judges.stage import read_decisions
-    from pipeline.records import Decision
+    from pipeline.base.records import Decision
 
     panel = Panel([_Judge("a", Decision.ACCEPT, [True]), _Judge("b", Decision.ACCEPT, [True]),
                    _Judge("c", Decision.ACCEPT)], DecisionRule.parse("majority"))

@@ -9,8 +9,8 @@ from datetime import datetime, timezone
 import pytest
 from rich.console import Console
 
-from pipeline import progress
-from pipeline.progress import LogReporter, RichReporter, Step
+from pipeline.base import progress
+from pipeline.base.progress import LogReporter, RichReporter, Step
 
 
 class FakeClock:

@@ -8,7 +8,7 @@ import sys
 
 from hypothesis import given, settings, strategies as st
 
-from pipeline.records import (
+from pipeline.base.records import (
     Candidate, CheckResult, Decision, Finding, GateReport, GeneratorSpec, JudgeSpec, MethodDependencies,
     MethodInfo, Origin, Provenance, Rejection, RejectReason, SeedClass, Task, TestOutcome, Verdict,
 )
@@ -71,7 +71,7 @@ def test_every_record_round_trips_exactly_through_json(record):
 
 
 def _task_id_in_fresh_process(hash_seed: str) -> str:
-    code = "from pipeline.records import Task; print(Task.make_id('Stack', 'class Stack: ...', 'class Stack:\\n  pass', 'def test(): pass'))"
+    code = "from pipeline.base.records import Task; print(Task.make_id('Stack', 'class Stack: ...', 'class Stack:\\n  pass', 'def test(): pass'))"
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
 

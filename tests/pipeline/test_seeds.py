@@ -128,7 +128,7 @@ def test_a_corpus_read_for_some_domains_does_not_read_the_others(corpus: Path):
 def test_a_broken_seed_stops_only_a_build_of_its_own_domain(corpus: Path):
     from pipeline import stages
     from pipeline.config import BuildConfig
-    from pipeline.errors import InputError
+    from pipeline.base.errors import InputError
 
     _add_broken_seeds(corpus)  # all in Math_Stats
     seeds = stages.load_seed_records(BuildConfig(domains=("Algo_DataStruct",)))

@@ -12,8 +12,8 @@ import pytest
 
 from pipeline import stages
 from pipeline.config import BuildConfig
-from pipeline.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
-from pipeline.store import ArtifactStore
+from pipeline.base.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
+from pipeline.base.store import ArtifactStore
 
 
 def _candidate(name: str, tests: str = "def test_x(): pass\n") -> Candidate:
@@ -111,7 +111,7 @@ def test_repair_is_skipped_when_configured_off(tmp_path: Path, fakes):
 def test_validate_and_repair_report_progress_with_resumed_records(tmp_path: Path, fakes):
     import io
 
-    from pipeline import progress
+    from pipeline.base import progress
 
     store = ArtifactStore(tmp_path)
     first, weak = _candidate("First", "def test_strong(): pass\n"), _candidate("Weak")

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from pipeline import stopping
+from pipeline.base import stopping
 from pipeline.funnel import StageCount
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 from validation.sandbox import SandboxJob, SandboxPool
 from validation.sandbox.pool import close_all_pools
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.errors import InputError
-from pipeline.records import Rejection, RejectReason
-from pipeline.store import ArtifactStore, atomic_write_text
+from pipeline.base.errors import InputError
+from pipeline.base.records import Rejection, RejectReason
+from pipeline.base.store import ArtifactStore, atomic_write_text
 
 
 def _rejection(detail: str = "too similar") -> Rejection:

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from pipeline.timing import add_time, format_profile, reset_times, step_times, timed
+from pipeline.base.timing import add_time, format_profile, reset_times, step_times, timed
 
 
 @pytest.fixture(autouse=True)

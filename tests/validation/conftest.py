@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance
+from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance
 from validation.policy import GatePolicy
 from validation.sandbox import SandboxPool
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 from validation.gate import validate_many
 from validation.policy import GatePolicy
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.analysis.skeleton import make_skeleton
-from pipeline.records import RejectReason
+from pipeline.base.analysis.skeleton import make_skeleton
+from pipeline.base.records import RejectReason
 from validation.faithful import VariantKind, faithful_variants, is_computed_float, message_stated
 from validation.gate import validate_candidate
 

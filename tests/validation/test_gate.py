@@ -11,7 +11,7 @@ import socket
 
 import pytest
 
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 from validation.gate import classify_failure, validate_candidate
 from validation.policy import GatePolicy
 

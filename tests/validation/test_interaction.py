@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.analysis.class_facts import Edge, static_edges
+from pipeline.base.analysis.class_facts import Edge, static_edges
 from validation.interaction import (
     NO_EDGES_REASON,
     PSEUDO_INSTANCE,

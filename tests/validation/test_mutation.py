@@ -5,7 +5,7 @@ import pytest
 
 from libcst.metadata import MetadataWrapper
 
-from pipeline.analysis.class_facts import find_class
+from pipeline.base.analysis.class_facts import find_class
 from validation.mutation import OPERATORS, _SiteCollector, _Splicer, generate_mutants, mutation_sites
 
 SOURCE = '''"""Module doc with 1 + 2."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 from validation.gate import validate_many
 from validation.policy import GatePolicy
 from validation.sandbox import SandboxJob

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from pipeline.analysis.class_model import ClassModel, MethodModel
+from pipeline.base.analysis.class_model import ClassModel, MethodModel
 from pipeline.synthesis.scenarios import Scenario, Step
 
 FEATURE_FIELDS = frozenset(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.analysis.class_model import ClassModel
+from pipeline.base.analysis.class_model import ClassModel
 from pipeline.synthesis.cst_edit import ClassEditor
 from pipeline.synthesis.scenarios import CLASS, Arg, Scenario, Step
 from pipeline.synthesis.transforms.base import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.analysis.class_model import ClassModel, MethodModel, Param
+from pipeline.base.analysis.class_model import ClassModel, MethodModel, Param
 from pipeline.synthesis.cst_edit import ClassEditor
 from pipeline.synthesis.scenarios import Arg, Scenario, Step
 from pipeline.synthesis.transforms.base import (

@@ -2,8 +2,8 @@
 
 import pytest
 
-from pipeline.analysis.class_facts import Edge, class_facts, methods_info, pair_count, static_edges
-from pipeline.records import MethodInfo
+from pipeline.base.analysis.class_facts import Edge, class_facts, methods_info, pair_count, static_edges
+from pipeline.base.records import MethodInfo
 
 STORE = '''
 import heapq

@@ -9,8 +9,8 @@ import threading
 import libcst
 import pytest
 
-from pipeline.analysis import parse_lock
-from pipeline.records import Candidate, GeneratorSpec, GateReport, Origin, Provenance, RejectReason
+from pipeline.base.analysis import parse_lock
+from pipeline.base.records import Candidate, GeneratorSpec, GateReport, Origin, Provenance, RejectReason
 from pipeline.synthesis.jobs import error_rejection, in_order, never_fatal
 
 FAULT = SystemError("AST constructor recursion depth mismatch (before=24, after=19)")

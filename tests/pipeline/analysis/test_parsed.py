@@ -1,10 +1,10 @@
 """One parse per source, shared by the analyses; facts never need the libcst parse."""
 
-from pipeline.analysis import parsed as parsed_module
-from pipeline.analysis.class_facts import class_facts, static_edges
-from pipeline.analysis.class_model import analyse
-from pipeline.analysis.parsed import RECENT_SOURCES, parsed
-from pipeline.analysis.skeleton import make_skeleton
+from pipeline.base.analysis import parsed as parsed_module
+from pipeline.base.analysis.class_facts import class_facts, static_edges
+from pipeline.base.analysis.class_model import analyse
+from pipeline.base.analysis.parsed import RECENT_SOURCES, parsed
+from pipeline.base.analysis.skeleton import make_skeleton
 
 SOURCE = '''
 class Counter:

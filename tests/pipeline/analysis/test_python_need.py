@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from pipeline.analysis.python_need import (FLOOR, RUNNING, STDLIB_SINCE, Supported, parse_version, python_need,
+from pipeline.base.analysis.python_need import (FLOOR, RUNNING, STDLIB_SINCE, Supported, parse_version, python_need,
                                            requires_python)
 from tests.interpreters import find_python
 

@@ -5,8 +5,8 @@ import ast
 import libcst as cst
 import pytest
 
-from pipeline.analysis.class_facts import ClassNotFound
-from pipeline.analysis.skeleton import make_skeleton, strip_imports
+from pipeline.base.analysis.class_facts import ClassNotFound
+from pipeline.base.analysis.skeleton import make_skeleton, strip_imports
 
 SOURCE = '''"""Module doc."""
 from __future__ import annotations

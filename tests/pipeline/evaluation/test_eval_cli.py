@@ -14,7 +14,7 @@ from release_fixtures import build_task as counter_task
 
 from pipeline.funnel import Funnel
 from pipeline.release.assemble import ReleaseConfig, release
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 from tests.cli_runner import run_cli
 
 VERSION = "2026.11.0"

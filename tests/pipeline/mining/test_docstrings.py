@@ -20,7 +20,7 @@ from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.stage import make_documenter
 from pipeline.mining.tally import Tally
 from pipeline.models.client import ModelClient
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 from tests.emulators.chat import ChatEmulator, offline_litellm
 
 pytestmark = pytest.mark.slow  # litellm's first import alone takes seconds on a busy machine

@@ -12,7 +12,7 @@ from pipeline.mining.github_api import GithubApi
 from pipeline.mining.github_source import mine_github
 from pipeline.mining.records import GithubSettings, MineConfig, MinedClass
 from pipeline.mining.tally import Tally
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 from tests.emulators.github import FakeRepo, GithubEmulator
 
 pytestmark = pytest.mark.slow  # PyGithub against a local server, a few hundred requests

@@ -14,7 +14,7 @@ from pipeline.domains import load_domains
 from pipeline.mining.local import mine_local
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally
-from pipeline.records import Rejection, RejectReason
+from pipeline.base.records import Rejection, RejectReason
 
 pytestmark = pytest.mark.slow  # each test mines four repositories with git
 

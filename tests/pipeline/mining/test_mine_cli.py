@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.mining.candidates import adapt_repo_tests
 from pipeline.mining.pools import static_pools
-from pipeline.records import Candidate, Origin, Rejection
-from pipeline.store import ArtifactStore
+from pipeline.base.records import Candidate, Origin, Rejection
+from pipeline.base.store import ArtifactStore
 
 REPO_TESTS = '''import pytest
 

@@ -14,10 +14,10 @@ from pipeline.mining.github_api import GithubUnavailable
 from pipeline.mining.records import MineConfig
 from pipeline.mining.stage import is_mined, mine_one, mining_configured
 from pipeline.per_record import TransientFailure
-from pipeline.records import Origin, Rejection, RejectReason
+from pipeline.base.records import Origin, Rejection, RejectReason
 from pipeline.stages import REJECTIONS
 from pipeline.release.task_builder import build_task
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 
 
 def test_mining_is_configured_by_a_folder_or_a_token(monkeypatch, tmp_path):

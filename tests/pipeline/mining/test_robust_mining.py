@@ -20,8 +20,8 @@ from pipeline.mining.local import mine_local
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.stage import supported_by
 from pipeline.mining.tally import Tally
-from pipeline.records import Candidate, Rejection, RejectReason
-from pipeline.store import ArtifactStore
+from pipeline.base.records import Candidate, Rejection, RejectReason
+from pipeline.base.store import ArtifactStore
 from tests.interpreters import make_venv, python_or_skip, stand_in
 from validation.sandbox.interpreter import probe
 

@@ -11,7 +11,7 @@ from pipeline.mining.extract import parse_module
 from pipeline.mining.filters import first_drop
 from pipeline.mining.shape import ShapeLimits, class_kind, shape_chain
 from pipeline.mining.slicing import self_contained, slice_class
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 
 
 def _unit(source: str, name: str = "Ledger", path: str = "pkg/ledger.py"):

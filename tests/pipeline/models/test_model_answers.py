@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.models.answers import BadAnswer, extract_python, extract_tests
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 
 CLASS = "class Wallet:\n    def pay(self, amount):\n        return amount\n"
 

@@ -22,8 +22,8 @@ from pipeline.config import BuildConfig
 from pipeline.funnel import Funnel
 from pipeline.models.config import ModelsConfig
 from pipeline.models.run_state import USAGE_FILE, read_stop, read_usage
-from pipeline.records import Candidate, Rejection, RejectReason
-from pipeline.store import ArtifactStore
+from pipeline.base.records import Candidate, Rejection, RejectReason
+from pipeline.base.store import ArtifactStore
 from tests.emulators.chat import ChatEmulator
 
 pytestmark = pytest.mark.slow

@@ -15,7 +15,7 @@ from pipeline.models.config import ModelsConfig
 from pipeline.models.conversation import Conversation
 from pipeline.models.making import Blueprint, Outcome, make_candidate
 from pipeline.models.stage import enhance_blueprints
-from pipeline.records import (Candidate, CheckResult, GateReport, Origin, Provenance, RejectReason, SeedClass,
+from pipeline.base.records import (Candidate, CheckResult, GateReport, Origin, Provenance, RejectReason, SeedClass,
                               TestOutcome)
 from tests.emulators.chat import ChatCall, ChatEmulator, Reply
 

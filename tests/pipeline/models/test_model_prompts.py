@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 from pipeline.models.prompts import load_prompt
 
 TEMPLATE = '''version = "2"

@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 
 from pipeline.config import BuildConfig
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 from pipeline.models.client import Role
 from pipeline.models.config import ModelsConfig, apply_build_options
 from pipeline.models.feedback import append_tests, drop_tests, stable_output
 from pipeline.models.run_state import RunLedger, read_stop, summary_lines
 from pipeline.models.usage import UsageSummary
-from pipeline.store import ArtifactStore
-from pipeline.tomlfile import load_toml_model
+from pipeline.base.store import ArtifactStore
+from pipeline.base.tomlfile import load_toml_model
 
 
 def test_offline_default_keeps_its_run_id_and_needs_no_model() -> None:

@@ -11,7 +11,7 @@ import textwrap
 from pathlib import Path
 
 
-from pipeline.records import (Decision, GeneratorSpec, JudgeSpec, MethodDependencies, MethodInfo, Origin, Provenance,
+from pipeline.base.records import (Decision, GeneratorSpec, JudgeSpec, MethodDependencies, MethodInfo, Origin, Provenance,
                               Task, Verdict)
 
 # `tests.emulators.hub` is imported by path from the checkout: make that work under a bare `pytest` too,

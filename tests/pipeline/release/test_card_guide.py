@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from release_fixtures import COUNTER_SOLUTION, build_task
 
-from pipeline.records import Origin, Task
+from pipeline.base.records import Origin, Task
 from pipeline.release.card_guide import (citation_section, example_section, example_task, fields_section,
                                          limitations_section, scoring_section, source_date_section)
 

@@ -14,11 +14,11 @@ from pathlib import Path
 from release_fixtures import build_task
 
 from pipeline.funnel import Funnel
-from pipeline.records import MethodDependencies, MethodInfo
+from pipeline.base.records import MethodDependencies, MethodInfo
 from pipeline.release.assemble import ReleaseConfig, release
 from pipeline.release.export import classeval_entry, to_unittest
 from pipeline.release.task_builder import split_imports
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 
 HARNESS = Path(__file__).with_name("classeval_harness.py")
 

@@ -10,7 +10,7 @@ from release_fixtures import COUNTER_SOLUTION, COUNTER_TEST, build_task
 
 from pipeline.funnel import Funnel
 from pipeline.release.assemble import ReleaseConfig, release
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 from tests.cli_runner import run_cli
 from tests.emulators.hub import HubEmulator
 

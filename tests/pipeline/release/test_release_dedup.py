@@ -6,7 +6,7 @@ import textwrap
 
 from release_fixtures import COUNTER_SOLUTION, build_task
 
-from pipeline.records import RejectReason
+from pipeline.base.records import RejectReason
 from pipeline.release.dedup import DedupSettings, deduplicate, fingerprint, jaccard
 from pipeline.release.normalise import code_tokens, normalised_source, structural_hash
 

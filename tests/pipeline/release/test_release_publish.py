@@ -9,11 +9,11 @@ from datetime import date
 import pytest
 from release_fixtures import build_task
 
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 from pipeline.funnel import Funnel
 from pipeline.release.assemble import ReleaseConfig, release
 from pipeline.release.publish import publish
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 from tests.emulators.hub import HubEmulator
 
 TOKEN = "hf_emulatorWriteToken123"

@@ -3,14 +3,14 @@ from three stages and verdicts from two judges."""
 
 from __future__ import annotations
 
-from judges.agreement import agreement
+from pipeline.base.agreement import agreement
 from judges.stage import AGREEMENT_FILE
 from pipeline.funnel import Funnel, StageCount
-from pipeline.records import (Candidate, Decision, GateReport, GeneratorSpec, JudgeSpec, Origin, Provenance,
+from pipeline.base.records import (Candidate, Decision, GateReport, GeneratorSpec, JudgeSpec, Origin, Provenance,
                               Rejection, RejectReason, Verdict)
 from pipeline.models.run_state import USAGE_FILE
 from pipeline.models.usage import UsageRow, UsageSummary
-from pipeline.store import ArtifactStore
+from pipeline.base.store import ArtifactStore
 
 RUN = "run-report"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import settings
-from pipeline.records import Provenance, RejectReason, SeedClass
+from pipeline.base.records import Provenance, RejectReason, SeedClass
 from pipeline.synthesis.compose import compose_pair, fuse, pools_for
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.observed_types import observed_type, with_observed_types

@@ -4,7 +4,7 @@ import ast
 
 import pytest
 
-from pipeline.records import Candidate, Provenance, Rejection, SeedClass
+from pipeline.base.records import Candidate, Provenance, Rejection, SeedClass
 from pipeline.synthesis.config import EnhanceConfig
 from pipeline.synthesis.enhance import enhance_seeds, seed_pools
 from synthesis_samples import ACCOUNT, ACCOUNT_TESTS
@@ -101,7 +101,7 @@ def test_inapplicable_features_become_rejections(sandbox_pool):
 
 
 def test_repair_adds_a_test_for_missed_lines(sandbox_pool):
-    from pipeline.records import GateReport, GeneratorSpec, Origin
+    from pipeline.base.records import GateReport, GeneratorSpec, Origin
     from pipeline.synthesis.repair import repair_tests
 
     tests = ("from account import Account\n\n\ndef test_deposit():\n    account = Account(\"x\", 1)\n"

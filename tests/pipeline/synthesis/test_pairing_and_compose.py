@@ -4,8 +4,8 @@ composed pair's tests show the bridge's flow."""
 
 import random
 
-from pipeline.records import Candidate, Provenance, Rejection, RejectReason, SeedClass
-from pipeline.analysis.class_model import analyse
+from pipeline.base.records import Candidate, Provenance, Rejection, RejectReason, SeedClass
+from pipeline.base.analysis.class_model import analyse
 from pipeline.synthesis.compose import compose_pair, fuse
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.pairing import domains_compatible, pair_seeds

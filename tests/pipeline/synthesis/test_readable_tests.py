@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from pipeline.analysis.class_model import analyse
+from pipeline.base.analysis.class_model import analyse
 from pipeline.synthesis.naming import NamedStep, TestNamer, argument_kind, doing, gerund, plural
 from pipeline.synthesis.oracle import ScenarioRun
 from pipeline.synthesis.pruning import EVERYTHING, class_reads

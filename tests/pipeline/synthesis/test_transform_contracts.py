@@ -5,7 +5,7 @@ import ast
 
 import pytest
 
-from pipeline.analysis.class_model import analyse
+from pipeline.base.analysis.class_model import analyse
 from pipeline.synthesis import transforms
 from pipeline.synthesis.enhance import apply_features, skipped_transforms
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, TransformError

@@ -3,7 +3,7 @@
 import pytest
 
 from pipeline.synthesis import transforms
-from pipeline.analysis.class_model import analyse
+from pipeline.base.analysis.class_model import analyse
 from pipeline.synthesis.enhance import apply_features
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, FEATURE_METHODS, TransformError
 

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 from pipeline.validate.inputs import load_candidates
 
 SOLUTION = '''class Stack:

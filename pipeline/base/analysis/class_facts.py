@@ -1,11 +1,11 @@
 """Static facts of one class: what each method reads, writes, calls and imports.
 
 These facts feed the validation gate (the static interaction edges that the tests are asked to exercise),
-synthesis (through `pipeline.analysis.class_model`, which adds what the transforms need), release
+synthesis (through `pipeline.base.analysis.class_model`, which adds what the transforms need), release
 (ClassEval's per-method dependency columns), mining and evaluation. Nothing here runs the code: it is safe
-on untrusted sources. The facts are read from `ast` (`pipeline.analysis.method_scan`), the text as written
-from libcst when first asked for (`pipeline.analysis.class_text`); both parse once per source
-(`pipeline.analysis.parsed`).
+on untrusted sources. The facts are read from `ast` (`pipeline.base.analysis.method_scan`), the text as written
+from libcst when first asked for (`pipeline.base.analysis.class_text`); both parse once per source
+(`pipeline.base.analysis.parsed`).
 
 Definitions (the ones the gate and docs/ARCHITECTURE.md use):
 
@@ -48,8 +48,8 @@ from typing import Any, Literal
 
 import libcst as cst
 
-from pipeline.analysis.class_text import ClassNotFound, ClassText, MethodText, docstring_statement, find_class
-from pipeline.analysis.method_scan import (
+from pipeline.base.analysis.class_text import ClassNotFound, ClassText, MethodText, docstring_statement, find_class
+from pipeline.base.analysis.method_scan import (
     MUTATING_FUNCTIONS,
     MUTATING_METHODS,
     RETURNING_MUTATORS,
@@ -57,7 +57,7 @@ from pipeline.analysis.method_scan import (
     dotted,
     import_bindings,
 )
-from pipeline.analysis.parsed import RECENT_SOURCES, find_class_node, parsed
+from pipeline.base.analysis.parsed import RECENT_SOURCES, find_class_node, parsed
 
 MethodKind = Literal["instance", "static", "class", "property"]
 EdgeKind = Literal["call", "state"]
@@ -103,7 +103,7 @@ class MethodFacts:
     """What one method of the class is and does, as far as its source tells.
 
     The facts (kind, reads, writes, calls, libraries) come from `ast`; the text as written (signature,
-    decorators, docstring, source, description) from libcst on first use (`pipeline.analysis.class_text`).
+    decorators, docstring, source, description) from libcst on first use (`pipeline.base.analysis.class_text`).
     """
 
     name: str
@@ -229,7 +229,7 @@ def class_facts(source: str, class_name: str) -> ClassFacts:
     """Static facts of the top-level class `class_name` in `source`.
 
     Raises SyntaxError on unparsable source and ClassNotFound when the class is absent. The source is
-    parsed once per process while recently used (`pipeline.analysis.parsed`), the facts with `ast`; the
+    parsed once per process while recently used (`pipeline.base.analysis.parsed`), the facts with `ast`; the
     text fields parse with libcst when first read.
 
     Memoised on (source, class name) for as many classes as `parsed` keeps: the gate asks for the same
@@ -371,7 +371,7 @@ def methods_info(source: str, class_name: str, test_code: str = "", *,
     """ClassEval's ``methods_info`` entries for every method except ``__init__`` (ClassEval keeps the
     constructor in ``class_constructor``), in source order.
 
-    Each dict has the keys of `pipeline.records.MethodInfo` (``MethodInfo.model_validate(d)`` builds one):
+    Each dict has the keys of `pipeline.base.records.MethodInfo` (``MethodInfo.model_validate(d)`` builds one):
     method_name, method_description, test_class, test_code (the top-level tests of `test_code` that mention
     ``.method_name``), solution_code, dependencies. `facts`, when the caller already has them, saves a
     second analysis of `source`.

@@ -1,6 +1,6 @@
 """What one method reads, writes, calls and imports, read from the standard library's `ast`.
 
-The rules are those stated in `pipeline.analysis.class_facts` (its module docstring). They were first
+The rules are those stated in `pipeline.base.analysis.class_facts` (its module docstring). They were first
 written on libcst with its parent and expression-context metadata; resolving that metadata cost about
 0.2 s of CPU per class (55 times the `ast` scan on the seeds), and the gate, synthesis and release each
 asked for it. `ast` carries the same load/store/delete context on every name, attribute and subscript, so
@@ -195,7 +195,7 @@ def is_single_string(node: ast.expr, source: str) -> bool:
 
 
 class MethodScan:
-    """Reads, writes, calls and library names of one method (see `pipeline.analysis.class_facts`)."""
+    """Reads, writes, calls and library names of one method (see `pipeline.base.analysis.class_facts`)."""
 
     def __init__(self, node: Function, *, source: str, self_names: frozenset[str], method_names: frozenset[str],
                  imports: dict[str, str]) -> None:

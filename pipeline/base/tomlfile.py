@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from pipeline.errors import InputError
+from pipeline.base.errors import InputError
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -7,7 +7,7 @@ Every file is written atomically (a temporary file in the same folder, flushed, 
 target), so a crash mid-write leaves either the old state or the new one, never half a record. A rerun of
 the same run id finds records already written and skips them: runs resume by content.
 
-Once a build is asked to stop (pipeline/stopping.py), every write below raises instead: a result computed
+Once a build is asked to stop (pipeline/base/stopping.py), every write below raises instead: a result computed
 after the stop (a sandbox run cut short by the stop) must never become a record that the resumed build trusts.
 """
 
@@ -22,9 +22,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
-from pipeline import stopping
-from pipeline.errors import InputError
-from pipeline.records import Record
+from pipeline.base import stopping
+from pipeline.base.errors import InputError
+from pipeline.base.records import Record
 
 R = TypeVar("R", bound=Record)
 

@@ -1,9 +1,9 @@
 """A class's text as written, read with libcst: signatures, decorators, docstrings, method source.
 
-Why libcst here and `ast` for the facts (`pipeline.analysis.method_scan`): these strings go into released
+Why libcst here and `ast` for the facts (`pipeline.base.analysis.method_scan`): these strings go into released
 rows (ClassEval's ``method_description``, ``solution_code``) and skeletons, and must be the source as
 written, comments and layout included, which `ast` does not keep. They are asked for only by release,
-mining and evaluation, so `ClassText` parses on first use (through the shared `pipeline.analysis.parsed`)
+mining and evaluation, so `ClassText` parses on first use (through the shared `pipeline.base.analysis.parsed`)
 and the gate's edge analysis never loads libcst.
 """
 
@@ -14,7 +14,7 @@ from functools import cached_property
 
 import libcst as cst
 
-from pipeline.analysis.parsed import ClassNotFound, class_not_found, parsed
+from pipeline.base.analysis.parsed import ClassNotFound, class_not_found, parsed
 
 __all__ = ["ClassNotFound", "ClassText", "MethodText", "description_of", "docstring_of", "docstring_statement",
            "find_class", "signature_of"]

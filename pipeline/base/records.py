@@ -176,7 +176,7 @@ class Candidate(Record):
     generator: GeneratorSpec = Field(description="Backend and parameters that produced it.")
     requires_python: str | None = Field(
         default=None, description="Oldest Python (MAJOR.MINOR) its solution and tests need, from their syntax and the "
-        "standard-library names they use (pipeline.analysis.python_need); None in candidates written before the "
+        "standard-library names they use (pipeline.base.analysis.python_need); None in candidates written before the "
         "field existed.")
 
     @staticmethod
@@ -260,6 +260,18 @@ class JudgeSpec(Record):
     def label(self) -> str:
         """How tables and cards name this judge."""
         return self.name or "/".join(x for x in (self.backend, self.model, self.prompt_version) if x)
+
+
+class Layer(str, Enum):
+    """Where a judge sits in the panel."""
+
+    CHECKS = "checks"  # deterministic judges (backend offline): always first, a filter
+    MODELS = "models"  # model judges: vote on the candidates the checks accepted
+
+
+def layer_of(spec: JudgeSpec) -> Layer:
+    """The layer a judge belongs to, by its backend."""
+    return Layer.CHECKS if spec.backend == "offline" else Layer.MODELS
 
 
 class Finding(Record):

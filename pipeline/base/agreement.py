@@ -24,8 +24,8 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from pipeline.records import Decision, Record, Verdict
-from judges.protocol import Layer, layer_of
+from pipeline.base.records import Decision, Record, Verdict
+from pipeline.base.records import Layer, layer_of
 
 CATEGORIES = (Decision.ACCEPT, Decision.REJECT, Decision.ABSTAIN)
 TOP_CRITERIA = 10

@@ -4,7 +4,7 @@ The transforms must know which methods change state (to make them undoable, lock
 are pure queries (to combine into a summary), which fields `__init__` sets (to snapshot and restore them)
 and what each parameter's annotation is (to validate inputs and to find bridge types for composition).
 
-It reads the same shared `ast` tree as `pipeline.analysis.class_facts` (`pipeline.analysis.parsed`), but
+It reads the same shared `ast` tree as `pipeline.base.analysis.class_facts` (`pipeline.base.analysis.parsed`), but
 keeps its own read/write rules, which are close to the gate's and not equal: a container whose method
 mutates it (``self.x.append``) is also read here; the mutating names differ (``heappush`` as a method
 here; ``put``, ``write``, ``subtract`` there); a write through the result of a helper
@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from pipeline.analysis.parsed import find_class_node, parsed
+from pipeline.base.analysis.parsed import find_class_node, parsed
 
 MUTATING_METHODS = frozenset(
     {

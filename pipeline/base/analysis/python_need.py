@@ -27,7 +27,7 @@ import functools
 import sys
 from dataclasses import dataclass, replace
 
-from pipeline.analysis.parsed import parsed
+from pipeline.base.analysis.parsed import parsed
 
 Version = tuple[int, int]
 FLOOR: Version = (3, 8)

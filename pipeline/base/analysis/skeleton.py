@@ -34,9 +34,9 @@ from typing import Literal
 
 import libcst as cst
 
-from pipeline.analysis.class_facts import class_facts
-from pipeline.analysis.class_text import docstring_statement, find_class
-from pipeline.analysis.parsed import parsed
+from pipeline.base.analysis.class_facts import class_facts
+from pipeline.base.analysis.class_text import docstring_statement, find_class
+from pipeline.base.analysis.parsed import parsed
 
 BodyKind = Literal["pass", "raise"]
 

@@ -1,0 +1,11 @@
+"""The base layer: what every other layer builds on, importing nothing of the project above it.
+
+- `records`: the typed records at every stage boundary; `errors`: errors that end a command with one line.
+- `store`: the artifact tree, each record written once, atomically; `stopping`: stop requests.
+- `analysis`: static facts about a class (read with `ast`, rewritten with libcst; never imported or run).
+- `timing`: steps that time themselves; `progress`: how long stages report progress.
+- `tomlfile`: TOML files read into typed models; `agreement`: how far the judges agree.
+
+`validation`, `judges` and the stages import from here; `tests/test_layers.py` checks that nothing here
+imports them back.
+"""
