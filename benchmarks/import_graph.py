@@ -11,7 +11,10 @@ read are in `tests/import_graph.py`, which `tests/test_layers.py` enforces):
 - module cycles: strongly connected components of the module graph (every import is an edge), and how many
   modules they hold;
 - package cycles: the same between packages (`pipeline.base`, `validation`, `judges`, `flows`, each
-  subpackage of `pipeline`, and `pipeline`'s top-level modules as one).
+  subpackage of `pipeline`, and `pipeline`'s top-level modules as one);
+- two-way package pairs: pairs of those packages that import each other, and the imports between them (the
+  figure that does not depend on where the layers are drawn: `pipeline` importing `validation` while
+  `validation` imports `pipeline` is one such pair).
 
 `--root` reads another checkout (the main branch, for the figures before a change); `--moves` names a
 script with a `MOVES` map (old module -> new module) applied to that checkout's names first, so that modules
@@ -46,18 +49,28 @@ def main(argv: list[str]) -> int:
     function_level = [edge for edge in found if edge.function_level]
     module_cycles = strongly_connected(graph(found))
     package_cycles = strongly_connected(graph(found, package_of))
+    packages = graph(found, package_of)
+    pairs = sorted({tuple(sorted((a, b))) for a, targets in packages.items() for b in targets
+                    if a in packages.get(b, ())})
+    in_pairs = [e for e in found if tuple(sorted((package_of(e.importer), package_of(e.imported)))) in pairs
+                and package_of(e.importer) != package_of(e.imported)]
     print(f"modules: {len(project_modules(root))}, project imports: {len(found)}")
     print(f"upward imports (against the layers): {len(upward)}"
           f" ({sum(edge.function_level for edge in upward)} of them function-level)")
     print(f"function-level project imports: {len(function_level)}")
     print(f"module cycles: {len(module_cycles)} ({sum(map(len, module_cycles))} modules in them)")
     print(f"package cycles: {len(package_cycles)} ({sum(map(len, package_cycles))} packages in them)")
+    print(f"two-way package pairs: {len(pairs)} ({len(in_pairs)} imports between them,"
+          f" {sum(e.function_level for e in in_pairs)} function-level)")
     if "--list" in argv:
         for title, edges in (("upward", upward), ("function-level", function_level)):
             print(f"\n{title}:")
             for edge in edges:
                 print(f"  {edge.importer}:{edge.line} -> {edge.imported}"
                       f" [{layer_of(edge.importer)} -> {layer_of(edge.imported)}]")
+        print("\ntwo-way package pairs:")
+        for a, b in pairs:
+            print(f"  {a} <-> {b}")
         for title, components in (("module cycles", module_cycles), ("package cycles", package_cycles)):
             print(f"\n{title}:")
             for component in components:

@@ -1,12 +1,14 @@
 """judges: the panel that reviews the validation gate's survivors before release.
 
-- `judges.protocol`: the `Judge` protocol (`spec`, `review(candidate, report) -> Verdict`) and the two
-  layers a judge sits in (`Layer`: the deterministic checks, then the models).
+- `judges.protocol`: the `Judge` protocol (`spec`, `review(candidate, report) -> Verdict`). The two layers a
+  judge sits in (`Layer`: the deterministic checks, then the models) are read from its spec
+  (`pipeline.base.records.layer_of`).
 - `judges.offline`: specification, consistency and adequacy judges (no model; the checks layer, always run).
 - `judges.model_judge`: `ModelJudge`, one model through `pipeline.models` under `judges/prompts/judge_rubric.toml`.
 - `judges.answer`: the JSON answer contract; `judges.rules`: majority, unanimous, quorum:K.
 - `judges.panel`: `Panel` (one layer), `LayeredPanel` (the checks, then the models on what they accepted)
   and the `PanelDecision` record; `judges.cache`: verdicts by content, judge spec and the checks shown.
-- `pipeline.base.agreement`: Fleiss' and Cohen's kappa (statsmodels), rejected shares, failed criteria.
+- The agreement figures (Fleiss' and Cohen's kappa, rejected shares, failed criteria) are in
+  `pipeline.base.agreement`, beside the records: the release card, its manifest and the report read them too.
 - `judges.stage`: the build's judge stage; `judges.cli`: `classeval-pro judge PATH`.
 """

@@ -6,9 +6,9 @@ returns a `Verdict`: accept, reject or abstain, one `Finding` per criterion it s
 cannot decide (an unparseable answer, a failed call, a sandbox that could not run) abstains: it never
 guesses.
 
-Judges sit in two layers (`Layer`): the deterministic checks (offline judges: no model, the same answer every
-time) always run first and filter; the model judges vote on what the checks accepted. A judge's layer is
-read from its backend, since an offline verdict never names a model.
+Judges sit in two layers (`pipeline.base.records.Layer`): the deterministic checks (offline judges: no model,
+the same answer every time) always run first and filter; the model judges vote on what the checks accepted.
+A judge's layer is read from its backend (`layer_of`), since an offline verdict never names a model.
 """
 
 from __future__ import annotations

@@ -1,14 +1,11 @@
 """pipeline: the stages of a build (synthesis, release), the build's configuration and store, the commands.
 
-Layers, one way only:
+Layers, one way only (docs/ARCHITECTURE.md draws them; `tests/test_layers.py` checks every import):
 
-- base layer: `pipeline.base.records` (the typed records at every stage boundary), `pipeline.base.errors` (errors
-  that end a command with one line), `pipeline.base.analysis` (static facts about a class, read with `ast`,
-  and its text and rewrites with libcst; one parse per source; never imports or runs it) and `pipeline.base.timing` (steps that time themselves for `build --profile`).
-  These import nothing else of the project.
-- `validation` (the sandbox and the gate) imports only the base layer.
-- everything else in `pipeline` (stages, synthesis, release, commands such as `pipeline.validate`) may
-  import the base layer and `validation`.
-
-`tests/test_layers.py` checks this.
+- `pipeline.base`: records, errors, the artifact store, static analysis, timing, progress, stop requests,
+  the judges' agreement figures. Imports nothing else of the project.
+- `validation` (the sandbox and the gate) and `pipeline.models` (the model client): only the base.
+- `judges`: the base, `validation` and the model client.
+- the stages (everything else in `pipeline`, the model stages and `judges.stage`): any of the above.
+- the commands (`flows`, `pipeline.cli` and every `cli` module) on top.
 """

@@ -1,11 +1,13 @@
 """validation: the sandbox and the gate every candidate passes before release.
 
-- `validation.sandbox`: `SandboxPool(jobs=N)` with `run(SandboxJob) -> RunResult` (warm bubblewrap workers).
+- `validation.sandbox`: `SandboxPool(jobs=N)` with `run(SandboxJob) -> RunResult` (warm bubblewrap workers);
+  the pool, the worker and its run processes pass the typed records of `validation.sandbox.job`.
 - `validation.gate`: `validate_candidate(candidate, policy, pool) -> GateReport`, `validate_many(...)`.
 - `validation.policy`: `GatePolicy` (thresholds; the issue's defaults).
-- `validation.interaction`, `validation.mutation`: the tracer and the mutants the gate uses.
+- `validation.interaction`, `validation.mutation`: the tracer and the mutants the gate uses;
+  `validation.schemata` puts a task's mutants into one module, through `mutation`'s public interface.
 
-Depends only on the base layer of `pipeline` (`pipeline.base.records`, `pipeline.base.errors`, `pipeline.base.analysis`);
-its command line is `pipeline.validate`. Kept free of imports: the sandbox worker imports this package with only the standard library, pytest and
-coverage on its path.
+Depends only on the base layer (`pipeline.base`); its command line is `pipeline.validate`. Kept free of
+imports: the sandbox worker imports this package with only the standard library, pytest and coverage on its
+path.
 """
