@@ -425,7 +425,8 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
     one collection of the suite per batch serves both, instead of a session of their own); their verdicts
     are returned by id, and are missing when the mutants could not be made or the run ended early."""
     try:
-        from validation.mutation import generate_mutants, generate_mutants_with_schema
+        from validation.mutation import generate_mutants
+        from validation.schemata import generate_mutants_with_schema
 
         with timed("gate", "mutants: generate"):
             if policy.mutant_schemata:

@@ -41,7 +41,7 @@ import random
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState  # the renderer libcst itself uses; see _SiteRenderer
@@ -49,9 +49,6 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from pipeline.base.analysis.class_text import docstring_statement, find_class
 from pipeline.base.analysis.parsed import parsed
-
-if TYPE_CHECKING:
-    from validation.schemata import MutantSchema
 
 OPERATORS = (
     "arithmetic",
@@ -117,7 +114,9 @@ class Mutant:
 
 
 @dataclass(frozen=True)
-class _Site:
+class Site:
+    """One place a mutant changes: `node` of the parsed module, and the `replacement` the mutant puts there."""
+
     node: cst.CSTNode
     replacement: cst.CSTNode
     operator: str
@@ -172,7 +171,7 @@ class _SiteCollector(cst.CSTVisitor):
         super().__init__()
         self.module = module
         self.class_node = class_node
-        self.sites: list[_Site] = []
+        self.sites: list[Site] = []
         self._methods: list[str] = []
         self._in_class = 0
         self._in_raise = 0
@@ -238,7 +237,7 @@ class _SiteCollector(cst.CSTVisitor):
         if not self._methods:
             return
         start = self.get_metadata(PositionProvider, node).start
-        self.sites.append(_Site(node, replacement, operator, start.line, start.column, self._methods[-1], description,
+        self.sites.append(Site(node, replacement, operator, start.line, start.column, self._methods[-1], description,
                                 tuple(self._stack)))
 
     def _swap_operator(self, node: cst.CSTNode, table: dict, operator: str) -> None:
@@ -309,15 +308,22 @@ class _SiteCollector(cst.CSTVisitor):
         )
 
 
-def mutation_sites(source: str, class_name: str) -> int:
-    """How many mutation sites the class has (before invalid and duplicate mutants are dropped)."""
+def collect_sites(source: str, class_name: str) -> tuple[cst.Module, list[Site]]:
+    """The parsed module and every mutation site inside `class_name`'s methods, in source order.
+
+    Raises libcst.ParserSyntaxError on unparsable source and ClassNotFound when the class is absent."""
     wrapper = MetadataWrapper(parsed(source).module, unsafe_skip_copy=True)  # the shared parse: no copy
     collector = _SiteCollector(wrapper.module, find_class(wrapper.module, class_name))
     wrapper.visit(collector)
-    return len(collector.sites)
+    return wrapper.module, collector.sites
 
 
-def _mutant_id(site: _Site, mutated: str) -> str:
+def mutation_sites(source: str, class_name: str) -> int:
+    """How many mutation sites the class has (before invalid and duplicate mutants are dropped)."""
+    return len(collect_sites(source, class_name)[1])
+
+
+def _mutant_id(site: Site, mutated: str) -> str:
     digest = hashlib.sha256(
         "\x1f".join([site.operator, str(site.line), str(site.column), site.description, mutated]).encode()
     ).hexdigest()
@@ -354,8 +360,9 @@ class _SiteRenderer(CodegenState):
             self.spans[id(node)] = (opened[0], len(self.tokens), opened[1], opened[2])
 
 
-class _Splicer:
-    """The module's text with nodes replaced, without rebuilding the tree (see `_SiteRenderer`)."""
+class Splicer:
+    """The module's text with nodes replaced, without rebuilding the tree (see `_SiteRenderer`). Only the
+    `nodes` it was made with can be replaced: their places are noted while the module is rendered once."""
 
     def __init__(self, module: cst.Module, nodes: Sequence[cst.CSTNode]) -> None:
         self.module = module
@@ -393,34 +400,24 @@ class _Splicer:
             at = end
         return "".join(pieces) + self.code[at:]
 
-    def render(self, site: _Site) -> str:
+    def render(self, site: Site) -> str:
         return self.splice([(site.node, site.replacement)])
 
 
-def _places(sites: Sequence[_Site]) -> dict[int, tuple[str, cst.CSTNode]]:
-    from validation.schemata import place_sites
+def choose_mutants(module: cst.Module, sites: Sequence[Site], *, max_mutants: int | None = None, seed: int = 0,
+                   also_replaced: Sequence[cst.CSTNode] = ()) -> tuple[Splicer, list[tuple[Site, Mutant]]]:
+    """The module's splicer and the chosen (site, mutant) pairs in source order (see `generate_mutants`).
 
-    return place_sites(sites)
-
-
-def _chosen(source: str, class_name: str, max_mutants: int | None, seed: int, with_places: bool = False
-            ) -> tuple[_Splicer, list[tuple[_Site, Mutant]], dict[int, tuple[str, cst.CSTNode]]]:
-    """The module's splicer, the chosen (site, mutant) pairs in source order (see `generate_mutants`) and,
-    `with_places`, where each site switches in a mutant schema (by id of the site's node)."""
+    The splicer can replace every site's node and the nodes of `also_replaced` (a mutant schema's switch
+    places, `validation.schemata`)."""
     if max_mutants is not None and max_mutants < 0:
         raise ValueError(f"max_mutants must be >= 0, not {max_mutants}")
-    wrapper = MetadataWrapper(parsed(source).module, unsafe_skip_copy=True)  # the shared parse: no copy
-    module = wrapper.module
-    collector = _SiteCollector(module, find_class(module, class_name))
-    wrapper.visit(collector)
-    sites = collector.sites
     order = list(range(len(sites)))
     if max_mutants is not None and max_mutants < len(sites):
         random.Random(seed).shuffle(order)
-    places = _places(sites) if with_places else {}
-    splicer = _Splicer(module, [*(site.node for site in sites), *(anchor for _, anchor in places.values())])
+    splicer = Splicer(module, [*(site.node for site in sites), *also_replaced])
     seen = {splicer.code}
-    chosen: list[tuple[int, _Site, Mutant]] = []
+    chosen: list[tuple[int, Site, Mutant]] = []
     for index in order:
         if max_mutants is not None and len(chosen) >= max_mutants:
             break
@@ -437,7 +434,7 @@ def _chosen(source: str, class_name: str, max_mutants: int | None, seed: int, wi
                         method=site.method, description=site.description, source=code)
         chosen.append((index, site, mutant))
     chosen.sort(key=lambda triple: triple[0])
-    return splicer, [(site, mutant) for _, site, mutant in chosen], places
+    return splicer, [(site, mutant) for _, site, mutant in chosen]
 
 
 def generate_mutants(
@@ -449,15 +446,5 @@ def generate_mutants(
     mutants), still in source order. Raises libcst.ParserSyntaxError on unparsable source and
     ClassNotFound when the class is absent.
     """
-    return [mutant for _, mutant in _chosen(source, class_name, max_mutants, seed)[1]]
-
-
-def generate_mutants_with_schema(
-    source: str, class_name: str, *, max_mutants: int | None = None, seed: int = 0
-) -> tuple[list[Mutant], "MutantSchema"]:
-    """The same mutants as `generate_mutants`, and one module holding all of them that switches on the
-    active mutant (`validation.schemata`)."""
-    from validation.schemata import build_schema
-
-    splicer, chosen, places = _chosen(source, class_name, max_mutants, seed, with_places=True)
-    return [mutant for _, mutant in chosen], build_schema(splicer, chosen, places)
+    module, sites = collect_sites(source, class_name)
+    return [mutant for _, mutant in choose_mutants(module, sites, max_mutants=max_mutants, seed=seed)[1]]

@@ -25,12 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
 import libcst as cst
 
-if TYPE_CHECKING:
-    from validation.mutation import Mutant, _Site, _Splicer
+from validation.mutation import Mutant, Site, Splicer, choose_mutants, collect_sites
 
 SWITCH = "__classeval_mutant__"
 
@@ -176,7 +173,7 @@ class _Placer:
         self._scopes: dict[int, dict[str, int]] = {}
         self._forbidden: dict[int, bool] = {}
 
-    def place(self, site: _Site) -> tuple[str, cst.CSTNode] | None:
+    def place(self, site: Site) -> tuple[str, cst.CSTNode] | None:
         chain = [site.node, *reversed(site.ancestors)]  # the site, then its parent, ... up to the module
         for index, current in enumerate(chain):
             previous = chain[index - 1] if index else current
@@ -196,7 +193,7 @@ class _Placer:
                 return None
         return None
 
-    def _line(self, site: _Site, line: cst.SimpleStatementLine) -> tuple[str, cst.CSTNode] | None:
+    def _line(self, site: Site, line: cst.SimpleStatementLine) -> tuple[str, cst.CSTNode] | None:
         if id(line) not in self._forbidden:
             self._forbidden[id(line)] = _forbidden(line)
         if self._forbidden[id(line)]:
@@ -214,7 +211,7 @@ class _Placer:
         return "line", line
 
 
-def place_sites(sites: Sequence[_Site]) -> dict[int, tuple[str, cst.CSTNode]]:
+def place_sites(sites: Sequence[Site]) -> dict[int, tuple[str, cst.CSTNode]]:
     """Where each site switches in a schema, by id of the site's node (absent: it cannot switch)."""
     placer = _Placer()
     places = {}
@@ -254,7 +251,7 @@ def _switched_expression(expression: cst.BaseExpression,
     return result
 
 
-def build_schema(splicer: _Splicer, chosen: Sequence[tuple[_Site, Mutant]],
+def build_schema(splicer: Splicer, chosen: Sequence[tuple[Site, Mutant]],
                  places: dict[int, tuple[str, cst.CSTNode]]) -> MutantSchema:
     """The schema of the `chosen` mutants (see the module docstring), spliced into the module's text."""
     variants: dict[int, list[tuple[int, cst.CSTNode]]] = {}
@@ -283,3 +280,14 @@ def build_schema(splicer: _Splicer, chosen: Sequence[tuple[_Site, Mutant]],
     except (SyntaxError, ValueError):
         return MutantSchema(source=None)  # every mutant then runs from its own source
     return MutantSchema(source=source, switch=switch)
+
+
+def generate_mutants_with_schema(source: str, class_name: str, *, max_mutants: int | None = None, seed: int = 0
+                                 ) -> tuple[list[Mutant], MutantSchema]:
+    """The mutants `validation.mutation.generate_mutants` gives for the same arguments, and one module
+    holding all of them that switches on the active mutant."""
+    module, sites = collect_sites(source, class_name)
+    places = place_sites(sites)
+    splicer, chosen = choose_mutants(module, sites, max_mutants=max_mutants, seed=seed,
+                                     also_replaced=[anchor for _, anchor in places.values()])
+    return [mutant for _, mutant in chosen], build_schema(splicer, chosen, places)

@@ -1,12 +1,8 @@
 """Mutant generation on a small inline class: every operator, only inside the class's methods."""
 
-import libcst as cst
 import pytest
 
-from libcst.metadata import MetadataWrapper
-
-from pipeline.base.analysis.class_facts import find_class
-from validation.mutation import OPERATORS, _SiteCollector, _Splicer, generate_mutants, mutation_sites
+from validation.mutation import OPERATORS, Splicer, collect_sites, generate_mutants, mutation_sites
 
 SOURCE = '''"""Module doc with 1 + 2."""
 LIMIT = 10
@@ -119,20 +115,13 @@ TRICKY = '''class Tricky:
 '''
 
 
-def _sites(source: str, class_name: str):
-    wrapper = MetadataWrapper(cst.parse_module(source))
-    collector = _SiteCollector(wrapper.module, find_class(wrapper.module, class_name))
-    wrapper.visit(collector)
-    return wrapper.module, collector.sites
-
-
 @pytest.mark.parametrize("source,class_name", [(SOURCE, "Counter"), (TRICKY, "Tricky")])
 def test_spliced_mutants_are_the_tree_rebuilt_ones(source, class_name) -> None:
     """Mutants are made by rendering the replacement alone and splicing it in; that must give exactly the
     text libcst produces by rebuilding the whole tree (the slow way, the reference): semicolons, one-line
     suites, continuation lines, the last line of the file, implicitly concatenated strings."""
-    module, sites = _sites(source, class_name)
-    splicer = _Splicer(module, [s.node for s in sites])
+    module, sites = collect_sites(source, class_name)
+    splicer = Splicer(module, [s.node for s in sites])
     assert len(sites) > 10
     for site in sites:
         assert splicer.render(site) == module.deep_replace(site.node, site.replacement).code, site.description

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from validation.gate import validate_candidate
-from validation.mutation import generate_mutants, generate_mutants_with_schema
-from validation.schemata import SWITCH
+from validation.mutation import generate_mutants
+from validation.schemata import SWITCH, generate_mutants_with_schema
 
 SOURCE = '''import math
 
