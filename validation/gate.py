@@ -44,7 +44,7 @@ from pipeline.base.records import Candidate, CheckResult, GateReport, Origin, Re
 from pipeline.base.timing import timed
 from validation.faithful import FaithfulVariant, faithful_variants
 from validation.policy import GatePolicy
-from validation.sandbox import RunResult, SandboxJob, SandboxPool, SandboxUnavailable
+from validation.sandbox import MutantJob, RunResult, SandboxJob, SandboxPool, SandboxUnavailable
 
 # Most important first: a task that escapes or needs a package is rejected for that before anything else.
 REASON_ORDER = (
@@ -420,7 +420,7 @@ def _mutant_test_seconds(policy: GatePolicy, base_seconds: float) -> float:
 
 
 def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[str]], policy: GatePolicy,
-              pool: SandboxPool, base_seconds: float, riders: Sequence[dict[str, Any]] = ()) -> dict[str, dict]:
+              pool: SandboxPool, base_seconds: float, riders: Sequence[MutantJob] = ()) -> dict[str, dict]:
     """The mutation score. `riders` are other forks that run in the mutants' sessions (the faithful variants:
     one collection of the suite per batch serves both, instead of a session of their own); their verdicts
     are returned by id, and are missing when the mutants could not be made or the run ended early."""
@@ -443,7 +443,7 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
         return {}
     test_file = test_file_name(candidate.module_name)
     rows: list[dict[str, Any]] = []
-    to_run: list[dict[str, Any]] = []
+    to_run: list[MutantJob] = []
     measured_lines = sorted(contexts)
     missing = set(report.fields.get("missing_lines") or ())
 
@@ -462,8 +462,7 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
         rows.append(row)
         if tests:
             switch = schema.switch.get(mutant.id) if schema is not None else None
-            to_run.append({"id": mutant.id, "source": mutant.source, "select": tests,
-                           **({"switch": switch} if switch is not None else {})})
+            to_run.append(MutantJob(mutant.id, mutant.source, tuple(tests), switch))
         else:
             row.update(killed=False, why="no test runs this line")
     # One collection of the suite per batch; batches run in parallel in the pool's workers. Split only over
@@ -474,8 +473,8 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
     batches = [to_run[i::parts] for i in range(parts) if to_run[i::parts]]
     per_test = _mutant_test_seconds(policy, base_seconds)
 
-    def run_batch(batch: list[dict[str, Any]]) -> RunResult:
-        budget = sum(per_test * len(m["select"]) + 5 for m in batch)
+    def run_batch(batch: list[MutantJob]) -> RunResult:
+        budget = sum(per_test * len(m.select) + 5 for m in batch)
         limits = policy.limits()
         limits = type(limits)(**{**limits.to_dict(), "wall_seconds": min(policy.wall_seconds + budget, 1800.0),
                                  "cpu_seconds": int(min(policy.wall_seconds + budget, 1800.0)) + 5,
@@ -489,7 +488,7 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
     with timed("gate", "mutants: run"), ThreadPoolExecutor(max_workers=max(1, len(batches))) as executor:
         results = list(executor.map(run_batch, batches))
     verdicts = {m["id"]: m for result in results for m in result.mutants}
-    rider_ids = {r["id"] for r in riders}
+    rider_ids = {r.id for r in riders}
     rider_verdicts = {i: verdicts.pop(i) for i in list(verdicts) if i in rider_ids}
     for row in rows:
         if "killed" in row:
@@ -541,8 +540,8 @@ class _FaithfulPlan:
     selected: dict[str, list[str]]  # variant id -> the tests that run its places
     kinds: dict[str, dict[str, Any]] = field(default_factory=dict)  # per kind, filled as verdicts come
 
-    def forks(self) -> list[dict[str, Any]]:
-        return [{"id": v.id, "source": v.source, "select": self.selected[v.id]} for v in self.variants]
+    def forks(self) -> list[MutantJob]:
+        return [MutantJob(v.id, v.source, tuple(self.selected[v.id])) for v in self.variants]
 
 
 def _faithful_plan(report: _Report, candidate: Candidate, base: RunResult,
@@ -576,7 +575,7 @@ def _faithful(report: _Report, candidate: Candidate, plan: _FaithfulPlan, policy
     files = {f"{candidate.module_name}.py": candidate.solution_code, test_file: candidate.test_code}
     verdicts = dict(verdicts or {})
     kinds, failed = plan.kinds, []
-    if own_batch := [fork for fork in plan.forks() if fork["id"] not in verdicts]:
+    if own_batch := [fork for fork in plan.forks() if fork.id not in verdicts]:
         limits = policy.limits()
         budget = min(policy.wall_seconds * (1 + len(own_batch)), 1800.0)
         limits = type(limits)(**{**limits.to_dict(), "wall_seconds": budget, "cpu_seconds": int(budget) + 5})

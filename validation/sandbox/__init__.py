@@ -4,8 +4,8 @@ Public API: `SandboxPool(jobs=N)` (a context manager) with `run(SandboxJob) -> R
 `PROFILES` (worker kinds for the robustness runs). Stdlib only, so the worker can import it too.
 """
 
-from validation.sandbox.job import Limits, RunResult, SandboxJob, TestResult
+from validation.sandbox.job import Limits, MutantJob, RunResult, SandboxJob, TestResult
 from validation.sandbox.pool import SandboxPool, SandboxUnavailable
 from validation.sandbox.profiles import PROFILES, Profile
 
-__all__ = ["Limits", "PROFILES", "Profile", "RunResult", "SandboxJob", "SandboxPool", "SandboxUnavailable", "TestResult"]
+__all__ = ["Limits", "MutantJob", "PROFILES", "Profile", "RunResult", "SandboxJob", "SandboxPool", "SandboxUnavailable", "TestResult"]

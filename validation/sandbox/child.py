@@ -24,7 +24,7 @@ import coverage
 import pytest
 
 from validation.sandbox.integrity import Guard, warm_snapshot
-from validation.sandbox.job import MUTANT_SWITCH
+from validation.sandbox.job import MUTANT_SWITCH, Limits, RunRequest, WorkerConfig
 
 MAX_REASON = 300
 
@@ -129,7 +129,7 @@ class RunPlugin:
     """Reports each test's outcome to the worker as it happens, shuffles/selects tests, times tests out,
     and switches coverage contexts so that each line knows which tests ran it."""
 
-    def __init__(self, send: Send, request: dict[str, Any], cov: coverage.Coverage | None,
+    def __init__(self, send: Send, request: RunRequest, cov: coverage.Coverage | None,
                  guard: Guard | None = None, window: MeasuringWindow | None = None) -> None:
         self.send = send
         self.request = request
@@ -142,7 +142,7 @@ class RunPlugin:
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
-        select = self.request.get("select")
+        select = self.request.select
         if select is not None:
             wanted = set(select)
             kept = [item for item in items if item.nodeid in wanted]
@@ -150,10 +150,10 @@ class RunPlugin:
             if dropped:
                 config.hook.pytest_deselected(items=dropped)
             items[:] = kept
-        seed = self.request.get("shuffle_seed")
+        seed = self.request.shuffle_seed
         if seed is not None:
             random.Random(seed).shuffle(items)
-        if self.request.get("failure_text") is False:
+        if not self.request.failure_text:
             for item in items:
                 item.repr_failure = _brief_failure
                 item._repr_failure_py = _brief_failure
@@ -185,7 +185,7 @@ class RunPlugin:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: Any) -> Any:
-        if self.request.get("mutants") is None:
+        if self.request.mutants is None:
             return None
         if session.testsfailed and not session.config.option.continue_on_collection_errors:
             return None  # collection failed: pytest reports it the usual way
@@ -205,26 +205,26 @@ class RunPlugin:
 
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed:
-            self.send({"t": "collect_error", "test_id": report.nodeid or self.request["test_file"],
+            self.send({"t": "collect_error", "test_id": report.nodeid or self.request.test_file,
                             "outcome": "error", "reason": _short_reason(report)})
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item: Any, nextitem: Any) -> Any:
         self.send({"t": "start", "id": item.nodeid})
-        limit = float(self.request["limits"]["per_test_seconds"])
+        limit = float(self.request.limits.per_test_seconds)
 
         def on_alarm(signum: int, frame: Any) -> None:
             raise SandboxTestTimeout(f"test exceeded {limit:g} s")
 
         signal.signal(signal.SIGALRM, on_alarm)
         signal.setitimer(signal.ITIMER_REAL, limit)
-        if self.cov is not None and self.request.get("per_test_contexts"):
+        if self.cov is not None and self.request.per_test_contexts:
             self.cov.switch_context(item.nodeid)
         try:
             return (yield)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            if self.cov is not None and self.request.get("per_test_contexts"):
+            if self.cov is not None and self.request.per_test_contexts:
                 self.cov.switch_context("")
             if self.guard is not None:
                 self.guard.check(f"after {item.nodeid}")
@@ -241,14 +241,14 @@ class RunPlugin:
             self.window.close()
         if call.excinfo is None or item.nodeid in self.raised:
             return
-        run_dir = self.request["run_dir"]
+        run_dir = self.request.run_dir
         frames = []
         test_line = None  # the line of the test file where the failure left the test (1-based)
         for entry in list(call.excinfo.traceback)[-40:]:
             path = str(entry.path)
             if os.path.dirname(path) == run_dir:
                 frames.append([os.path.basename(path), entry.frame.code.name])
-                if os.path.basename(path) == self.request["test_file"]:
+                if os.path.basename(path) == self.request.test_file:
                     test_line = entry.lineno + 1
         self.raised[item.nodeid] = {"type": call.excinfo.typename[:80], "frames": frames, "test_line": test_line}
 
@@ -311,11 +311,11 @@ _KILLED_BY = 16
 _MAX_NAMED_KILLER = 200
 
 
-def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
+def run_mutants(send: Send, request: RunRequest, session: Any) -> None:
     """Run each mutant against its tests without starting pytest again: the suite is collected once, then a
     forked process per mutant runs only the mutant's selected test items, stopping at the first failure.
 
-    With a schema (`request["mutant_schema"]`, see `validation.schemata`) the module holding every mutant is
+    With a schema (`request.mutant_schema`, see `validation.schemata`) the module holding every mutant is
     executed once here, before forking, and a mutant's process only sets the switch to the mutant's number
     (and skips pytest's failure formatting). A mutant without a number, or every mutant when there is no
     schema or it does not load, is executed from its own source in its process (the original way).
@@ -332,21 +332,21 @@ def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
     from _pytest.runner import runtestprotocol
 
     items = {item.nodeid: item for item in session.items}
-    module = sys.modules.get(request["mutant_module"])
+    module = sys.modules.get(request.mutant_module or "")
     test_modules = {id(item.module): item.module for item in session.items if getattr(item, "module", None)}
-    per_test = float(request["limits"]["per_test_seconds"])
+    per_test = float(request.limits.per_test_seconds)
     schema_loaded = False
-    if request.get("mutant_schema") and module is not None:
+    if request.mutant_schema and module is not None:
         try:
             vars(module)[MUTANT_SWITCH] = 0
-            _load_into(module, test_modules, request["mutant_schema"])
+            _load_into(module, test_modules, request.mutant_schema)
             schema_loaded = True
         except BaseException:  # noqa: BLE001 - then every mutant runs from its own source
             schema_loaded = False
     kills: dict[str, int] = {}  # test id -> mutants of this batch it killed
-    for mutant in request["mutants"]:
-        selected = sorted((items[t] for t in mutant["select"] if t in items), key=lambda i: -kills.get(i.nodeid, 0))
-        switched = schema_loaded and isinstance(mutant.get("switch"), int)
+    for mutant in request.mutants or ():
+        selected = sorted((items[t] for t in mutant.select if t in items), key=lambda i: -kills.get(i.nodeid, 0))
+        switched = schema_loaded and isinstance(mutant.switch, int)
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
@@ -356,9 +356,9 @@ def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
                 if module is None:
                     os._exit(3)
                 if switched:
-                    vars(module)[MUTANT_SWITCH] = mutant["switch"]
+                    vars(module)[MUTANT_SWITCH] = mutant.switch
                 else:
-                    _load_into(module, test_modules, mutant["source"])
+                    _load_into(module, test_modules, mutant.source)
                 code = 0
                 for index, item in enumerate(selected):
                     if schema_loaded:
@@ -393,7 +393,7 @@ def run_mutants(send: Send, request: dict[str, Any], session: Any) -> None:
             if os.WIFEXITED(status) and _KILLED_BY <= os.WEXITSTATUS(status) < _KILLED_BY + len(selected):
                 killer = selected[os.WEXITSTATUS(status) - _KILLED_BY].nodeid
                 kills[killer] = kills.get(killer, 0) + 1
-        send({"t": "mutant", "id": mutant["id"], "killed": verdict[0], "why": verdict[1],
+        send({"t": "mutant", "id": mutant.id, "killed": verdict[0], "why": verdict[1],
               "switched": switched})
 
 
@@ -431,7 +431,7 @@ def _alarm(limit: float) -> Any:
     return on_alarm
 
 
-def _apply_limits(limits: dict[str, Any]) -> None:
+def _apply_limits(limits: Limits) -> None:
     def cap(kind: int, value: int) -> None:
         try:
             hard = resource.getrlimit(kind)[1]
@@ -440,15 +440,15 @@ def _apply_limits(limits: dict[str, Any]) -> None:
         except (ValueError, OSError):
             pass  # the limit stays as inherited; the pool-level protections still hold
 
-    cap(resource.RLIMIT_AS, int(limits["memory_bytes"]))
-    cpu = int(limits["cpu_seconds"])
+    cap(resource.RLIMIT_AS, int(limits.memory_bytes))
+    cpu = int(limits.cpu_seconds)
     try:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))  # SIGXCPU first, SIGKILL two seconds later
     except (ValueError, OSError):
         pass
-    cap(resource.RLIMIT_FSIZE, int(limits["file_size_bytes"]))
-    cap(resource.RLIMIT_NOFILE, int(limits["open_files"]))
-    cap(resource.RLIMIT_NPROC, int(limits["processes"]))  # effective only for a non-root real uid
+    cap(resource.RLIMIT_FSIZE, int(limits.file_size_bytes))
+    cap(resource.RLIMIT_NOFILE, int(limits.open_files))
+    cap(resource.RLIMIT_NPROC, int(limits.processes))  # effective only for a non-root real uid
     cap(resource.RLIMIT_CORE, 0)
 
 
@@ -459,17 +459,18 @@ def _make_tracer(module: str, class_name: str) -> Any:
     return InteractionTracer(module, class_name)
 
 
-def run_child(request: dict[str, Any], fd: int) -> None:
-    """Body of the forked run process. Never returns: ends with os._exit."""
+def run_child(request: RunRequest, config: WorkerConfig, nonce: str, fd: int) -> None:
+    """Body of the forked run process: runs `request` under the worker's `config`, reporting on `fd` with
+    every message marked by `nonce`. Never returns: ends with os._exit."""
     code = 70
-    send = make_sender(fd, str(request.pop("nonce", "")))
+    send = make_sender(fd, nonce)
     try:
         os.setsid()  # own session and process group: the worker kills the whole group on timeout
-        run_dir = request["run_dir"]
+        run_dir = request.run_dir
         os.chdir(run_dir)
         tmp = os.path.join(run_dir, "tmp")
         os.makedirs(tmp, exist_ok=True)
-        env = dict(request.get("env") or {})
+        env = dict(config.env)
         env.update({"HOME": run_dir, "TMPDIR": tmp, "TMP": tmp, "TEMP": tmp})
         os.environ.clear()
         os.environ.update(env)
@@ -488,35 +489,35 @@ def run_child(request: dict[str, Any], fd: int) -> None:
         os.close(out)
         sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False)
         sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)
-        if request.get("setuid") is not None:  # fallback non-root run when there is no user namespace
+        if config.setuid is not None:  # fallback non-root run when there is no user namespace
             os.setgroups([])
-            os.setgid(int(request["setuid"]))
-            os.setuid(int(request["setuid"]))
-        _apply_limits(request["limits"])
-        if request.get("clock_offset_seconds"):
+            os.setgid(int(config.setuid))
+            os.setuid(int(config.setuid))
+        _apply_limits(request.limits)
+        if config.clock_offset_seconds:
             from validation.sandbox.clock import shift_python_clock
 
-            shift_python_clock(float(request["clock_offset_seconds"]))
+            shift_python_clock(float(config.clock_offset_seconds))
 
         cov = None
-        if request.get("coverage_file"):
-            target = os.path.join(run_dir, request["coverage_file"])
+        if request.coverage_file:
+            target = os.path.join(run_dir, request.coverage_file)
             cov = coverage.Coverage(data_file=None, branch=True, include=[target], config_file=False)
-        tracer = _make_tracer(*request["trace_class"]) if request.get("trace_class") else None
+        tracer = _make_tracer(*request.trace_class) if request.trace_class else None
         # Last step before pytest imports the tests (and through them the code under test): from here on,
         # tampering with the grading machinery is refused or noticed (validation.sandbox.integrity).
         guard = Guard(warm_snapshot(), lambda what: send({"t": "tamper", "what": what}),
-                      [os.path.join(run_dir, name) for name in request.get("protected_files") or ()]
+                      [os.path.join(run_dir, name) for name in request.protected_files]
                       + [os.path.join(run_dir, ".output")])
         guard.install_audit_hook()
         plugin = RunPlugin(send, request, cov, guard, MeasuringWindow(cov, tracer)
                            if cov is not None or tracer is not None else None)
         # Built-in plugins a run never needs cost start-up time on every fork: off.
-        args = [request["test_file"], "-q", "--tb=short", "-p", "no:cacheprovider", "-p", "no:stepwise",
+        args = [request.test_file, "-q", "--tb=short", "-p", "no:cacheprovider", "-p", "no:stepwise",
                 "-p", "no:doctest", "-p", "no:junitxml", "-p", "no:pastebin", "-p", "no:setupplan",
                 "-p", "no:setuponly", "-p", "no:faulthandler",
                 "--rootdir", run_dir, "-c", os.path.join(run_dir, "pytest.ini"), "-W", "default"]
-        if request.get("stop_on_failure"):
+        if request.stop_on_failure:
             args.append("-x")
         if cov is not None:
             cov.start()
@@ -530,7 +531,7 @@ def run_child(request: dict[str, Any], fd: int) -> None:
         if cov is not None:
             report_path = os.path.join(tmp, ".coverage.json")
             try:
-                cov.json_report(outfile=report_path, show_contexts=bool(request.get("per_test_contexts")))
+                cov.json_report(outfile=report_path, show_contexts=request.per_test_contexts)
                 with open(report_path, encoding="utf-8") as handle:
                     data = json.load(handle)
                 message["coverage"] = next(iter(data.get("files", {}).values()), None) or {"not_imported": True}

@@ -1,4 +1,7 @@
-"""What a sandbox run is asked to do (`SandboxJob`) and what it reports back (`RunResult`).
+"""What a sandbox run is asked to do (`SandboxJob`) and what it reports back (`RunResult`), and the records
+the pool, the worker and the run process pass each other: the worker's settings (`WorkerConfig`, once, when
+it starts), one job as the worker and its run process read it (`RunRequest`, with its `MutantJob`s), and the
+worker's reply (a `RunResult`). Each crosses a process boundary as JSON (`to_message`, `from_message`).
 
 These are plain dataclasses made of JSON-able values rather than pydantic records because the same module is
 imported inside the sandbox worker, whose import path holds only the standard library, pytest and coverage
@@ -7,7 +10,7 @@ imported inside the sandbox worker, whose import path holds only the standard li
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 OUTCOMES = ("passed", "failed", "error", "skipped", "timeout", "killed")
@@ -55,35 +58,90 @@ class SandboxJob:
     # for runs whose verdict reads outcomes only (the vacuous run, where nearly every test fails).
     failure_text: bool = True
     limits: Limits = field(default_factory=Limits)
-    # Mutant mode: the suite is collected once, then each mutant {"id", "source", "select", "switch"?} runs its
-    # selected tests in a forked process, by its switch number in `mutant_schema` when it has one, else by
-    # replacing the module `mutant_module` with its source (see child.run_mutants).
-    mutants: tuple[dict[str, Any], ...] | None = None
+    # Mutant mode: the suite is collected once, then each mutant runs its selected tests in a forked process,
+    # by its switch number in `mutant_schema` when it has one, else by replacing the module `mutant_module`
+    # with its source (see child.run_mutants).
+    mutants: tuple[MutantJob, ...] | None = None
     mutant_module: str | None = None
     # Files the run must not change (their hashes are checked by the worker, writes to them are refused);
     # None: every file of the job (the harness's pytest.ini included).
     protected_files: tuple[str, ...] | None = None
     mutant_schema: str | None = None
 
-    def to_request(self, run_dir: str) -> dict[str, Any]:
-        """The message sent to the worker: everything as JSON values, paths as the worker sees them."""
-        return {
-            "run_dir": run_dir,
-            "test_file": self.test_file,
-            "coverage_file": self.coverage_file,
-            "per_test_contexts": self.per_test_contexts,
-            "trace_class": list(self.trace_class) if self.trace_class else None,
-            "shuffle_seed": self.shuffle_seed,
-            "select": list(self.select) if self.select is not None else None,
-            "stop_on_failure": self.stop_on_failure,
-            "failure_text": self.failure_text,
-            "limits": self.limits.to_dict(),
-            "mutants": [dict(m) for m in self.mutants] if self.mutants is not None else None,
-            "mutant_module": self.mutant_module,
-            "protected_files": list(self.protected_files) if self.protected_files is not None
-            else sorted({*self.files, "pytest.ini"}),
-            "mutant_schema": self.mutant_schema,
-        }
+    def to_request(self, run_dir: str) -> RunRequest:
+        """The job as the worker reads it, paths as the worker sees them."""
+        return RunRequest(
+            run_dir=run_dir, test_file=self.test_file, limits=self.limits, coverage_file=self.coverage_file,
+            per_test_contexts=self.per_test_contexts, trace_class=self.trace_class, shuffle_seed=self.shuffle_seed,
+            select=self.select, stop_on_failure=self.stop_on_failure, failure_text=self.failure_text,
+            mutants=self.mutants, mutant_module=self.mutant_module,
+            protected_files=self.protected_files if self.protected_files is not None
+            else tuple(sorted({*self.files, "pytest.ini"})),
+            mutant_schema=self.mutant_schema)
+
+
+@dataclass(frozen=True)
+class MutantJob:
+    """One mutant of a mutant-mode run: its module's source, the tests that cover it (pytest node ids), and
+    its number in the run's mutant schema (`validation.schemata`; None: it runs from its own source)."""
+
+    id: str
+    source: str
+    select: tuple[str, ...]
+    switch: int | None = None
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """One job as the warm worker and the run process it forks read it (see `SandboxJob` for each field)."""
+
+    run_dir: str  # the run folder, as the worker sees it
+    test_file: str
+    limits: Limits
+    coverage_file: str | None = None
+    per_test_contexts: bool = False
+    trace_class: tuple[str, str] | None = None
+    shuffle_seed: int | None = None
+    select: tuple[str, ...] | None = None
+    stop_on_failure: bool = False
+    failure_text: bool = True
+    mutants: tuple[MutantJob, ...] | None = None
+    mutant_module: str | None = None
+    protected_files: tuple[str, ...] = ()
+    mutant_schema: str | None = None
+
+    def to_message(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_message(cls, message: dict[str, Any]) -> RunRequest:
+        """From `to_message`'s JSON (lists back to tuples). The pool wrote it: a malformed one is a bug, and
+        the KeyError or TypeError it raises becomes the worker's error reply."""
+        values = dict(message)
+        values["limits"] = Limits(**values["limits"])
+        for name in ("trace_class", "select", "protected_files"):
+            if values.get(name) is not None:
+                values[name] = tuple(values[name])
+        if values.get("mutants") is not None:
+            values["mutants"] = tuple(MutantJob(**{**m, "select": tuple(m["select"])}) for m in values["mutants"])
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    """What a warm worker applies to every run it forks, given once when the pool starts it."""
+
+    env: dict[str, str]  # the run's whole environment (the pool's clean one, and the clock's preload)
+    pid_namespace: bool = False  # the worker is its PID namespace's only process: sweep it after each run
+    setuid: int | None = None  # the user a run switches to when there is no user namespace (else None)
+    clock_offset_seconds: float | None = None  # shift Python's clock when libfaketime is not at hand
+
+    def to_message(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_message(cls, message: dict[str, Any]) -> WorkerConfig:
+        return cls(**{f.name: message[f.name] for f in fields(cls) if f.name in message})
 
 
 @dataclass(frozen=True)
@@ -130,6 +188,10 @@ class RunResult:
 
     def outcomes(self) -> dict[str, str]:
         return {t.test_id: t.outcome for t in self.tests}
+
+    def to_message(self) -> dict[str, Any]:
+        """The worker's reply (`from_reply` reads it back, checking every field)."""
+        return asdict(self)
 
     def counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -29,7 +29,7 @@ from typing import Any
 import validation
 from validation.sandbox.cgroups import WorkerCgroup, remove_stale
 from validation.sandbox.interpreter import Interpreter, interpreter_for
-from validation.sandbox.job import Limits, RunResult, SandboxJob
+from validation.sandbox.job import Limits, RunResult, SandboxJob, WorkerConfig
 from validation.sandbox.profiles import CLOCK_SHIFT_YEARS, PROFILES, Profile
 
 SANDBOX_ROOT = "/sandbox"  # where a worker's folder appears inside bubblewrap
@@ -147,16 +147,12 @@ class _Worker:
                            "FAKETIME_DONT_RESET": "1"}  # faking monotonic too: DONT_FAKE_MONOTONIC breaks sleep
             else:
                 clock_offset = CLOCK_SHIFT_YEARS * 365.25 * 86400
-        config = {
-            "env": {**env, **preload},
-            "pid_namespace": pool.use_bwrap,
-            "setuid": self.fallback_setuid,
-            "clock_offset_seconds": clock_offset,
-        }
+        config = WorkerConfig(env={**env, **preload}, pid_namespace=pool.use_bwrap, setuid=self.fallback_setuid,
+                              clock_offset_seconds=clock_offset)
         boot = ("import sys, json; sys.path[:] = json.loads(sys.argv[2]); "
                 "from validation.sandbox.worker import main; main()")
         path = [*pool.interpreter.stdlib_path, str(pool.site_dir)]
-        argv = [python, "-S", "-s", "-B", "-c", boot, json.dumps(config), json.dumps(path)]
+        argv = [python, "-S", "-s", "-B", "-c", boot, json.dumps(config.to_message()), json.dumps(path)]
         if not pool.use_bwrap:
             return argv, {**env, **preload}
         cmd = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
@@ -240,7 +236,7 @@ class _Worker:
                 os.chown(p, 65534, 65534)
         request = job.to_request(f"{self.inner_dir}/run")
         events_before = self.cgroup.max_events() if self.cgroup else 0
-        body = json.dumps(request).encode()
+        body = json.dumps(request.to_message()).encode()
         try:
             self.proc.stdin.write(struct.pack(">I", len(body)) + body)
             self.proc.stdin.flush()

@@ -6,8 +6,10 @@ Why a worker: starting Python and importing pytest costs far more than the tests
 worker itself never runs untrusted code; it forks, waits with a deadline, kills the run's process group (and,
 inside its own PID namespace, every other process but itself), and reports.
 
-Protocol on the worker's original stdin/stdout: 4-byte big-endian length + JSON, one request, one reply.
-Started by `validation.sandbox.pool` as `python -S -s -B -c <bootstrap> <config-json>` with a clean
+Protocol on the worker's original stdin/stdout: 4-byte big-endian length + JSON, one request (a `RunRequest`),
+one reply (a `RunResult`); see `validation.sandbox.job`. The run process reports to the worker on a pipe, one
+JSON object a line, each checked here field by field (the code under test can write to that pipe too).
+Started by `validation.sandbox.pool` as `python -S -s -B -c <bootstrap> <WorkerConfig-json>` with a clean
 environment; its import path is the standard library plus a folder of links to pytest, coverage and their
 dependencies, so an undeclared third-party import fails in the run, as it would on a clean machine.
 """
@@ -28,6 +30,7 @@ import sys
 import time
 from typing import Any
 
+from validation.sandbox.job import RunRequest, RunResult, TestResult, WorkerConfig
 from validation.sandbox.reaping import kill_until_gone
 
 CTL_IN = 0
@@ -123,14 +126,12 @@ def _read_output(path: str, limit: int) -> tuple[str, int]:
         return "", 0
 
 
-def run_job(request: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+def run_job(request: RunRequest, config: WorkerConfig) -> RunResult:
     from validation.sandbox.child import run_child
 
     nonce = secrets.token_hex(16)
-    request = {**request, "env": config["env"], "setuid": config.get("setuid"),
-               "clock_offset_seconds": config.get("clock_offset_seconds"), "nonce": nonce}
-    hashes = _hashes(request["run_dir"], request.get("protected_files") or ())
-    limits = request["limits"]
+    hashes = _hashes(request.run_dir, request.protected_files)
+    limits = request.limits
     started = time.monotonic()
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -138,9 +139,9 @@ def run_job(request: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
         os.close(read_end)
         os.close(CTL_IN)
         os.close(CTL_OUT)
-        run_child(request, write_end)  # never returns
+        run_child(request, config, nonce, write_end)  # never returns
     os.close(write_end)
-    deadline = started + float(limits["wall_seconds"])
+    deadline = started + float(limits.wall_seconds)
     buffer = bytearray()
     eof = False
     status: int | None = None
@@ -189,18 +190,18 @@ def run_job(request: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
         os.killpg(pid, signal.SIGKILL)  # background processes the run left in its group
     except OSError:
         pass
-    swept = _sweep_namespace() if config.get("pid_namespace") else 0
-    reply = _assemble(bytes(buffer), status, timed_out, flooded, swept, request, time.monotonic() - started, nonce)
+    swept = _sweep_namespace() if config.pid_namespace else 0
+    result = _assemble(bytes(buffer), status, timed_out, flooded, swept, request, time.monotonic() - started, nonce)
     # CPU seconds of the run's process and of what it forked and waited for (a mutant run's per-mutant
     # processes): unlike wall time, a figure that other load on a shared machine barely moves.
-    reply["cpu_seconds"] = round(usage.ru_utime + usage.ru_stime, 4)
-    after = _hashes(request["run_dir"], request.get("protected_files") or ())
-    reply["tampering"] += [f"the harness's file {name} was changed during the run"
-                           for name in sorted(hashes) if after.get(name) != hashes[name]]
-    return reply
+    result.cpu_seconds = round(usage.ru_utime + usage.ru_stime, 4)
+    after = _hashes(request.run_dir, request.protected_files)
+    result.tampering += [f"the harness's file {name} was changed during the run"
+                         for name in sorted(hashes) if after.get(name) != hashes[name]]
+    return result
 
 
-def _hashes(run_dir: str, names: Any) -> dict[str, str | None]:
+def _hashes(run_dir: str, names: tuple[str, ...]) -> dict[str, str | None]:
     """sha256 of each protected file of the run (None: absent). Taken by the worker, outside the tested
     process, before and after the run: an edited test file is noticed even if every message looked right."""
     out: dict[str, str | None] = {}
@@ -214,10 +215,10 @@ def _hashes(run_dir: str, names: Any) -> dict[str, str | None]:
 
 
 def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept: int,
-              request: dict[str, Any], duration: float, nonce: str = "") -> dict[str, Any]:
+              request: RunRequest, duration: float, nonce: str = "") -> RunResult:
     collected: list[str] = []
-    tests: dict[str, dict[str, str]] = {}
-    collection_errors: list[dict[str, str]] = []
+    tests: dict[str, TestResult] = {}
+    collection_errors: list[TestResult] = []
     running: str | None = None
     done: dict[str, Any] | None = None
     crash = ""
@@ -252,15 +253,14 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
         elif kind == "start":
             running = str(msg.get("id"))
         elif kind == "test":
-            tests[str(msg.get("test_id"))] = {"test_id": str(msg.get("test_id")), "outcome": str(msg.get("outcome")),
-                                             "reason": str(msg.get("reason", "")), "raised": msg.get("raised")}
-            if isinstance(msg.get("captured"), int) and msg["captured"] >= int(request["limits"]["file_size_bytes"]) // 2:
+            tests[str(msg.get("test_id"))] = TestResult(str(msg.get("test_id")), str(msg.get("outcome")),
+                                                        str(msg.get("reason", "")), msg.get("raised"))
+            if isinstance(msg.get("captured"), int) and msg["captured"] >= int(request.limits.file_size_bytes) // 2:
                 floods.append(str(msg.get("test_id")))
             if running == msg.get("test_id"):
                 running = None
         elif kind == "collect_error":
-            collection_errors.append({"test_id": str(msg.get("test_id")), "outcome": "error",
-                                      "reason": str(msg.get("reason", ""))})
+            collection_errors.append(TestResult(str(msg.get("test_id")), "error", str(msg.get("reason", ""))))
         elif kind == "mutant":
             mutants.append({"id": str(msg.get("id")), "killed": bool(msg.get("killed")), "why": str(msg.get("why")),
                             "switched": bool(msg.get("switched"))})
@@ -275,14 +275,14 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
         # exited without either was ended by the code under test (os._exit, an exec'd program).
         tampering.append(f"the run process exited with status {os.WEXITSTATUS(status)} before the session "
                          "completed")
-    limits = request["limits"]
+    limits = request.limits
     notes: list[str] = []
     signal_number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
     if flooded:
         run_status, why = "killed", "run flooded the result channel"
     elif timed_out:
-        run_status, why = "timeout", f"run exceeded the wall limit of {float(limits['wall_seconds']):g} s"
+        run_status, why = "timeout", f"run exceeded the wall limit of {float(limits.wall_seconds):g} s"
     elif done is None:
         run_status = "killed"
         if signal_number is not None:
@@ -298,35 +298,35 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
         run_status, why = "completed", ""
     if running is not None and running not in tests:
         outcome = "timeout" if run_status == "timeout" else "killed"
-        tests[running] = {"test_id": running, "outcome": outcome, "reason": why}
+        tests[running] = TestResult(running, outcome, why)
     if why:
         notes.append(why)
     if swept:
         notes.append(f"{swept} leftover process(es) killed after the run")
-    output, size = _read_output(os.path.join(request["run_dir"], ".output"), int(limits["output_bytes"]))
-    if size > int(limits["output_bytes"]):
+    output, size = _read_output(os.path.join(request.run_dir, ".output"), int(limits.output_bytes))
+    if size > int(limits.output_bytes):
         notes.append(f"output truncated ({size} bytes)")
-    if size >= int(limits["file_size_bytes"]) or floods:
+    if size >= int(limits.file_size_bytes) or floods:
         notes.append("output reached the file size limit" + (f" ({', '.join(floods[:5])})" if floods else ""))
-    return {
-        "status": run_status,
-        "exit_code": done.get("exit_code") if done else exit_code,
-        "signal": signal_number,
-        "collected": collected,
-        "tests": list(tests.values()),
-        "collection_errors": collection_errors,
-        "coverage": done.get("coverage") if done else None,
-        "trace": done.get("trace") if done else None,
-        "output": output,
-        "duration_seconds": duration,
-        "notes": notes,
-        "mutants": mutants,
-        "tampering": tampering,
-    }
+    return RunResult(
+        status=run_status,
+        exit_code=done.get("exit_code") if done else exit_code,
+        signal=signal_number,
+        collected=collected,
+        tests=list(tests.values()),
+        collection_errors=collection_errors,
+        coverage=done.get("coverage") if done else None,
+        trace=done.get("trace") if done else None,
+        output=output,
+        duration_seconds=duration,
+        notes=notes,
+        mutants=mutants,
+        tampering=tampering,
+    )
 
 
 def main() -> None:
-    config = json.loads(sys.argv[1])
+    config = WorkerConfig.from_message(json.loads(sys.argv[1]))
     # Keep the control channel on private descriptors; stray prints of the worker go to stderr.
     global CTL_IN, CTL_OUT
     CTL_IN, CTL_OUT = os.dup(0), os.dup(1)
@@ -339,21 +339,21 @@ def main() -> None:
     write_message(CTL_OUT, {"t": "ready", "pid": os.getpid(), "uid": os.getuid(), "python": list(sys.version_info[:3])})
     while True:
         try:
-            request = read_message(CTL_IN)
+            message = read_message(CTL_IN)
         except OSError as exc:
             if exc.errno == errno.EINTR:
                 continue
             return
-        if request is None:
+        if message is None:
             return
         try:
-            reply = run_job(request, config)
+            reply = run_job(RunRequest.from_message(message), config)
         except Exception as exc:  # noqa: BLE001 - the worker must answer every request
             import traceback
 
-            reply = {"status": "error", "notes": [f"worker: {type(exc).__name__}: {exc}",
-                                                  traceback.format_exc()[-1500:]]}
-        write_message(CTL_OUT, reply)
+            reply = RunResult(status="error", notes=[f"worker: {type(exc).__name__}: {exc}",
+                                                     traceback.format_exc()[-1500:]])
+        write_message(CTL_OUT, reply.to_message())
 
 
 if __name__ == "__main__":
