@@ -12,19 +12,19 @@ from __future__ import annotations
 import atexit
 import sys
 import threading
+from pathlib import Path
 
 from pipeline.base import stopping
+from validation.sandbox import Limits, SandboxPool
 
 _lock = threading.Lock()
-_pools: dict[tuple[int, object, str | None], object] = {}
+_pools: dict[tuple[int, Limits, str | None], SandboxPool] = {}
 
 
-def shared_pool(jobs: int, limits, python=None):  # noqa: ANN001, ANN201 - validation.sandbox types, imported on use
+def shared_pool(jobs: int, limits: Limits, python: Path | str | None = None) -> SandboxPool:
     """The process's pool for these settings (`python`: the sandbox's interpreter, None: this process's),
     started on first use. After a stop nothing new starts: a pool opened then would outlive the clean-up
     that removes every worker and cgroup."""
-    from validation.sandbox import SandboxPool
-
     stopping.check()
     key = (jobs, limits, str(python) if python is not None else None)
     with _lock:

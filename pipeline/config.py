@@ -15,8 +15,11 @@ from pipeline.models.config import ModelsConfig
 from pipeline.base.records import content_hash
 from pipeline.release.assemble import ReleaseConfig
 from pipeline.synthesis.config import ComposeConfig, EnhanceConfig
+from pipeline.base.errors import InputError
 from pipeline.base.tomlfile import load_toml_model
 from validation.policy import GatePolicy
+from validation.sandbox import SandboxPool
+from validation.sandbox.interpreter import Interpreter, InterpreterError, interpreter_for
 
 
 class BuildConfig(BaseModel):
@@ -48,20 +51,15 @@ class BuildConfig(BaseModel):
     models: ModelsConfig = Field(default_factory=ModelsConfig,
                                  description="Model backends, models per role and budget (pipeline/models/config.py).")
 
-    def sandbox_interpreter(self):  # noqa: ANN201 - validation.sandbox.interpreter.Interpreter
+    def sandbox_interpreter(self) -> Interpreter:
         """The sandbox's interpreter, asked what it is; InputError naming `sandbox_python` when it cannot be."""
-        from pipeline.base.errors import InputError
-        from validation.sandbox.interpreter import InterpreterError, interpreter_for
-
         try:
             return interpreter_for(self.sandbox_python)
         except InterpreterError as exc:
             raise InputError(f"sandbox_python: {exc}") from None
 
-    def sandbox_pool(self, jobs: int | None = None):  # noqa: ANN201 - validation.sandbox.SandboxPool
-        """A sandbox pool with this build's workers, limits and interpreter (imported on use)."""
-        from validation.sandbox import SandboxPool
-
+    def sandbox_pool(self, jobs: int | None = None) -> SandboxPool:
+        """A sandbox pool with this build's workers, limits and interpreter."""
         self.sandbox_interpreter()  # a bad setting is an input error, not a pool that fails to start
         return SandboxPool(jobs=jobs or self.jobs, limits=self.gate.limits(), python=self.sandbox_python)
 

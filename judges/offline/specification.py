@@ -22,6 +22,7 @@ from pipeline.base.records import Candidate, Finding, GateReport, JudgeSpec, Ver
 from judges.offline.interface import Interface, read_interface
 from judges.offline.sandbox_files import text as sandbox_file
 from judges.protocol import abstention, decision_from_findings
+from validation.sandbox import Limits, SandboxJob, SandboxPool
 
 VERSION = "2"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
 EXAMPLES_TEST = "test_docstring_examples.py"
@@ -120,8 +121,8 @@ def _summary(problems: list[str]) -> str:
 class SpecificationJudge:
     """Offline judge of the skeleton's completeness and of the reference against the docstring examples."""
 
-    def __init__(self, pool=None, limits=None) -> None:
-        """`pool` is a `validation.sandbox.SandboxPool`; without one the examples are not run (undecided)."""
+    def __init__(self, pool: SandboxPool | None = None, limits: Limits | None = None) -> None:
+        """Without a `pool` the examples are not run (undecided)."""
         self.pool = pool
         self.limits = limits
 
@@ -133,8 +134,6 @@ class SpecificationJudge:
         """The `reference_correct` finding, and the stale examples (for `spec_clear`): an example that
         fails with a NameError on a name the module does not define (a composed class's examples that
         still name a source class, say) says nothing about the reference; it misleads the solver."""
-        from validation.sandbox import SandboxJob
-
         config = json.dumps({"module": candidate.module_name, "docstrings": examples})
         job = SandboxJob(files={f"{candidate.module_name}.py": candidate.solution_code, "docstrings.json": config,
                                 EXAMPLES_TEST: sandbox_file(EXAMPLES_TEST)},

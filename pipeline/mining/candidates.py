@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import random
-from typing import Any
 
 from pipeline.base.analysis.python_need import requires_python
 from pipeline.base.analysis.skeleton import make_skeleton
@@ -22,6 +21,7 @@ from pipeline.mining.records import MinedClass
 from pipeline.mining.slicing import STDLIB
 from pipeline.models.prompts import load_prompt
 from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
+from validation.sandbox import SandboxPool
 
 TEST_MODULES_ALLOWED = frozenset({"pytest", "unittest"}) | STDLIB
 
@@ -81,7 +81,7 @@ def _defined_names(source: str) -> set[str]:
     return names
 
 
-def _oracle_tests(mined: MinedClass, module: str, pool: Any, rng_seed: int) -> tuple[str, int]:
+def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: int) -> tuple[str, int]:
     from pipeline.mining.pools import static_pools
     from pipeline.base.analysis.class_model import analyse
     from pipeline.synthesis.testgen import synthesize_tests
@@ -100,7 +100,8 @@ def _rejection(mined: MinedClass, reason: RejectReason, detail: str) -> Rejectio
                      evidence={"repository": mined.repository, "path": mined.path, "class_name": mined.class_name})
 
 
-def build_candidate(mined: MinedClass, *, pool: Any, rng_seed: int, source: str = "git") -> Candidate | Rejection:
+def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
+                    source: str = "git") -> Candidate | Rejection:
     """The candidate made of `mined` (or why none could be made)."""
     from pipeline.synthesis.jobs import JobFailed
 

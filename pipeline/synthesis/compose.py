@@ -42,6 +42,7 @@ from pipeline.synthesis.pairing import pair_seeds
 from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall, harvest, replay_scenarios
+from validation.sandbox import SandboxPool
 
 STAGE = "compose"
 
@@ -577,7 +578,7 @@ def shows_the_flow(run: ScenarioRun) -> bool:
 _POOL_CACHE: dict[str, ArgumentPools] = {}
 
 
-def pools_for(seed: SeedClass, *, pool: Any) -> ArgumentPools:
+def pools_for(seed: SeedClass, *, pool: SandboxPool) -> ArgumentPools:
     """Argument pools of a seed, harvested once per process and seed content (raises JobFailed)."""
     key = content_hash(seed.source, seed.tests, seed.class_name)
     if key not in _POOL_CACHE:
@@ -605,7 +606,7 @@ NO_BRIDGE = ("no meaningful bridge: no query of one part returns a quantity that
 """Why a pair is not composed when `find_bridges` finds nothing (the pair's rejection detail)."""
 
 
-def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any) -> Candidate | Rejection:
+def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: SandboxPool) -> Candidate | Rejection:
     from pipeline.base.analysis.skeleton import make_skeleton
 
     rng = random.Random(f"{config.rng_seed}:{a.seed_id}+{b.seed_id}")
@@ -656,7 +657,7 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: Any
     )
 
 
-def compose_seeds(seeds: Sequence[SeedClass], config: ComposeConfig, *, pool: Any, jobs: int = 1,
+def compose_seeds(seeds: Sequence[SeedClass], config: ComposeConfig, *, pool: SandboxPool, jobs: int = 1,
                   on_pairs: Callable[[int], None] | None = None,
                   on_done: Callable[[], None] | None = None) -> Iterator[Candidate | Rejection]:
     """Composed candidates (or rejections) for the seeded, spread-out pairs of `seeds`, in pair order.
@@ -672,7 +673,8 @@ def compose_seeds(seeds: Sequence[SeedClass], config: ComposeConfig, *, pool: An
     yield from in_order(lambda pair: compose_guarded(pair, config, pool=pool), pairs, jobs, on_done)
 
 
-def compose_guarded(pair: tuple[SeedClass, SeedClass], config: ComposeConfig, *, pool: Any) -> list[Candidate | Rejection]:
+def compose_guarded(pair: tuple[SeedClass, SeedClass], config: ComposeConfig, *,
+                    pool: SandboxPool) -> list[Candidate | Rejection]:
     """One pair's candidate (or rejection), such that the pair never ends the stage: an unexpected error
     becomes its `internal_error` rejection. The unit of work of `compose_seeds` and of a per-pair task."""
     def failed(pair: tuple[SeedClass, SeedClass], exc: Exception) -> Rejection:

@@ -24,6 +24,7 @@ from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_
 from pipeline.synthesis.testgen import MIN_TESTS, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, harvest
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, ScenarioContext, TransformError
+from validation.sandbox import SandboxPool
 
 STAGE = "enhance"
 
@@ -81,7 +82,7 @@ def skipped_transforms(model: ClassModel, names: Sequence[str]) -> dict[str, dic
 
 
 def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, pools: ArgumentPools, *,
-                pool: Any, skipped: dict[str, dict[str, str]] | None = None) -> Candidate | Rejection:
+                pool: SandboxPool, skipped: dict[str, dict[str, str]] | None = None) -> Candidate | Rejection:
     """One enhanced candidate of `seed` with the features `names`; `skipped` (the transforms that do not fit
     the seed, with their reasons) is recorded in the candidate's generator parameters."""
     from pipeline.base.analysis.skeleton import make_skeleton
@@ -131,13 +132,13 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
     )
 
 
-def seed_pools(seed: SeedClass, *, pool: Any) -> ArgumentPools:
+def seed_pools(seed: SeedClass, *, pool: SandboxPool) -> ArgumentPools:
     """Argument pools of a seed, harvested from its own tests in the sandbox (raises JobFailed)."""
     return harvest(pool, source=seed.source, tests=seed.tests, module=seed.module_name,
                    class_name=seed.class_name, public=_public_names(seed.source, seed.class_name))
 
 
-def enhance_seeds(seeds: Sequence[SeedClass], config: EnhanceConfig, *, pool: Any,
+def enhance_seeds(seeds: Sequence[SeedClass], config: EnhanceConfig, *, pool: SandboxPool,
                   jobs: int = 1, on_done: Callable[[], None] | None = None) -> Iterator[Candidate | Rejection]:
     """Enhanced candidates (or rejections) for every seed, in seed order then feature-set order.
 
@@ -152,7 +153,7 @@ def enhance_seeds(seeds: Sequence[SeedClass], config: EnhanceConfig, *, pool: An
                         sorted(seeds, key=lambda s: s.seed_id), jobs, on_done)
 
 
-def _enhance_seed(seed: SeedClass, config: EnhanceConfig, pool: Any) -> Iterator[Candidate | Rejection]:
+def _enhance_seed(seed: SeedClass, config: EnhanceConfig, pool: SandboxPool) -> Iterator[Candidate | Rejection]:
     try:
         model = analyse(seed.source, seed.class_name, FEATURE_FIELDS)
     except (SyntaxError, LookupError) as exc:

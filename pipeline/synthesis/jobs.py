@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from pipeline.base import stopping
 from pipeline.base.records import Rejection
+from validation.sandbox import Limits, SandboxJob, SandboxPool, SandboxUnavailable
 
 SYNTHESIS_OUTPUT_BYTES = 24 << 20
 """Enough for the outcomes of a few hundred scenarios; the sandbox keeps head and tail of larger output,
@@ -35,12 +36,10 @@ def extract_json(output: str, begin: str, end: str) -> Any:
     return json.loads(output[start + len(begin): stop])
 
 
-def run_job(pool: Any, *, files: dict[str, str], test_file: str, begin: str, end: str, profile: str = "base",
-            coverage_file: str | None = None, trace_class: tuple[str, str] | None = None,
+def run_job(pool: SandboxPool, *, files: dict[str, str], test_file: str, begin: str, end: str,
+            profile: str = "base", coverage_file: str | None = None, trace_class: tuple[str, str] | None = None,
             per_test_contexts: bool = False, wall_seconds: float = 120.0) -> tuple[Any, Any]:
     """Run one job; return (the JSON document, the sandbox's RunResult)."""
-    from validation.sandbox import Limits, SandboxJob
-
     limits = replace(Limits(), output_bytes=SYNTHESIS_OUTPUT_BYTES, wall_seconds=wall_seconds,
                      cpu_seconds=int(wall_seconds))
     job = SandboxJob(files=files, test_file=test_file, profile=profile, coverage_file=coverage_file,
@@ -58,7 +57,6 @@ def never_fatal(work: Callable[[T], list[R]], failed: Callable[[T, Exception], R
     once, any other unexpected error becomes `failed(item, error)` (a Rejection carrying the traceback).
     A sandbox that cannot start is raised (see `validation.gate.validate_guarded`)."""
     from pipeline.base.analysis import parse_lock
-    from validation.sandbox import SandboxUnavailable
 
     def guarded(item: T) -> list[R]:
         for attempt in (1, 2):

@@ -15,6 +15,7 @@ from typing import Any
 from pipeline.synthesis import jobs
 from pipeline.synthesis.sandbox_files import text
 from pipeline.synthesis.scenarios import Scenario
+from validation.sandbox import SandboxPool
 
 BEGIN, END = "<<<ORACLE-BEGIN>>>", "<<<ORACLE-END>>>"
 TEST_FILE = "test_oracle.py"
@@ -123,7 +124,7 @@ def _estimated_edges(scenario: Scenario, edges: list[Any], steps: list[dict[str,
     return out
 
 
-def run_oracle(pool: Any, *, source: str, module: str, class_name: str, scenarios: list[Scenario],
+def run_oracle(pool: SandboxPool, *, source: str, module: str, class_name: str, scenarios: list[Scenario],
                check_hash_seed: bool = True) -> list[ScenarioRun]:
     """Run every scenario on `source` in the sandbox; raises jobs.JobFailed when no result comes back."""
     from pipeline.base.analysis.class_facts import static_edges

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import random
-from typing import Any
 
 from pipeline.base.analysis.python_need import requires_python
 from pipeline.base.records import Candidate, GateReport, RejectReason
@@ -15,6 +14,7 @@ from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from pipeline.synthesis.testgen import Renderer, dedupe, random_walks
 from pipeline.synthesis.tracing import harvest, replay_scenarios
 from pipeline.synthesis.weaken import weaken_overspecified
+from validation.sandbox import SandboxPool
 
 MAX_ADDED = 12
 
@@ -46,7 +46,7 @@ def _pick(runs: list[ScenarioRun], missing: set[int], edges: set[tuple[str, str]
     return chosen
 
 
-def repair_tests(candidate: Candidate, report: GateReport, *, pool: Any) -> Candidate:
+def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool) -> Candidate:
     """The candidate with its over-specified checks weakened, and tests added for its missing lines and
     unexercised edges when the gate found too few (unchanged when nothing can be done). Raises
     pipeline.synthesis.jobs.JobFailed when the sandbox returns no result."""

@@ -28,6 +28,7 @@ from pipeline.synthesis.scenarios import CLASS, MAIN, Arg, Scenario, Step
 from pipeline.synthesis.tracing import ArgumentPools, replay_scenarios
 from pipeline.synthesis.transforms.base import CALL_COUNTER_FIELDS, FEATURE_METHODS
 from validation.faithful import is_computed_float
+from validation.sandbox import SandboxPool
 
 MAX_TESTS = 36
 MIN_TESTS = 5  # fewer written tests than this: no candidate (counted after rendering, not as scenarios chosen)
@@ -334,7 +335,7 @@ def _class_reads(source: str | None, class_name: str) -> ClassReads | None:
         return None
 
 
-def synthesize_tests(pool: Any, *, source: str, module: str, model: ClassModel, pools: ArgumentPools,
+def synthesize_tests(pool: SandboxPool, *, source: str, module: str, model: ClassModel, pools: ArgumentPools,
                      extra: Sequence[Scenario], rng: random.Random, max_tests: int = MAX_TESTS,
                      shows: Callable[[ScenarioRun], bool] | None = None) -> SynthesisResult:
     """Propose scenarios, run them on the reference in the sandbox, select and render the tests.

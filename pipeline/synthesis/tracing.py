@@ -15,6 +15,7 @@ from typing import Any
 from pipeline.synthesis import jobs
 from pipeline.synthesis.sandbox_files import text
 from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
+from validation.sandbox import SandboxPool
 
 BEGIN, END = "<<<HARVEST-BEGIN>>>", "<<<HARVEST-END>>>"
 
@@ -107,7 +108,8 @@ def parse_harvest(document: dict[str, Any], public: set[str]) -> ArgumentPools:
     return pools
 
 
-def harvest(pool: Any, *, source: str, tests: str, module: str, class_name: str, public: set[str]) -> ArgumentPools:
+def harvest(pool: SandboxPool, *, source: str, tests: str, module: str, class_name: str,
+            public: set[str]) -> ArgumentPools:
     """Run the class's own tests in the sandbox under the recording conftest and build the pools."""
     files = harvest_job_files(source, tests, module, class_name)
     test_file = next(name for name in files if name.startswith("test_"))
