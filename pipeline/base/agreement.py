@@ -24,8 +24,7 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from pipeline.base.records import Decision, Record, Verdict
-from pipeline.base.records import Layer, layer_of
+from pipeline.base.records import Decision, Layer, Record, Verdict, layer_of
 
 CATEGORIES = (Decision.ACCEPT, Decision.REJECT, Decision.ABSTAIN)
 TOP_CRITERIA = 10

@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pipeline.base.agreement import Agreement
 from pipeline.base.errors import InputError
 from pipeline.funnel import Funnel, StageCount
 from pipeline.base.records import Record, Rejection, RejectReason, Task
@@ -148,10 +149,11 @@ def _rejection(task: Task, reason: RejectReason, detail: str, evidence: dict[str
 
 
 def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Funnel, config: ReleaseConfig, *,
-            benchmarks: Sequence[Path] = (), judging: Any = None, interpreters: Sequence[str] = ()) -> ReleaseResult:
+            benchmarks: Sequence[Path] = (), judging: Agreement | None = None,
+            interpreters: Sequence[str] = ()) -> ReleaseResult:
     """Drop contaminated and duplicate tasks, then write the next release (or none if nothing is new).
 
-    `judging` is the judge stage's `pipeline.base.agreement.Agreement` over the run's gate survivors, when it ran:
+    `judging` is the judge stage's agreement figures over the run's gate survivors, when it ran:
     the card renders it and the manifest records it. `interpreters` names the Pythons the gate ran the new
     tasks on (the card says so).
 

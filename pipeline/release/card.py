@@ -12,8 +12,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pipeline.base.agreement import Agreement, agreement
+from pipeline.base.records import Layer, Origin, RejectReason, Task
 from pipeline.funnel import Funnel
-from pipeline.base.records import Origin, RejectReason, Task
 from pipeline.release.card_guide import (citation_section, example_section, fields_section, limitations_section,
                                          scoring_section, source_date_section)
 from pipeline.release.dataset_io import split_file
@@ -161,7 +162,6 @@ def agreement_table(figures) -> str:
 def layers_section(funnel: Funnel) -> str:
     """What each judge layer of this build did, from its funnel steps; says so loudly when the checks were off."""
     from judges.panel import funnel_step
-    from pipeline.base.records import Layer
 
     checks, models = (funnel.stages.get(funnel_step(layer)) for layer in (Layer.CHECKS, Layer.MODELS))
 
@@ -184,11 +184,9 @@ def layers_section(funnel: Funnel) -> str:
     return "\n\n".join(parts)
 
 
-def agreement_section(tasks: Sequence[Task], judging=None, funnel: Funnel | None = None) -> str:
+def agreement_section(tasks: Sequence[Task], judging: Agreement | None = None, funnel: Funnel | None = None) -> str:
     """The judge layers and their figures: over every gate survivor of this build (`judging`, the run's
     `Agreement`, rejected candidates included) and over the released tasks; then what no model judge has seen."""
-    from pipeline.base.agreement import agreement
-
     judged = [t for t in tasks if t.verdicts]
     parts = [text] if funnel is not None and (text := layers_section(funnel)) else []
     if judging is not None and judging.judged:
@@ -289,7 +287,7 @@ def sources_sentence(tasks: Sequence[Task]) -> str:
 
 def render_card(*, version: str, splits: Mapping[str, Sequence[Task]], funnel: Funnel, diff: Mapping[str, Any],
                 licence: str, pretty_name: str, repo_hint: str, contamination: Mapping[str, Any],
-                dedup: Mapping[str, Any], judging=None, interpreters: Sequence[str] = (),
+                dedup: Mapping[str, Any], judging: Agreement | None = None, interpreters: Sequence[str] = (),
                 hub_repo: str | None = None) -> str:
     """The whole README.md of a release. `repo_hint` is what the loading example loads: the Hub repository
     when one is configured (`hub_repo`), else the release's local folder."""

@@ -16,6 +16,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from pipeline.base.agreement import Agreement, agreement
 from pipeline.base.records import Task
 from pipeline.release.export import ExportNotes
 from pipeline.settings import PROJECT_ROOT
@@ -67,15 +68,13 @@ def file_hashes(folder: Path) -> dict[str, dict[str, Any]]:
 
 def build_manifest(folder: Path, *, version: str, splits: Mapping[str, Sequence[Task]], configuration: dict[str, Any],
                    seed_corpus_hash: str | None, counts: dict[str, Any], export_notes: ExportNotes,
-                   previous_version: str | None, judging: Any = None,
+                   previous_version: str | None, judging: Agreement | None = None,
                    model_usage: dict[str, Any] | None = None) -> dict[str, Any]:
     """The manifest of a filled release folder (call it last: it hashes the files already there).
 
     `judges` holds the agreement figures over this build's gate survivors (`judging`, when the judge stage
     ran) and over every released task carrying verdicts. `model_usage` (what the run's model calls spent)
     is added only when the run used models."""
-    from pipeline.base.agreement import agreement
-
     all_tasks = [t for tasks in splits.values() for t in tasks]
     manifest = {
         "version": version,
