@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from pipeline.evaluation.strategies import Attempt
 from pipeline.evaluation.tasks import EvalTask
+from validation.mutation import generate_mutants
 
 BASELINES = ("reference", "skeleton", "mutant")
 MAX_MUTANTS = 40
@@ -23,8 +24,6 @@ MAX_MUTANTS = 40
 @lru_cache(maxsize=64)
 def _mutants(task_id: str, solution: str, class_name: str) -> tuple[str, ...]:
     """Up to MAX_MUTANTS mutants of the reference, a reproducible sample per task (made once per task)."""
-    from validation.mutation import generate_mutants
-
     try:
         mutants = generate_mutants(solution, class_name, max_mutants=MAX_MUTANTS, seed=zlib.crc32(task_id.encode()))
     except Exception:  # noqa: BLE001 - no mutant can be made: the baseline has nothing to offer

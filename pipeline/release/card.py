@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from judges.panel import funnel_step
 from pipeline.base.agreement import Agreement, agreement
 from pipeline.base.records import Layer, Origin, RejectReason, Task
 from pipeline.funnel import Funnel
@@ -161,8 +162,6 @@ def agreement_table(figures) -> str:
 
 def layers_section(funnel: Funnel) -> str:
     """What each judge layer of this build did, from its funnel steps; says so loudly when the checks were off."""
-    from judges.panel import funnel_step
-
     checks, models = (funnel.stages.get(funnel_step(layer)) for layer in (Layer.CHECKS, Layer.MODELS))
 
     def counted(count) -> str:

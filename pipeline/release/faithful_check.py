@@ -13,7 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from pipeline.base.records import Candidate, GateReport, Task
+from validation.gate import check_faithful
 from validation.policy import GatePolicy
+from validation.sandbox import SandboxPool
 
 
 def task_candidate(task: Task) -> Candidate:
@@ -28,9 +30,6 @@ def task_candidate(task: Task) -> Candidate:
 def check_release(tasks: Sequence[Task], *, jobs: int = 2, policy: GatePolicy | None = None,
                   on_task: Callable[[Task, GateReport], None] | None = None) -> list[tuple[Task, GateReport]]:
     """Every task's faithful-variant report, `jobs` at a time, in input order."""
-    from validation.gate import check_faithful
-    from validation.sandbox import SandboxPool
-
     policy = policy or GatePolicy()
     with SandboxPool(jobs=jobs, limits=policy.limits()) as pool:
         def one(task: Task) -> tuple[Task, GateReport]:

@@ -15,6 +15,7 @@ from typing import Any
 from pipeline.synthesis import jobs
 from pipeline.synthesis.sandbox_files import text
 from pipeline.synthesis.scenarios import Scenario
+from validation.interaction import edge_tests
 from validation.sandbox import SandboxPool
 
 BEGIN, END = "<<<ORACLE-BEGIN>>>", "<<<ORACLE-END>>>"
@@ -77,8 +78,6 @@ def _per_test_lines(coverage: dict[str, Any] | None) -> tuple[dict[str, set[int]
 
 
 def _per_test_edges(trace: Any, edges: list[Any]) -> dict[str, set[tuple[str, str, str, str]]]:
-    from validation.interaction import edge_tests
-
     out: dict[str, set[tuple[str, str, str, str]]] = {}
     if not isinstance(trace, dict) or not trace.get("tests"):
         return out
