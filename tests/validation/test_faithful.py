@@ -254,10 +254,10 @@ def test_with_mutants_the_variants_ride_in_their_sessions_and_give_the_same_verd
     assert report.reasons == (RejectReason.OVERSPECIFIED_TESTS,)
     assert [f["kind"] for f in report.evidence["faithful_variants"]["failed"]] == [kind.value]
     batched = [job for job in recording.given if job.mutants]
-    assert batched and all(any(not m["id"].startswith("faithful:") for m in job.mutants) for job in batched), \
+    assert batched and all(any(not m.id.startswith("faithful:") for m in job.mutants) for job in batched), \
         "a session ran the faithful variants alone"
     run = {f"faithful:{kind}" for kind, row in report.evidence["faithful_variants"]["kinds"].items() if row["tests_run"]}
-    assert f"faithful:{kind.value}" in run and {m["id"] for job in batched for m in job.mutants} >= run
+    assert f"faithful:{kind.value}" in run and {m.id for job in batched for m in job.mutants} >= run
     alone = validate_candidate(_candidate(candidate_of, over), policy.model_copy(update={"faithful_variants": False}),
                                pool)  # the variants are not counted as mutants
     assert report.mutation_score == alone.mutation_score is not None
