@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
 import libcst as cst
 
 from validation.mutation import Mutant, Site, Splicer, choose_mutants, collect_sites
