@@ -6,6 +6,6 @@ Layers, one way only (docs/ARCHITECTURE.md draws them; `tests/test_layers.py` ch
   the judges' agreement figures. Imports nothing else of the project.
 - `validation` (the sandbox and the gate) and `pipeline.models` (the model client): only the base.
 - `judges`: the base, `validation` and the model client.
-- the stages (everything else in `pipeline`, the model stages and `judges.stage`): any of the above.
+- the stages (everything else in `pipeline`, the model stages and makers, `judges.stage`): any of the above.
 - the commands (`flows`, `pipeline.cli` and every `cli` module) on top.
 """

@@ -8,13 +8,12 @@ The layers, lowest first; a module may import its own layer and the layers below
   timing, progress, stop requests, TOML loading, the judges' agreement figures. Imports nothing else of the
   project.
 - `validation` (the sandbox and the gate) and `models` (`pipeline.models`: the model client, its cache,
-  budget and prompts, and the makers that ask a model for a skeleton, tests or a reference): beside each
-  other, neither imports the other; both import only `base`.
+  budget, prompts and answer checks): beside each other, neither imports the other; both import only `base`.
 - `judges` (the judge protocol, the offline and model judges, the panel): imports `base`, `validation` (the
   offline judges run a skeleton's examples in the sandbox) and `models` (a model judge asks a model).
 - `stages`: the rest of `pipeline` (synthesis, mining, release, evaluation, report, the stage drivers, the
-  build's configuration and runs), the model backend's stages (`pipeline.models.stage`) and the judge stage
-  (`judges.stage`).
+  build's configuration and runs), the model backend's stages and makers (`pipeline.models.stage`,
+  `pipeline.models.making`) and the judge stage (`judges.stage`).
 - `commands`: `flows` (the Prefect flows that sequence the stages) and the command line (`pipeline.cli` and
   every `cli` module).
 
@@ -38,6 +37,7 @@ RANK = {"base": 0, "validation": 1, "models": 1, "judges": 2, "stages": 3, "comm
 # Modules whose layer is not their package's: a stage or a command living beside the library it drives.
 PLACED = {
     "pipeline.models.stage": "stages",  # the model backend's enhance, compose and mine stages
+    "pipeline.models.making": "stages",  # a candidate made by models, its tests weakened by synthesis's tools
     "judges.stage": "stages",  # the build's judge stage
     "judges.cli": "commands",  # `classeval-pro judge PATH`
 }
