@@ -190,8 +190,12 @@ class RunResult:
         return {t.test_id: t.outcome for t in self.tests}
 
     def to_message(self) -> dict[str, Any]:
-        """The worker's reply (`from_reply` reads it back, checking every field)."""
-        return asdict(self)
+        """The worker's reply (`from_reply` reads it back, checking every field). Shallow: `asdict` would
+        deep-copy the coverage report, per-test contexts and all, on every run."""
+        message = {f.name: getattr(self, f.name) for f in fields(self)}
+        message["tests"] = [asdict(t) for t in self.tests]
+        message["collection_errors"] = [asdict(t) for t in self.collection_errors]
+        return message
 
     def counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
