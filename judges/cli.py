@@ -19,7 +19,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from pipeline.errors import InputError
+from pipeline.layout import Stage
 from pipeline.records import Candidate, Decision, GateReport, Task, Verdict
+from pipeline.settings import Settings
 from judges.agreement import Agreement, agreement
 from judges.panel import PanelDecision
 
@@ -43,7 +45,7 @@ def task_candidate(task: Task) -> Candidate:
 def load_pairs(path: Path) -> list[Pair]:
     """The candidates (with gate reports where the input has them) found at `path`."""
     path = Path(path)
-    if (path / "funnel.json").is_file() or (path / "validate").is_dir():
+    if (path / "funnel.json").is_file() or (path / Stage.VALIDATE).is_dir():
         from pipeline import stages
         from pipeline.store import ArtifactStore
 
@@ -158,7 +160,7 @@ def judge_command(
     from pipeline.release.naming import release_or_path
 
     pairs = load_pairs(release_or_path(path))  # a release may be named by its version
-    with panel_factory(config, jobs=jobs)() as panel:
+    with panel_factory(config, Settings.from_environment(), jobs=jobs)() as panel:
         for warning in panel.warnings:
             err_console.print(f"[yellow]warning[/yellow] {escape(warning)}")
         decisions = panel.review_many(pairs, jobs=jobs)

@@ -21,6 +21,7 @@ from pydantic import Field
 
 from pipeline import stopping
 from pipeline.errors import InputError
+from pipeline.layout import Stage
 from pipeline.records import Candidate, Decision, GateReport, Record, Rejection, RejectReason, Verdict
 from validation.sandbox import SandboxUnavailable
 from judges.cache import VerdictCache
@@ -29,7 +30,7 @@ from judges.protocol import Judge, Layer, abstention, layer_of
 from judges.rules import DecisionRule, Outcome
 
 log = logging.getLogger(__name__)
-STAGE = "judge"
+STAGE = Stage.JUDGE
 
 
 def funnel_step(layer: Layer) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pydantic import Field
 
+from pipeline.layout import Folder
 from pipeline.models.budget import Budget
 from pipeline.models.config import ModelsConfig
 from pipeline.models.usage import UsageSummary
@@ -23,7 +24,7 @@ from pipeline.store import ArtifactStore
 
 USAGE_FILE = "model_usage.json"
 STOP_FILE = "model_stop.json"
-WORK_STAGE = "model_work"
+WORK_STAGE = Folder.MODEL_WORK
 
 
 class ModelWork(Record):

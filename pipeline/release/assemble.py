@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pipeline.errors import InputError
 from pipeline.funnel import Funnel, StageCount
 from pipeline.records import Record, Rejection, RejectReason, Task
+from pipeline.layout import Stage
 from pipeline.release.card import render_card
 from pipeline.release.dataset_io import has_current_schema, read_split, split_file, write_split
 from pipeline.release.decontam import DecontamSettings, decontaminate
@@ -42,7 +43,7 @@ from pipeline.release.versioning import next_version, sorted_versions
 from pipeline.store import ArtifactStore, atomic_write_text
 from pipeline.timing import timed
 
-STAGE = "release"
+STAGE = Stage.RELEASE
 
 
 class ReleaseConfig(BaseModel):

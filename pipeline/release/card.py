@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipeline.funnel import Funnel
+from pipeline.layout import CANDIDATE_STAGES, Stage
 from pipeline.records import RejectReason, Task
 from pipeline.release.dataset_io import split_file
 from pipeline.release.family import family_counts
 
-SOURCE_STAGES = ("enhance", "compose", "mine")
+SOURCE_STAGES = CANDIDATE_STAGES
 DISTRIBUTIONS = (("line_coverage", "Line coverage of the reference by its tests"),
                  ("interaction_edge_coverage", "Share of static interaction edges the tests exercise"),
                  ("mutation_score", "Mutation score of the tests"))
@@ -76,7 +77,7 @@ def faithful_section(tasks: Sequence[Task], funnel: Funnel) -> str:
     # The gate's count is every candidate it found over-specified; the repair round's, those still rejected
     # after their failing checks were weakened or dropped.
     found, rejected = (funnel.stages[s].rejected.get(RejectReason.OVERSPECIFIED_TESTS, 0) if s in funnel.stages else 0
-                       for s in ("validate", "repair"))
+                       for s in (Stage.VALIDATE, Stage.REPAIR))
     if not checked:
         return "Faithful variants were not run for the tasks of this release."
     failing = sum(1 for t in checked if (t.metrics.get("faithful_variants") or 0) > 0)

@@ -23,6 +23,7 @@ from typing import Any
 import libcst as cst
 
 from pipeline.analysis.python_need import requires_python
+from pipeline.layout import Stage
 from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
 from pipeline.analysis.class_model import ClassModel, MethodModel, analyse
 from pipeline.synthesis.config import ComposeConfig
@@ -34,7 +35,7 @@ from pipeline.synthesis.scenarios import Arg, Scenario, Step
 from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall, harvest, replay_scenarios
 
-STAGE = "compose"
+STAGE = Stage.COMPOSE
 
 
 class CompositionError(Exception):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from pipeline.analysis.python_need import requires_python
+from pipeline.layout import Stage
 from pipeline.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
 from pipeline.synthesis import transforms as registry
 from pipeline.analysis.class_model import ClassModel, analyse
@@ -25,7 +26,7 @@ from pipeline.synthesis.testgen import MIN_TESTS, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, harvest
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, ScenarioContext, TransformError
 
-STAGE = "enhance"
+STAGE = Stage.ENHANCE
 
 
 def feature_sets(applicable: Sequence[str], config: EnhanceConfig, rng: random.Random) -> list[tuple[str, ...]]:

@@ -1,10 +1,10 @@
-"""The per-record units the build flow maps over: each writes exactly what the whole stage writes, counts the
-same, skips what an earlier attempt finished, and on a passing failure writes nothing unless it is the
-record's last attempt.
+"""The stages item by item, under the driver: an item's work writes the same records whatever order or
+executor runs it, the driver skips what an earlier attempt finished, retries a passing failure (and the
+item writes nothing unless it is its last attempt), and a finished stage is not run again.
 
 Synthesis and the gate are replaced by small fakes here (they have their own tests and need the sandbox);
-what is checked is what the units write and count. The Prefect side (tasks, retries, runners) is tested in
-tests/flows.
+what is checked is what the items write and count. The Prefect executor (tasks, retries, runners) is
+tested in tests/flows.
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import per_record, stages
+from pipeline import driver, stages, stopping
 from pipeline.config import BuildConfig
+from pipeline.driver import RunContext, ThreadExecutor, TransientFailure, run_stage
+from pipeline.layout import Folder, Stage, record_file_id
 from pipeline.records import (Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason,
                               SeedClass)
 from pipeline.store import ArtifactStore
@@ -68,8 +70,24 @@ def store(tmp_path: Path, monkeypatch) -> ArtifactStore:
     store = ArtifactStore(tmp_path / "artifacts")
     for domain, name in SEEDS:
         seed = _seed(domain, name)
-        store.write(RUN, stages.SEEDS_STAGE, stages.record_file_id(seed.seed_id), seed)
+        store.write(RUN, Stage.SEEDS, record_file_id(seed.seed_id), seed)
     return store
+
+
+def _ctx(store: ArtifactStore, config: BuildConfig | None = None) -> RunContext:
+    return RunContext(store, RUN, config or BuildConfig())
+
+
+class _Serial:
+    """An executor that runs the items in reverse order, one at a time, and remembers what it was given."""
+
+    def __init__(self) -> None:
+        self.given: list[list[str]] = []
+
+    def run(self, stage, ctx, items, on_done):  # noqa: ANN001
+        self.given.append(list(items))
+        for item in reversed(items):  # any order: records are named by content, not by arrival
+            on_done(item, driver.with_retries(lambda last: stage.run_one(ctx, item, None, last_attempt=last)))
 
 
 def _files(store: ArtifactStore, folders: tuple[str, ...]) -> dict[str, str]:
@@ -77,55 +95,81 @@ def _files(store: ArtifactStore, folders: tuple[str, ...]) -> dict[str, str]:
             for p in sorted((store.runs / RUN / folder).glob("*.json"))}
 
 
-@pytest.mark.parametrize("stage", [stages.ENHANCE_STAGE, stages.COMPOSE_STAGE])
-def test_items_one_at_a_time_write_and_count_what_the_whole_stage_does(store: ArtifactStore, tmp_path: Path, stage):
-    config = BuildConfig()
-    items = per_record.synthesis_items(store, RUN, stage, config)
-    assert items and per_record.pending_items(store, RUN, stage, items) == items
-    for item in reversed(items):  # any order: records are named by content, not by arrival
-        per_record.synthesize_one(store, RUN, stage, item, config, pool=None)
-    assert per_record.pending_items(store, RUN, stage, items) == []
-    per_item = per_record.synthesis_count(store, RUN, stage, items)
+@pytest.mark.parametrize("stage", [Stage.ENHANCE, Stage.COMPOSE])
+def test_every_executor_writes_and_counts_the_same(store: ArtifactStore, tmp_path: Path, stage):
+    serial = _Serial()
+    counts = run_stage(stages.SynthesisStage(stage), _ctx(store), serial)
+    [items] = serial.given
+    assert items and counts[stage].received == len(items)
 
-    whole = ArtifactStore(tmp_path / "whole")
-    for _, seed in store.iter_records(RUN, stages.SEEDS_STAGE, SeedClass):
-        whole.write(RUN, stages.SEEDS_STAGE, stages.record_file_id(seed.seed_id), seed)
-    run_stage = stages.stage_enhance if stage == stages.ENHANCE_STAGE else stages.stage_compose
-    assert run_stage(whole, RUN, config) == per_item
-    assert per_item.received == len(items)
-    assert _files(store, (stage, stages.REJECTIONS)) == _files(whole, (stage, stages.REJECTIONS))
-    if stage == stages.ENHANCE_STAGE:
-        assert per_item.accepted == 4 and per_item.rejected == {RejectReason.GENERATION_FAILED: 1}
+    threads = ArtifactStore(tmp_path / "threads")
+    for _, seed in store.iter_records(RUN, Stage.SEEDS, SeedClass):
+        threads.write(RUN, Stage.SEEDS, record_file_id(seed.seed_id), seed)
+    assert run_stage(stages.SynthesisStage(stage), _ctx(threads), ThreadExecutor(jobs=2, pool=object())) == counts
+    folders = (stage, Folder.REJECTIONS, Folder.SYNTHESIS_WORK)
+    assert _files(store, folders) == _files(threads, folders)
+    if stage == Stage.ENHANCE:
+        assert counts[stage].accepted == 4 and counts[stage].rejected == {RejectReason.GENERATION_FAILED: 1}
 
 
-def test_a_finished_item_is_not_made_again(store: ArtifactStore, monkeypatch):
-    config = BuildConfig()
-    first = per_record.synthesize_one(store, RUN, stages.ENHANCE_STAGE, "Math_Stats/histogram", config, pool=None)
+def test_a_finished_item_or_stage_is_not_run_again(store: ArtifactStore, monkeypatch):
+    ctx, enhance = _ctx(store), stages.SynthesisStage(Stage.ENHANCE)
+    first = enhance.run_one(ctx, "Math_Stats/histogram", None, last_attempt=True)
+    serial = _Serial()
+    counts = run_stage(enhance, ctx, serial)
+    assert "Math_Stats/histogram" not in serial.given[0]  # resumed: the written item is skipped
     monkeypatch.setattr("pipeline.synthesis.enhance.enhance_seeds", lambda *a, **k: pytest.fail("made again"))
-    assert per_record.synthesize_one(store, RUN, stages.ENHANCE_STAGE, "Math_Stats/histogram", config, pool=None) == first
+    assert enhance.run_one(ctx, "Math_Stats/histogram", None, last_attempt=True) == first
     assert len(first.candidate_ids) == 2 and first.count.accepted == 2
+    assert run_stage(enhance, ctx, serial) == counts and len(serial.given) == 1  # done marker: nothing run
+    assert (store.runs / RUN / "enhance.done.json").is_file()
 
 
 def test_a_passing_failure_writes_nothing_until_the_last_attempt(store: ArtifactStore):
     FLAKY.append(True)
-    config = BuildConfig()
-    with pytest.raises(per_record.TransientFailure, match="lost"):
-        per_record.synthesize_one(store, RUN, stages.ENHANCE_STAGE, "Utils_Tools/units", config, pool=None,
-                                  last_attempt=False)
-    assert _files(store, (stages.REJECTIONS, per_record.WORK_STAGE)) == {}
-    work = per_record.synthesize_one(store, RUN, stages.ENHANCE_STAGE, "Utils_Tools/units", config, pool=None,
-                                     last_attempt=True)
+    ctx, enhance = _ctx(store), stages.SynthesisStage(Stage.ENHANCE)
+    with pytest.raises(TransientFailure, match="lost"):
+        enhance.run_one(ctx, "Utils_Tools/units", None, last_attempt=False)
+    assert _files(store, (Folder.REJECTIONS, Folder.SYNTHESIS_WORK)) == {}
+    work = enhance.run_one(ctx, "Utils_Tools/units", None, last_attempt=True)
     assert work.count.rejected == {RejectReason.INTERNAL_ERROR: 1}  # the last attempt's outcome is the record's data
-    [(_, rejection)] = store.iter_records(RUN, stages.REJECTIONS, Rejection)
+    [(_, rejection)] = store.iter_records(RUN, Folder.REJECTIONS, Rejection)
     assert rejection.detail == "lost"
+
+
+def test_the_driver_retries_a_passing_failure_and_marks_the_last_attempt(monkeypatch):
+    monkeypatch.setattr(driver, "RETRY_DELAY_S", 0)
+    attempts: list[bool] = []
+
+    def flaky(last_attempt: bool) -> str:
+        attempts.append(last_attempt)
+        if len(attempts) < 3:
+            raise TransientFailure("worker lost")
+        return "written"
+
+    assert driver.with_retries(flaky) == "written" and attempts == [False, False, True]
+    with pytest.raises(ValueError):  # any other error is not retried
+        driver.with_retries(lambda last: attempts.append(last) or int("x"))
+    assert len(attempts) == 4
+
+
+def test_a_stopped_build_starts_no_item(store: ArtifactStore):
+    stopping.reset()
+    stopping.request("interrupted", 130)
+    try:
+        with pytest.raises(stopping.BuildStopped):
+            run_stage(stages.SynthesisStage(Stage.ENHANCE), _ctx(store), ThreadExecutor(pool=object()))
+    finally:
+        stopping.reset()
+    assert _files(store, (Stage.ENHANCE, Folder.SYNTHESIS_WORK)) == {}
 
 
 def test_an_item_naming_a_seed_the_run_did_not_record_is_an_input_error(store: ArtifactStore):
     from pipeline.errors import InputError
 
     with pytest.raises(InputError, match="Math_Stats/nothing"):
-        per_record.synthesize_one(store, RUN, stages.COMPOSE_STAGE, "Math_Stats/histogram+Math_Stats/nothing",
-                                  BuildConfig(), pool=None)
+        stages.SynthesisStage(Stage.COMPOSE).run_one(_ctx(store), "Math_Stats/histogram+Math_Stats/nothing", None,
+                                                     last_attempt=True)
 
 
 def test_the_gate_per_candidate_retries_what_the_gate_could_not_check(store: ArtifactStore, monkeypatch):
@@ -133,7 +177,7 @@ def test_the_gate_per_candidate_retries_what_the_gate_could_not_check(store: Art
 
     good, crash = _candidate("Good", ("Math_Stats/histogram",)), _candidate("Crash", ("Math_Stats/histogram",))
     for candidate in (good, crash):
-        store.write(RUN, stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
+        store.write(RUN, Stage.ENHANCE, candidate.candidate_id, candidate)
     calls: list[str] = []
 
     def validate_guarded(candidate, policy, pool):
@@ -143,37 +187,32 @@ def test_the_gate_per_candidate_retries_what_the_gate_could_not_check(store: Art
         return GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0)
 
     monkeypatch.setattr("validation.gate.validate_guarded", validate_guarded)
-    config = BuildConfig()
-    assert per_record.gate_one(store, RUN, good.candidate_id, config, pool=None, last_attempt=False) is True
-    assert per_record.gate_one(store, RUN, good.candidate_id, config, pool=None) is True  # read back, not rerun
-    with pytest.raises(per_record.TransientFailure, match="sandbox pool is closed"):
-        per_record.gate_one(store, RUN, crash.candidate_id, config, pool=None, last_attempt=False)
-    assert not store.has(RUN, stages.VALIDATE_STAGE, crash.candidate_id)
-    assert per_record.gate_one(store, RUN, crash.candidate_id, config, pool=None, last_attempt=True) is False
-    report = json.loads(store.record_path(RUN, stages.VALIDATE_STAGE, crash.candidate_id).read_text())
+    ctx, gate = _ctx(store), stages.GateStage()
+    assert gate.run_one(ctx, good.candidate_id, None, last_attempt=False) is True
+    assert gate.run_one(ctx, good.candidate_id, None, last_attempt=True) is True  # read back, not rerun
+    with pytest.raises(TransientFailure, match="sandbox pool is closed"):
+        gate.run_one(ctx, crash.candidate_id, None, last_attempt=False)
+    assert not store.has(RUN, Stage.VALIDATE, crash.candidate_id)
+    assert gate.run_one(ctx, crash.candidate_id, None, last_attempt=True) is False
+    report = json.loads(store.record_path(RUN, Stage.VALIDATE, crash.candidate_id).read_text())
     assert report["reasons"] == ["internal_error"]
     assert calls == ["Good", "Crash", "Crash"]
 
 
-def test_validate_uses_the_given_gate_runner_for_the_first_pass(store: ArtifactStore, monkeypatch):
-    """The flow hands stage_validate a runner that maps a task per candidate; the stage gives it only the
-    candidates without a report and keeps what it hands back."""
+def test_the_gate_is_given_only_the_candidates_without_a_report(store: ArtifactStore, monkeypatch):
     done, todo = _candidate("Done", ("Math_Stats/histogram",)), _candidate("Todo", ("Math_Stats/histogram",))
     for candidate in (done, todo):
-        store.write(RUN, stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
-    store.write(RUN, stages.VALIDATE_STAGE, done.candidate_id,
+        store.write(RUN, Stage.ENHANCE, candidate.candidate_id, candidate)
+    store.write(RUN, Stage.VALIDATE, done.candidate_id,
                 GateReport(candidate_id=done.candidate_id, passed=True, line_coverage=1.0))
-    given: list[list[str]] = []
-
-    def run_gate(candidates, keep):
-        given.append([c.class_name for c in candidates])
-        for candidate in candidates:
-            keep(candidate, GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0))
-
-    gate, repair = stages.stage_validate(store, RUN, BuildConfig(), run_gate=run_gate)
-    assert given == [["Todo"]]
+    monkeypatch.setattr("validation.gate.validate_guarded", lambda candidate, policy, pool: GateReport(
+        candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0))
+    serial = _Serial()
+    gate = run_stage(stages.GateStage(), _ctx(store), serial)[Stage.VALIDATE]
+    repair = run_stage(stages.RepairStage(), _ctx(store), serial)[Stage.REPAIR]
+    assert serial.given == [[todo.candidate_id]]  # nothing to repair: no second call
     assert (gate.received, gate.accepted, repair.received) == (2, 2, 0)
-    assert store.has(RUN, stages.VALIDATE_STAGE, todo.candidate_id)
+    assert store.has(RUN, Stage.VALIDATE, todo.candidate_id)
 
 
 class _Judge:
@@ -196,12 +235,10 @@ class _Judge:
                        findings=(Finding(criterion="coherent", ok=True),))
 
 
-def test_judges_one_survivor_at_a_time_decide_and_count_what_the_whole_stage_does(store: ArtifactStore, tmp_path):
-    from contextlib import contextmanager
-
+def test_judges_one_survivor_at_a_time_decide_and_count(store: ArtifactStore):
     from judges.panel import Panel
     from judges.rules import DecisionRule
-    from judges.stage import judge_survivors, read_decisions, tally_decisions
+    from judges.stage import read_decisions
     from pipeline.records import Decision
 
     outage = [True]
@@ -210,30 +247,22 @@ def test_judges_one_survivor_at_a_time_decide_and_count_what_the_whole_stage_doe
     kept, failed, repaired = (_candidate(n, ("Math_Stats/histogram",)) for n in ("Kept", "Failed", "Original"))
     fixed = _candidate("Fixed", ("Math_Stats/histogram",))
     for candidate in (kept, failed, repaired):
-        store.write(RUN, stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
-    store.write(RUN, stages.REPAIR_STAGE, repaired.candidate_id, fixed)
+        store.write(RUN, Stage.ENHANCE, candidate.candidate_id, candidate)
+    store.write(RUN, Stage.REPAIR, repaired.candidate_id, fixed)
     for candidate, passed in ((kept, True), (failed, False), (repaired, False), (fixed, True)):
-        store.write(RUN, stages.VALIDATE_STAGE, candidate.candidate_id,
+        store.write(RUN, Stage.VALIDATE, candidate.candidate_id,
                     GateReport(candidate_id=candidate.candidate_id, passed=passed, line_coverage=1.0))
 
-    items = per_record.judge_items(store, RUN)
+    models = BuildConfig.model_validate({"judges": {"offline": False, "models": ["openai/a", "openai/b", "openai/c"]}})
+    ctx, judge = _ctx(store, models), stages.JudgeStage(panel)  # the fake panel is the model layer
+    items = judge.items(ctx)
     assert sorted(items) == sorted([kept.candidate_id, repaired.candidate_id])  # named by the generated id
-    with pytest.raises(per_record.TransientFailure, match="503"):
-        per_record.judge_one(store, RUN, kept.candidate_id, panel, last_attempt=False)
+    with pytest.raises(TransientFailure, match="503"):
+        judge.run_one(ctx, kept.candidate_id, None, last_attempt=False)
     assert read_decisions(store, RUN) == {}  # nothing written while attempts remain
     outage.clear()  # the model answers again on the retry
-    decided = [per_record.judge_one(store, RUN, item, panel, last_attempt=False) for item in items]
-    assert sorted(decided) == sorted([kept.candidate_id, fixed.candidate_id])  # the repaired form is judged
-    assert [per_record.judged_id(store, RUN, item) for item in items] == decided
-    counts, _ = tally_decisions(store, RUN, [read_decisions(store, RUN)[d] for d in decided])
-
-    whole = ArtifactStore(tmp_path / "whole")
-
-    @contextmanager
-    def open_panel():
-        yield panel
-
-    assert judge_survivors(whole, RUN, list(stages.accepted_pairs(store, RUN)), open_panel)[0] == counts
+    counts = run_stage(judge, ctx, _Serial())
+    assert sorted(read_decisions(store, RUN)) == sorted([kept.candidate_id, fixed.candidate_id])  # the repaired form
     [(step, count)] = counts.items()
     assert step == "judge models" and (count.received, count.accepted) == (2, 2)
 
@@ -247,12 +276,12 @@ def test_the_last_attempt_keeps_a_failed_model_call_as_an_abstention(store: Arti
     panel = Panel([_Judge("a", Decision.ACCEPT, [True]), _Judge("b", Decision.ACCEPT, [True]),
                    _Judge("c", Decision.ACCEPT)], DecisionRule.parse("majority"))
     kept = _candidate("Kept", ("Math_Stats/histogram",))
-    store.write(RUN, stages.ENHANCE_STAGE, kept.candidate_id, kept)
-    store.write(RUN, stages.VALIDATE_STAGE, kept.candidate_id,
+    store.write(RUN, Stage.ENHANCE, kept.candidate_id, kept)
+    store.write(RUN, Stage.VALIDATE, kept.candidate_id,
                 GateReport(candidate_id=kept.candidate_id, passed=True, line_coverage=1.0))
-    per_record.judge_one(store, RUN, kept.candidate_id, panel, last_attempt=True)
+    stages.JudgeStage(panel).run_one(_ctx(store), kept.candidate_id, None, last_attempt=True)
     [decision] = read_decisions(store, RUN).values()
     assert [v.decision for v in decision.verdicts] == [Decision.ABSTAIN, Decision.ABSTAIN, Decision.ACCEPT]
     assert decision.outcome.value == "held"
-    [(_, rejection)] = store.iter_records(RUN, stages.REJECTIONS, Rejection)
+    [(_, rejection)] = store.iter_records(RUN, Folder.REJECTIONS, Rejection)
     assert rejection.reason is RejectReason.JUDGE_ABSTAINED
