@@ -147,7 +147,7 @@ class ModelStage(RecordStage):
         return list(self.blueprints(ctx))
 
     def is_done(self, ctx: RunContext, item: str) -> bool:
-        return ctx.store.has(ctx.run_id, Folder.MODEL_WORK, recordrecord_file_id(item))
+        return ctx.store.has(ctx.run_id, Folder.MODEL_WORK, record_file_id(item))
 
     @contextmanager
     def open(self, ctx: RunContext, pool: Any) -> Iterator[tuple[_StageRun, Any]]:
@@ -175,7 +175,7 @@ class ModelStage(RecordStage):
         return super().finish(ctx, items, notes)
 
     def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
-        done = [ctx.store.read(ctx.run_id, Folder.MODEL_WORK, recordrecord_file_id(item), ModelWork) for item in items]
+        done = [ctx.store.read(ctx.run_id, Folder.MODEL_WORK, record_file_id(item), ModelWork) for item in items]
         rejected = Counter(RejectReason(work.rejected) for work in done if work.rejected)
         return {self.stage: StageCount(received=len(done), accepted=sum(1 for work in done if work.candidate_id),
                                        rejected=dict(sorted(rejected.items())))}
