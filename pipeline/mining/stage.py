@@ -29,7 +29,6 @@ from typing import Any
 
 from pydantic import Field
 
-from pipeline import progress
 from pipeline.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
 from pipeline.driver import Counts, RecordStage, RunContext, TransientFailure

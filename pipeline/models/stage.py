@@ -41,7 +41,7 @@ def enhance_blueprints(seeds: Sequence[SeedClass]) -> list[Blueprint]:
     out = []
     for seed in sorted(seeds, key=lambda s: s.seed_id):
         out.append(Blueprint(
-            work_id="enh-model-" + content_hash(seed.seed_id), stage="enhance", origin=Origin.ENHANCED,
+            work_id="enh-model-" + content_hash(seed.seed_id), stage=Stage.ENHANCE, origin=Origin.ENHANCED,
             role=Role.ENHANCER, skeleton_prompt="enhance_skeleton",
             skeleton_values={"class_name": seed.class_name, "domain": seed.domain, "description": seed.description,
                              "seed_source": seed.source, "seed_tests": seed.tests},
@@ -66,7 +66,7 @@ def compose_blueprints(seeds: Sequence[SeedClass], config, registry: DomainRegis
         class_name = a.class_name + b.class_name
         dates = [d for d in (a.provenance.first_commit_date, b.provenance.first_commit_date) if d]
         out.append(Blueprint(
-            work_id="cmp-model-" + content_hash(a.seed_id, b.seed_id), stage="compose", origin=Origin.COMPOSED,
+            work_id="cmp-model-" + content_hash(a.seed_id, b.seed_id), stage=Stage.COMPOSE, origin=Origin.COMPOSED,
             role=Role.COMPOSER, skeleton_prompt="compose_skeleton",
             skeleton_values={"class_name": class_name, "domain_a": a.domain, "domain_b": b.domain,
                              "description_a": a.description, "description_b": b.description,
