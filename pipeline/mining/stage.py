@@ -42,8 +42,6 @@ from pipeline.records import Candidate, Record, Rejection, RejectReason
 from pipeline.settings import Settings
 from pipeline.store import ArtifactStore
 
-MINE_STAGE, REJECTIONS = Stage.MINE, Folder.REJECTIONS
-MINED_STAGE, BUILT_STAGE, WORK_STAGE = Folder.MINED, Folder.MINE_BUILT, Folder.MINE_WORK
 LOCAL, GITHUB = "local", "github"  # repository items: "local:<path below [mine] local>", "github:<owner/name>"
 
 
@@ -169,16 +167,16 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
     from pipeline.mining.github_api import GithubUnavailable
     from pipeline.synthesis.jobs import error_rejection, never_fatal
 
-    if store.has(run_id, WORK_STAGE, _work_id(item_id)):
-        return store.read(run_id, WORK_STAGE, _work_id(item_id), MineWork)
+    if store.has(run_id, Folder.MINE_WORK, _work_id(item_id)):
+        return store.read(run_id, Folder.MINE_WORK, _work_id(item_id), MineWork)
     earlier = {_key(c.provenance.source, c.provenance.path, c.class_name): c
-               for _, c in store.iter_records(run_id, BUILT_STAGE, Candidate)}
+               for _, c in store.iter_records(run_id, Folder.MINE_BUILT, Candidate)}
     # One class's odd code must not end the mine: an unexpected error building its candidate is its
     # internal_error rejection (retried with the repository like a lost sandbox; a sandbox that cannot start
     # still ends the build).
     build = never_fatal(
         lambda mined: [build_candidate(mined, pool=pool, rng_seed=config.test_rng_seed, source=_source(mined))],
-        lambda mined, exc: error_rejection(mined.mined_id, MINE_STAGE, exc, repository=mined.repository,
+        lambda mined, exc: error_rejection(mined.mined_id, Stage.MINE, exc, repository=mined.repository,
                                            path=mined.path, class_name=mined.class_name))
     tally = Tally()
     found: list[MinedClass] = []
@@ -195,7 +193,7 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
             if isinstance(built, Rejection):
                 rejected.append(built)
                 continue
-            store.write(run_id, BUILT_STAGE, built.candidate_id, built)
+            store.write(run_id, Folder.MINE_BUILT, built.candidate_id, built)
             kept.append((item.mined_id, built.candidate_id))
             if config.limit is not None and len(kept) >= config.limit:
                 break
@@ -207,36 +205,36 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
     if transient and not last_attempt:
         raise TransientFailure(f"mine {item_id}: " + "; ".join(r.detail for r in transient))
     for mined in found:
-        store.write(run_id, MINED_STAGE, mined.mined_id, mined)
+        store.write(run_id, Folder.MINED, mined.mined_id, mined)
     for rejection_record in rejected:
-        store.write(run_id, REJECTIONS, record_file_id(rejection_record.candidate_id), rejection_record)
+        store.write(run_id, Folder.REJECTIONS, record_file_id(rejection_record.candidate_id), rejection_record)
     work = MineWork(item_id=item_id, repository=tally.repositories[0] if tally.repositories else item_id,
                     classes_seen=tally.classes_seen, kept=tuple(kept),
                     rejected=dict(sorted(Counter(r.reason for r in rejected).items())))
-    store.write(run_id, WORK_STAGE, _work_id(item_id), work)
+    store.write(run_id, Folder.MINE_WORK, _work_id(item_id), work)
     return work
 
 
 def is_mined(store: ArtifactStore, run_id: str, item_id: str) -> bool:
-    return store.has(run_id, WORK_STAGE, _work_id(item_id))
+    return store.has(run_id, Folder.MINE_WORK, _work_id(item_id))
 
 
 def kept_count(store: ArtifactStore, run_id: str, items: Sequence[str]) -> int:
     """Classes kept by the finished repositories among `items`."""
-    return sum(len(store.read(run_id, WORK_STAGE, _work_id(i), MineWork).kept) for i in items if is_mined(store, run_id, i))
+    return sum(len(store.read(run_id, Folder.MINE_WORK, _work_id(i), MineWork).kept) for i in items if is_mined(store, run_id, i))
 
 
 def finish_mining(store: ArtifactStore, run_id: str, items: Sequence[str], config: MineConfig) -> MineResult:
     """The stage's candidates and count from the finished repositories among `items` (which are in source
     order): the first `config.limit` kept classes, in that order, are written to `mine/`."""
-    works = [store.read(run_id, WORK_STAGE, _work_id(i), MineWork) for i in items if is_mined(store, run_id, i)]
+    works = [store.read(run_id, Folder.MINE_WORK, _work_id(i), MineWork) for i in items if is_mined(store, run_id, i)]
     chosen = [pair for work in works for pair in work.kept][:config.limit]
     kept: list[tuple[MinedClass, Candidate]] = []
     for mined_id, candidate_id in chosen:
-        candidate = store.read(run_id, BUILT_STAGE, candidate_id, Candidate)
-        if not store.has(run_id, MINE_STAGE, candidate_id):
-            store.write(run_id, MINE_STAGE, candidate_id, candidate)
-        kept.append((store.read(run_id, MINED_STAGE, mined_id, MinedClass), candidate))
+        candidate = store.read(run_id, Folder.MINE_BUILT, candidate_id, Candidate)
+        if not store.has(run_id, Stage.MINE, candidate_id):
+            store.write(run_id, Stage.MINE, candidate_id, candidate)
+        kept.append((store.read(run_id, Folder.MINED, mined_id, MinedClass), candidate))
     rejected: Counter[RejectReason] = Counter()
     for work in works:
         rejected.update(work.rejected)

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from pydantic import Field
 
-from pipeline.layout import Folder
 from pipeline.models.budget import Budget
 from pipeline.models.config import ModelsConfig
 from pipeline.models.usage import UsageSummary
@@ -24,7 +23,6 @@ from pipeline.store import ArtifactStore
 
 USAGE_FILE = "model_usage.json"
 STOP_FILE = "model_stop.json"
-WORK_STAGE = Folder.MODEL_WORK
 
 
 class ModelWork(Record):
