@@ -50,7 +50,7 @@ def _pool(ctx: RunContext) -> Any:
       retry_condition_fn=_retry_transient, task_run_name="{stage.stage} {item}")
 def stage_item(stage: StageWork, ctx: RunContext, item: str) -> tuple[str, Any]:
     """One item of `stage`: its records are written; the item and its note come back."""
-    pool = _pool(ctx) if getattr(stage, "uses_pool", True) else None
+    pool = _pool(ctx) if stage.needs_pool(ctx) else None
     with stage.open(ctx, pool) as kit:
         return item, stage.run_one(ctx, item, kit, last_attempt=_last_attempt())
 

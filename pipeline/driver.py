@@ -94,6 +94,9 @@ class StageWork(Protocol[R]):
     def is_done(self, ctx: RunContext, item: str) -> bool:
         """Whether an earlier attempt wrote the item's records."""
 
+    def needs_pool(self, ctx: RunContext) -> bool:
+        """Whether its items run code in the sandbox (the executor then hands `open` its process's pool)."""
+
     def open(self, ctx: RunContext, pool: Any) -> Any:
         """A context manager for what the items of one process share (a panel, a model client)."""
 
@@ -121,6 +124,9 @@ class RecordStage:
     def steps(self, ctx: RunContext) -> tuple[str, ...]:
         """The funnel steps it counts (and leaves a done marker for)."""
         return (self.stage,)
+
+    def needs_pool(self, ctx: RunContext) -> bool:
+        return self.uses_pool
 
     def finished(self, ctx: RunContext) -> Counts | None:
         counts = {step: finished_count(ctx.store, ctx.run_id, step) for step in self.steps(ctx)}
@@ -204,7 +210,7 @@ class ThreadExecutor:
 
     @contextmanager
     def _pool(self, stage: StageWork, ctx: RunContext) -> Iterator[Any]:
-        if self.pool is not None or not getattr(stage, "uses_pool", True):
+        if self.pool is not None or not stage.needs_pool(ctx):
             yield self.pool
             return
         with ctx.config.sandbox_pool() as pool:

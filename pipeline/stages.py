@@ -370,6 +370,9 @@ class JudgeStage(RecordStage):
     def __init__(self, panel: Any = None) -> None:
         self.panel = panel  # replaces the configured panel (tests)
 
+    def needs_pool(self, ctx: RunContext) -> bool:
+        return ctx.config.judges.offline  # the checks' specification judge runs code; model judges do not
+
     def steps(self, ctx: RunContext) -> tuple[str, ...]:
         from judges.panel import funnel_step
 

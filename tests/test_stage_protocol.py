@@ -32,9 +32,9 @@ def test_every_stage_is_one_object_of_the_protocol():
                stages.ReleaseStage(Funnel(run_id="r"))]
     assert [o.stage for o in objects] == list(Stage)
     assert {ModelStage(Stage.ENHANCE).stage, ModelStage(Stage.COMPOSE).stage} == {Stage.ENHANCE, Stage.COMPOSE}
+    protocol = ("finished", "items", "is_done", "needs_pool", "open", "run_one", "waves", "enough", "finish")
     for stage in objects:
-        assert all(callable(getattr(stage, name)) for name in ("finished", "items", "is_done", "open", "run_one",
-                                                               "waves", "enough", "finish")), stage
+        assert all(callable(getattr(stage, name)) for name in protocol), stage
 
 
 def test_folders_are_named_by_the_enums_only():

@@ -28,7 +28,9 @@ class FakeGate:
     """A stage whose one-item work fails for a passing reason on chosen attempts."""
 
     stage = "gate"
-    uses_pool = False
+
+    def needs_pool(self, ctx):  # noqa: ANN001, ANN201
+        return False
 
     def open(self, ctx, pool):  # noqa: ANN001, ANN201
         return nullcontext()
