@@ -82,7 +82,7 @@ class StageWork(Protocol[R]):
     """A stage: one object with its name, its inputs, its items, the work for one item and its summary."""
 
     stage: Stage
-    reads: tuple[Stage | Folder | str, ...]  # what its items are made from (documentation and checks)
+    reads: tuple[Stage | Folder | str, ...]  # what its items are made from (the stage table of docs/ARCHITECTURE.md)
     in_process: bool  # its items share state of this process (the corpus read once, a model budget): threads only
 
     def finished(self, ctx: RunContext) -> R | None:
