@@ -285,3 +285,24 @@ def test_the_last_attempt_keeps_a_failed_model_call_as_an_abstention(store: Arti
     assert decision.outcome.value == "held"
     [(_, rejection)] = store.iter_records(RUN, Folder.REJECTIONS, Rejection)
     assert rejection.reason is RejectReason.JUDGE_ABSTAINED
+
+
+def test_a_resumed_run_keeps_the_domain_registry_it_recorded(store: ArtifactStore, tmp_path: Path):
+    """An edit to the live registry between two attempts does not change the pairs of the run."""
+    import shutil
+
+    from pipeline.settings import PROJECT_ROOT, Settings
+
+    live = tmp_path / "domains.toml"
+    shutil.copy(PROJECT_ROOT / "seeds" / "domains.toml", live)
+
+    def compose_items() -> list[str]:
+        settings = Settings(artifacts=store.root, seeds=tmp_path, domains=live)
+        return stages.SynthesisStage(Stage.COMPOSE).items(RunContext(store, RUN, BuildConfig(), settings))
+
+    pairs = compose_items()  # a run that recorded no registry gets the live one recorded now
+    assert pairs and (store.runs / RUN / "domains.json").is_file()
+    edited = live.read_text().replace('name = "Math_Stats"\n', 'name = "Math_Stats"\ncomposable_with = ["Text_NLP"]\n')
+    assert edited != live.read_text()
+    live.write_text(edited)  # Math_Stats may no longer be paired with Utils_Tools
+    assert compose_items() == pairs
