@@ -21,8 +21,8 @@ from pipeline.config import BuildConfig
 from pipeline.domains import DomainRegistry, load_domains
 from pipeline.errors import InputError
 from pipeline.funnel import Funnel
-from pipeline.records import Record, SeedClass
 from pipeline.layout import Stage
+from pipeline.records import Record, SeedClass
 from pipeline.store import ArtifactStore
 
 CONFIG_FILE = "config.json"

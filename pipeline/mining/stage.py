@@ -34,10 +34,10 @@ from pipeline.domains import DomainRegistry
 from pipeline.driver import Counts, RecordStage, RunContext, TransientFailure
 from pipeline.errors import InputError
 from pipeline.funnel import StageCount
+from pipeline.layout import Folder, Stage, record_file_id
 from pipeline.mining.candidates import build_candidate
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally
-from pipeline.layout import Folder, Stage, record_file_id
 from pipeline.records import Candidate, Record, Rejection, RejectReason
 from pipeline.settings import Settings
 from pipeline.store import ArtifactStore

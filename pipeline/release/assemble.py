@@ -28,8 +28,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.errors import InputError
 from pipeline.funnel import Funnel, StageCount
-from pipeline.records import Record, Rejection, RejectReason, Task
 from pipeline.layout import Stage
+from pipeline.records import Record, Rejection, RejectReason, Task
 from pipeline.release.card import render_card
 from pipeline.release.dataset_io import has_current_schema, read_split, split_file, write_split
 from pipeline.release.decontam import DecontamSettings, decontaminate
