@@ -31,9 +31,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline import settings, stages  # noqa: E402
+from pipeline import stages  # noqa: E402
 from pipeline.config import BuildConfig  # noqa: E402
-from pipeline.funnel import Funnel  # noqa: E402
+from pipeline.driver import Driver, RunContext, run_stage  # noqa: E402
+from pipeline.base.layout import Stage  # noqa: E402
+from pipeline.settings import Settings  # noqa: E402
 from pipeline.base.store import ArtifactStore  # noqa: E402
 from pipeline.base.timing import format_profile, reset_times, step_times  # noqa: E402
 
@@ -59,13 +61,12 @@ def _gate_and_release(artifacts: Path, run_id: str, config: BuildConfig) -> tupl
     store = ArtifactStore(artifacts)
     walls: dict[str, float] = {}
     reset_times()
-    gate, repair = _timed("validate", walls, lambda: stages.stage_validate(store, run_id, config))
-    funnel = Funnel(run_id=run_id).with_stage(stages.VALIDATE_STAGE, gate).with_stage(stages.REPAIR_STAGE, repair)
+    driver = Driver(RunContext(store, run_id, config))  # threads of this process
+    gate = _timed("validate", walls, lambda: driver.run(stages.GateStage()))[Stage.VALIDATE]
+    _timed("repair", walls, lambda: driver.run(stages.RepairStage()))
     if config.judges.enabled:  # as the build does: the release takes the judges' survivors only
-        judged = _timed("judge", walls, lambda: stages.stage_judge(store, run_id, config))
-        for step, count in judged.items():  # one step per judge layer
-            funnel = funnel.with_stage(step, count)
-    outcome = _timed("release", walls, lambda: stages.stage_release(store, run_id, funnel, config))
+        _timed("judge", walls, lambda: driver.run(stages.JudgeStage()))
+    outcome = _timed("release", walls, lambda: driver.run(stages.ReleaseStage(driver.funnel)))
     print(f"  {outcome.message}")
     return walls, gate.received, format_profile(step_times())
 
@@ -77,7 +78,7 @@ def _gate_only(seeds: int, domains: tuple[str, ...], jobs: int) -> None:
     from validation.sandbox import SandboxPool
 
     config = BuildConfig(domains=domains)
-    candidates = [seed_to_candidate(s) for s in stages.load_seed_records(config)][:seeds]
+    candidates = [seed_to_candidate(s) for s in stages.load_seed_records(config, Settings.from_environment())[1]][:seeds]
     seconds: dict[bool, float] = {}
     outcomes: dict[bool, list[tuple]] = {}
     with SandboxPool(jobs=jobs) as pool:
@@ -124,12 +125,13 @@ def main() -> None:
         os.environ["CLASSEVAL_PRO_ARTIFACTS"] = str(base)
         config = BuildConfig(domains=domains, jobs=args.jobs)
         store = ArtifactStore(base)
-        run_id = stages.default_run_id(config, stages.load_seed_records(config))
+        run_id = stages.default_run_id(config, stages.load_seed_records(config, Settings.from_environment())[1])
         walls: dict[str, float] = {}
         print("synthesis (shared by both runs):")
-        _timed("seeds", walls, lambda: stages.stage_seeds(store, run_id, config))
-        _timed("enhance", walls, lambda: stages.stage_enhance(store, run_id, config))
-        _timed("compose", walls, lambda: stages.stage_compose(store, run_id, config))
+        ctx = RunContext(store, run_id, config)
+        _timed("seeds", walls, lambda: run_stage(stages.SeedsStage(), ctx))
+        _timed("enhance", walls, lambda: run_stage(stages.SynthesisStage(Stage.ENHANCE), ctx))
+        _timed("compose", walls, lambda: run_stage(stages.SynthesisStage(Stage.COMPOSE), ctx))
         print(format_profile(step_times()))
         field, old_label, new_label = COMPARISONS[args.compare]
         results = {}

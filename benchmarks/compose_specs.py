@@ -33,6 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline import settings, stages  # noqa: E402
 from pipeline.config import BuildConfig  # noqa: E402
+from pipeline.driver import RunContext, run_stage  # noqa: E402
+from pipeline.base.layout import Stage  # noqa: E402
 from pipeline.base.records import Candidate, GateReport, Origin, SeedClass  # noqa: E402
 from pipeline.base.store import ArtifactStore  # noqa: E402
 
@@ -64,11 +66,11 @@ def main() -> None:
         store = ArtifactStore(settings.artifacts_dir())
         config = BuildConfig(domains=args.domains)
         run_id = "compose-specs"
-        stages.stage_seeds(store, run_id, config)
-        stages.stage_compose(store, run_id, config)
-        stages.stage_validate(store, run_id, config)
-        stages.stage_judge(store, run_id, config)
-        seeds = {s.seed_id: s for _, s in store.iter_records(run_id, stages.SEEDS_STAGE, SeedClass)}
+        ctx = RunContext(store, run_id, config)
+        for stage in (stages.SeedsStage(), stages.SynthesisStage(Stage.COMPOSE), stages.GateStage(),
+                      stages.RepairStage(), stages.JudgeStage()):
+            run_stage(stage, ctx)
+        seeds = {s.seed_id: s for _, s in store.iter_records(run_id, Stage.SEEDS, SeedClass)}
         candidates = [c for c in stages.generated_candidates(store, run_id) if c.origin is Origin.COMPOSED]
         decisions = read_decisions(store, run_id)
         rows = []

@@ -1,38 +1,40 @@
-"""The build flow: Prefect sequences the stages of pipeline/stages.py and nothing else.
+"""The build flow: the stages of pipeline/stages.py in order, through the driver (pipeline/driver.py) on
+Prefect's executor (flows/mapped.py), and nothing else.
 
 Prefect's result cache is off (NO_CACHE): resuming is the artifact tree's job, and hashing a configuration
-or a callback for cache keys would only produce warnings.
+for cache keys would only produce warnings.
 
-Tasks receive and return paths, ids and small counts, never large records, so the artifact tree stays the
-source of truth and a rerun of the same run id resumes from it (each stage skips what is already written).
-Offline synthesis runs as one task per seed (enhance) or pair (compose), mining as one per repository, the
-gate and the judges as one per candidate (flows/mapped.py), so the UI shows progress per record, a record is
-retried on its own, and the flow's task runner (threads, or Dask workers: flows/runners.py) spreads them;
-the other stages are one task each. Mining runs when `[mine]` names a source (a local folder, or GitHub
-with a token).
+Tasks receive and return ids and small notes, never large records, so the artifact tree stays the source of
+truth and a rerun of the same run id resumes from it (each stage skips what is already written). Every item
+(a seed or pair to synthesise, a repository, a candidate to gate, repair or judge) is one mapped task, so
+the UI shows progress per record, a record is retried on its own, and the flow's task runner (threads, or
+Dask workers: flows/runners.py) spreads them. The stages whose items share this process's state (the seeds
+read once, the model backend's budget, the release) run in its threads. Mining runs when `[mine]` names a
+source (a local folder, or GitHub with a token).
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
+from prefect import flow
 from pydantic import BaseModel
 
-from flows.mapped import judge_stage, mapped_gate, mine_stage, synthesize_stage
+from flows.mapped import PrefectExecutor
 from flows.pools import close_shared_pools, end_worker_builds, start_worker_builds
 from flows.server_watch import api_url, start_watch
 from flows.stop_tracking import StopTracker
-from pipeline import runs, settings, stages
+from pipeline import runs, stages
 from pipeline.base import stopping
 from pipeline.config import BuildConfig
-from pipeline.funnel import Funnel, StageCount
-from pipeline.mining.stage import mining_configured
+from pipeline.driver import Driver, RunContext
+from pipeline.funnel import Funnel
+from pipeline.base.layout import Stage
+from pipeline.mining.stage import MineStage, mining_configured
 from pipeline.models.run_state import model_stop_message
 from pipeline.report import REPORT_FILE, collect_run, render_report, write_run_report
 from pipeline.runs import RunOutcome
+from pipeline.settings import Settings
 from pipeline.base.store import ArtifactStore, atomic_write_text
 from pipeline.base.timing import add_time
 
@@ -47,32 +49,6 @@ class BuildSummary(BaseModel):
     release_path: Path | None = None
     release_message: str = ""
     already_finished: bool = False
-
-
-@task(name="seeds", cache_policy=NO_CACHE)
-def seeds_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
-    return stages.stage_seeds(ArtifactStore(artifacts), run_id, config)
-
-
-@task(name="enhance", cache_policy=NO_CACHE)
-def enhance_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
-    return stages.stage_enhance(ArtifactStore(artifacts), run_id, config)
-
-
-@task(name="compose", cache_policy=NO_CACHE)
-def compose_task(artifacts: Path, run_id: str, config: BuildConfig) -> StageCount:
-    return stages.stage_compose(ArtifactStore(artifacts), run_id, config)
-
-
-@task(name="validate", cache_policy=NO_CACHE)
-def validate_task(artifacts: Path, run_id: str, config: BuildConfig) -> tuple[StageCount, StageCount]:
-    """Gate and repair; the gate itself runs as one mapped task per candidate (flows/mapped.py)."""
-    return stages.stage_validate(ArtifactStore(artifacts), run_id, config, run_gate=mapped_gate(artifacts, run_id, config))
-
-
-@task(name="release", cache_policy=NO_CACHE)
-def release_task(artifacts: Path, run_id: str, config: BuildConfig, funnel: Funnel) -> RunOutcome:
-    return stages.stage_release(ArtifactStore(artifacts), run_id, funnel, config)
 
 
 def _summary(store: ArtifactStore, outcome: RunOutcome, *, already: bool = False) -> BuildSummary:
@@ -93,9 +69,9 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
     """
     from validation.sandbox.pool import close_all_pools
 
-    artifacts = settings.artifacts_dir()
-    store = ArtifactStore(artifacts)
-    run_id = run_id or stages.default_run_id(config, stages.load_seed_records(config))
+    resolved = Settings.from_environment()  # the environment, read once for the whole run
+    store = ArtifactStore(resolved.artifacts)
+    run_id = run_id or stages.default_run_id(config, stages.load_seed_records(config, resolved)[1])
     if (outcome := runs.finished_outcome(store, run_id)) is not None:
         return _summary(store, outcome, already=True)
     stopping.reset()
@@ -103,7 +79,7 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
     start_watch(api_url())  # ended by the caller (it must outlast Prefect's last state report)
     with stopping.stop_on_signals(), StopTracker() as tracker:
         try:
-            return _run_stages(store, artifacts, run_id, config)
+            return _run_stages(RunContext(store, run_id, config, resolved))
         except (stopping.BuildStopped, Exception) as exc:
             stop = _as_stop(exc)
             if stop is None:
@@ -140,49 +116,29 @@ def record_stop(store: ArtifactStore, run_id: str, where) -> None:
     atomic_write_text(store.runs / run_id / REPORT_FILE, render_report(collect_run(store, run_id)))
 
 
-def _run_stages(store: ArtifactStore, artifacts: Path, run_id: str, config: BuildConfig) -> BuildSummary:
+def _run_stages(ctx: RunContext) -> BuildSummary:
+    store, run_id, config = ctx.store, ctx.run_id, ctx.config
     runs.record_configuration(store, run_id, config)
     start_worker_builds()
-    funnel = Funnel(run_id=run_id)
     if runs.read_funnel(store, run_id).stopped is not None:  # resuming a stopped run: it is running again
         store.write_run_file(run_id, runs.FUNNEL_FILE,
                              runs.read_funnel(store, run_id).model_copy(update={"stopped": None}).to_json() + "\n")
-
-    stage_clock = [time.perf_counter()]
-
-    def record(name: str, count: StageCount | dict[str, StageCount]) -> None:
-        # A resumed run finds its finished stages already in funnel.json: the file is left as it is.
-        # A stage with several funnel steps (the judge stage's layers) is timed once, under its name.
-        nonlocal funnel
-        now = time.perf_counter()  # wall time since the previous stage ended (`build --profile`)
-        add_time("build", name, now - stage_clock[0])
-        stage_clock[0] = now
-        steps = count if isinstance(count, dict) else {name: count}
-        for step, step_count in steps.items():
-            funnel = funnel.with_stage(step, step_count)
-        recorded = runs.read_funnel(store, run_id).stages
-        if any(recorded.get(step) != step_count for step, step_count in steps.items()):
-            store.write_run_file(run_id, runs.FUNNEL_FILE, funnel.to_json() + "\n")
-
-    record(stages.SEEDS_STAGE, seeds_task(artifacts, run_id, config))
-    for stage, whole_stage in ((stages.ENHANCE_STAGE, enhance_task), (stages.COMPOSE_STAGE, compose_task)):
-        if config.models.backend_for(stage) == "model":  # model work keeps its own items (pipeline/models)
-            record(stage, whole_stage(artifacts, run_id, config))
-        else:  # one task per seed or pair
-            record(stage, synthesize_stage(artifacts, run_id, stage, config))
-    if mining_configured(config.mine):  # a local folder or GitHub with a token
-        record(stages.MINE_STAGE, mine_stage(artifacts, run_id, config))  # one task per repository
+    driver = Driver(ctx, PrefectExecutor())  # a stage whose items share one process's state runs in threads
+    driver.run(stages.SeedsStage())
+    driver.run(stages.generating_stage(Stage.ENHANCE, config))
+    driver.run(stages.generating_stage(Stage.COMPOSE, config))
+    if mining_configured(config.mine, ctx.settings):  # a local folder or GitHub with a token
+        driver.run(MineStage())
     if (stopped := model_stop_message(store.runs / run_id)) is not None:
         # The model budget left work undone: no gate, judges or release until a raised budget resumes the run.
         return BuildSummary(run_id=run_id, run_dir=store.runs / run_id, funnel=runs.read_funnel(store, run_id),
                             release_message=stopped)
-    gate, repair = validate_task(artifacts, run_id, config)
-    record(stages.VALIDATE_STAGE, gate)
-    record(stages.REPAIR_STAGE, repair)
+    driver.run(stages.GateStage())
+    driver.run(stages.RepairStage())
     if config.judges.enabled:  # after the gate, on its survivors only; before release
-        record(stages.JUDGE_STAGE, judge_stage(artifacts, run_id, config))  # one task per survivor; a step per layer
-    result = release_task(artifacts, run_id, config, funnel)
-    add_time("build", "release", time.perf_counter() - stage_clock[0])
+        driver.run(stages.JudgeStage())  # a funnel step per layer
+    result = driver.run(stages.ReleaseStage(driver.funnel))
+    add_time("build", "release", driver.elapsed())
     summary = _summary(store, result)
     write_run_report(store, run_id)
     return summary

@@ -19,7 +19,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from pipeline.base.errors import InputError
+from pipeline.base.layout import Stage
 from pipeline.base.records import Candidate, Decision, GateReport, Task, Verdict
+from pipeline.settings import Settings
 from pipeline.base.agreement import Agreement, agreement
 from judges.panel import PanelDecision
 
@@ -43,7 +45,7 @@ def task_candidate(task: Task) -> Candidate:
 def load_pairs(path: Path) -> list[Pair]:
     """The candidates (with gate reports where the input has them) found at `path`."""
     path = Path(path)
-    if (path / "funnel.json").is_file() or (path / "validate").is_dir():
+    if (path / "funnel.json").is_file() or (path / Stage.VALIDATE).is_dir():
         from pipeline import stages
         from pipeline.base.store import ArtifactStore
 
@@ -161,7 +163,7 @@ def judge_command(
     pairs = load_pairs(release_or_path(path))  # a release may be named by its version
     of_all = f" (the first {limit} of {len(pairs)})" if limit is not None and limit < len(pairs) else ""
     pairs = pairs[:limit]
-    with panel_factory(config, jobs=jobs)() as panel:
+    with panel_factory(config, Settings.from_environment(), jobs=jobs)() as panel:
         for warning in panel.warnings:
             err_console.print(f"[yellow]warning[/yellow] {escape(warning)}")
         decisions = panel.review_many(pairs, jobs=jobs)

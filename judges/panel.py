@@ -21,6 +21,7 @@ from pydantic import Field
 
 from pipeline.base import stopping
 from pipeline.base.errors import InputError
+from pipeline.base.layout import Stage
 from pipeline.base.records import Candidate, Decision, GateReport, Record, Rejection, RejectReason, Verdict
 from validation.sandbox import SandboxUnavailable
 from judges.cache import VerdictCache
@@ -30,7 +31,7 @@ from pipeline.base.records import Layer, layer_of
 from judges.rules import DecisionRule, Outcome
 
 log = logging.getLogger(__name__)
-STAGE = "judge"
+STAGE = Stage.JUDGE
 
 
 def funnel_step(layer: Layer) -> str:

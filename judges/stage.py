@@ -1,4 +1,6 @@
-"""The judge stage: the panel on the gate's survivors, after the gate and before release.
+"""The judge stage's parts: the configured panels, the decisions written, the counts per layer. The stage
+itself (its items and the work for one, under the driver) is `JudgeStage` in pipeline/stages.py; the
+`judge` command opens a panel through `panel_factory`.
 
 Order matters: the gate is cheap and deterministic, model judges are neither, so only candidates that
 passed the gate reach a judge, and within the stage the deterministic checks run before the model panel
@@ -16,9 +18,10 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from pipeline.base import progress
 from pipeline.funnel import StageCount
-from pipeline.base.records import Candidate, GateReport, RejectReason
+from pipeline.base.layout import Folder
+from pipeline.base.records import RejectReason
+from pipeline.settings import Settings
 from pipeline.base.store import ArtifactStore
 from pipeline.base.agreement import Agreement, agreement
 from judges.cache import VerdictCache
@@ -27,7 +30,6 @@ from judges.panel import STAGE, LayeredPanel, Panel, PanelDecision, funnel_step
 from pipeline.base.records import Layer
 from judges.rules import Outcome
 
-REJECTIONS = "rejections"
 AGREEMENT_FILE = "judge_agreement.json"
 
 
@@ -60,30 +62,24 @@ def layered_panel(config: JudgesConfig, *, pool: Any = None, limits: Any = None,
                         model_panel(config, client, cache) if config.models else None)
 
 
-def verdict_cache_dir() -> Path:
-    from pipeline import settings
-
-    return settings.artifacts_dir() / "cache" / "verdicts"
-
-
-def model_client() -> Any:
-    """The shared model client, caching answers under the artifacts folder."""
-    from pipeline import settings
+def model_client(cache: Path) -> Any:
+    """The shared model client, caching answers in `cache` (the artifact tree's `cache/models`)."""
     from pipeline.models.client import ModelClient
 
-    return ModelClient(settings.artifacts_dir() / "cache" / "models")
+    return ModelClient(cache)
 
 
-def panel_factory(config: JudgesConfig, *, jobs: int = 1, limits: Any = None, client: Any = None,
+def panel_factory(config: JudgesConfig, settings: Settings, *, jobs: int = 1, limits: Any = None, client: Any = None,
                   cache: VerdictCache | None = None, python: Any = None
                   ) -> Callable[[], AbstractContextManager[LayeredPanel]]:
-    """Opens the configured panel with what its judges need: a model client for model judges, a sandbox
-    pool (on the interpreter `python`, None: this process's) for the checks' specification judge (closed
-    when the panel is done)."""
+    """Opens the configured panel with what its judges need (for the `judge` command; a run's judge stage
+    is pipeline/stages.py `JudgeStage`): a model client for model judges, a sandbox pool (on the
+    interpreter `python`, None: this process's) for the checks' specification judge (closed when the
+    panel is done); the caches default to the artifact tree's of `settings`."""
     @contextmanager
     def open_panel() -> Iterator[LayeredPanel]:
-        verdicts = cache or VerdictCache(verdict_cache_dir())
-        models = (client or model_client()) if config.models else None
+        verdicts = cache or VerdictCache(settings.verdict_cache)
+        models = (client or model_client(settings.model_cache)) if config.models else None
         if not config.offline:
             yield layered_panel(config, client=models, cache=verdicts)
             return
@@ -100,37 +96,12 @@ def read_decisions(store: ArtifactStore, run_id: str) -> dict[str, PanelDecision
     return {d.candidate_id: d for _, d in store.iter_records(run_id, STAGE, PanelDecision)}
 
 
-def judge_survivors(store: ArtifactStore, run_id: str, survivors: Sequence[tuple[Candidate, GateReport]],
-                    open_panel: Callable[[], AbstractContextManager[Panel | LayeredPanel]], *,
-                    jobs: int = 1, layers: Sequence[Layer] = ()) -> tuple[dict[str, StageCount], Agreement]:
-    """Judge every survivor not judged yet in this run, write decisions and rejections, count them per
-    layer (`layers`: the configured ones, so a layer no candidate reached still gets its step).
-
-    `open_panel` yields the panel (see `panel_factory`); it is opened only when something is left to
-    judge, so a resumed run starts no sandbox and no client.
-    """
-    done = read_decisions(store, run_id)
-    todo = [(c, r) for c, r in survivors if c.candidate_id not in done]
-
-    def keep(decision: PanelDecision) -> None:
-        record_decision(store, run_id, decision)
-        step.advance()
-
-    with progress.step(STAGE, total=len(survivors)) as step:
-        step.resume(len(survivors) - len(todo))
-        if todo:
-            with open_panel() as panel:
-                for decision in panel.review_many(todo, jobs=jobs, on_decision=keep):
-                    done[decision.candidate_id] = decision
-    return tally_decisions(store, run_id, [done[c.candidate_id] for c, _ in survivors], layers)
-
-
 def record_decision(store: ArtifactStore, run_id: str, decision: PanelDecision) -> None:
     """Write a candidate's decision (and its rejection, when the panel did not accept it)."""
     store.write(run_id, STAGE, decision.candidate_id, decision)
     rejection = decision.rejection()
     if rejection is not None:
-        store.write(run_id, REJECTIONS, decision.candidate_id, rejection)
+        store.write(run_id, Folder.REJECTIONS, decision.candidate_id, rejection)
 
 
 def layer_counts(decisions: Sequence[PanelDecision], layers: Sequence[Layer] = ()) -> dict[str, StageCount]:

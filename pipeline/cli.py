@@ -198,13 +198,14 @@ def build(
         check_models(dict.fromkeys(n for n in (getattr(cfg.models, r) or cfg.models.model for r in roles) if n),
                      api_base=cfg.models.api_base, option="[models]")
     check_models(cfg.judges.models, api_base=cfg.judges.api_base, option="[judges] models")
-    seeds = stages.load_seed_records(cfg)
+    resolved = settings.Settings.from_environment()
+    _, seeds = stages.load_seed_records(cfg, resolved)
     cfg.sandbox_interpreter()
     run_id = run_id or stages.default_run_id(cfg, seeds)
     from pipeline import runs
     from pipeline.base.store import ArtifactStore
 
-    store = ArtifactStore(settings.artifacts_dir())
+    store = ArtifactStore(resolved.artifacts)
     # A finished run is a record: say how it ended and touch nothing (no Prefect, no file written).
     if (outcome := runs.finished_outcome(store, run_id)) is not None:
         console.print(outcome.sentence(), highlight=False, soft_wrap=True)

@@ -18,15 +18,17 @@ from pathlib import Path
 from pydantic import Field
 
 from pipeline.config import BuildConfig
+from pipeline.domains import DomainRegistry, load_domains
 from pipeline.base.errors import InputError
 from pipeline.funnel import Funnel
+from pipeline.base.layout import Stage
 from pipeline.base.records import Record, SeedClass
 from pipeline.base.store import ArtifactStore
 
-SEEDS_STAGE = "seeds"
 CONFIG_FILE = "config.json"
 FUNNEL_FILE = "funnel.json"
 OUTCOME_FILE = "release.done.json"
+REGISTRY_FILE = "domains.json"
 
 
 class RunOutcome(Record):
@@ -97,8 +99,28 @@ def record_configuration(store: ArtifactStore, run_id: str, config: BuildConfig)
 
 def run_seeds(store: ArtifactStore, run_id: str) -> tuple[SeedClass, ...]:
     """The seeds the run recorded when it started, in seed id order."""
-    seeds = tuple(seed for _, seed in store.iter_records(run_id, SEEDS_STAGE, SeedClass))
+    seeds = tuple(seed for _, seed in store.iter_records(run_id, Stage.SEEDS, SeedClass))
     if not seeds:
-        raise InputError(f"{store.stage_dir(run_id, SEEDS_STAGE)}: run {run_id} has no seed records; "
+        raise InputError(f"{store.stage_dir(run_id, Stage.SEEDS)}: run {run_id} has no seed records; "
                          "its seeds stage has not run")
     return tuple(sorted(seeds, key=lambda s: s.seed_id))
+
+
+def record_registry(store: ArtifactStore, run_id: str, registry: DomainRegistry) -> None:
+    """Keep the domain registry the run starts from (written with its seeds), so that an edit to the live
+    registry between two attempts cannot change the pairs or the mining of a run that resumes."""
+    store.write_run_file(run_id, REGISTRY_FILE, registry.model_dump_json(indent=2) + "\n")
+
+
+def run_registry(store: ArtifactStore, run_id: str, settings) -> DomainRegistry:  # noqa: ANN001 - Settings
+    """The domain registry the run recorded. A run started before registries were recorded gets the live
+    one (`settings.domains`) recorded now, so that from here on it keeps it."""
+    path = run_dir(store, run_id) / REGISTRY_FILE
+    if path.is_file():
+        try:
+            return DomainRegistry.model_validate_json(path.read_bytes())
+        except ValueError as exc:
+            raise InputError(f"{path}: not a valid domain registry: {exc}") from None
+    registry = load_domains(settings.domains)
+    record_registry(store, run_id, registry)
+    return registry

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -26,6 +28,38 @@ def artifacts_dir() -> Path:
 def domain_registry_path() -> Path:
     """The domain registry file (`CLASSEVAL_PRO_DOMAINS`, default `<seeds>/domains.toml`)."""
     return Path(os.environ.get("CLASSEVAL_PRO_DOMAINS", seeds_dir() / "domains.toml"))
+
+
+class Settings(BaseModel):
+    """The environment, resolved once when a run starts and handed to its stages (pipeline/driver.py), so
+    that nothing below the driver reads the environment and every task of a run, wherever it runs, sees
+    the same values. Not part of the run's identity: moving the artifacts or the seeds does not make a
+    new run (the seeds and the domain registry themselves are recorded with the run)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    artifacts: Path = Field(description="The artifact tree (CLASSEVAL_PRO_ARTIFACTS).")
+    seeds: Path = Field(description="The seed corpus folder (CLASSEVAL_PRO_SEEDS).")
+    domains: Path = Field(description="The domain registry file (CLASSEVAL_PRO_DOMAINS).")
+    github_token: SecretStr | None = Field(default=None, exclude=True,
+                                           description="GITHUB_TOKEN, for mining GitHub; never written.")
+
+    @classmethod
+    def from_environment(cls) -> Settings:
+        return cls(artifacts=artifacts_dir(), seeds=seeds_dir(), domains=domain_registry_path(),
+                   github_token=os.environ.get("GITHUB_TOKEN") or None)
+
+    @property
+    def model_cache(self) -> Path:
+        """The model answer cache, shared by every model stage and the model judges."""
+        return self.artifacts / "cache" / "models"
+
+    @property
+    def verdict_cache(self) -> Path:
+        return self.artifacts / "cache" / "verdicts"
+
+    def token(self) -> str:
+        return self.github_token.get_secret_value() if self.github_token is not None else ""
 
 
 def configure_offline_environment(artifacts: Path | None = None) -> None:

@@ -1,61 +1,65 @@
-"""The build's stages as plain functions over the artifact store.
+"""The build's stages, each one object of the stage protocol (pipeline/driver.py).
 
-Each stage reads its inputs from the run's folder, writes one record per output under its own stage
-folder (skipping records a previous attempt already wrote), and returns its `StageCount` for the funnel.
-The Prefect flow in flows/build.py only sequences these; they are tested without Prefect.
+Each says what it reads, its items and the work for one item (a plain function writing the item's records
+to the run's folder), and counts its funnel step(s) from what was written. The driver runs them (resume,
+progress, stops, retries, done markers, the funnel) on the executor the caller chooses: threads in this
+process, or Prefect mapped tasks in the build flow (flows/). The mine stage lives with its work in
+pipeline/mining/stage.py, the model backend of enhance and compose in pipeline/models/stage.py.
+
+Item records, per stage:
+- enhance (per seed) and compose (per pair): the item's candidates and rejections, then a `SynthesisWork`
+  record under `synthesis_work/` saying the item is finished and what it counted;
+- validate (per candidate): its `GateReport` under `validate/`;
+- repair (per candidate that failed only on coverage, interaction or over-specified tests): the repaired
+  candidate under `repair/<original id>.json` and its report;
+- judge (per gate survivor): the panel's `PanelDecision` under `judge/` (and its rejection).
+An `internal_error` outcome (the pipeline, not the record, failed: a sandbox worker lost, a pool closed
+under it) raises `TransientFailure` instead of being written, unless it is the item's last attempt.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, ClassVar
+
+from pydantic import Field
 
 from pipeline.base import progress
-from pipeline import runs, settings
 from pipeline.config import BuildConfig
-from pipeline.domains import load_domains
+from pipeline.domains import DomainRegistry, load_domains
+from pipeline.driver import Counts, RecordStage, RunContext, TransientFailure
 from pipeline.base.errors import InputError
 from pipeline.funnel import Funnel, StageCount
-from pipeline.base.records import Candidate, GateReport, Rejection, RejectReason, SeedClass, Task, content_hash
-from pipeline.runs import FUNNEL_FILE, RunOutcome, finished_outcome, record_outcome, run_seeds
+from pipeline.base.layout import CANDIDATE_STAGES, Folder, Stage, record_file_id
+from pipeline.base.records import Candidate, GateReport, Record, Rejection, RejectReason, SeedClass, Task, content_hash
+from pipeline.runs import (FUNNEL_FILE, RunOutcome, finished_outcome, record_outcome, record_registry)
 from pipeline.seeds import load_corpus
+from pipeline.settings import Settings
 from pipeline.base.store import ArtifactStore
 
-SEEDS_STAGE = runs.SEEDS_STAGE
-ENHANCE_STAGE = "enhance"
-COMPOSE_STAGE = "compose"
-VALIDATE_STAGE = "validate"
-REPAIR_STAGE = "repair"
-JUDGE_STAGE = "judge"
-RELEASE_STAGE = "release"
-REJECTIONS = "rejections"
-MINE_STAGE = "mine"  # written by pipeline.mining.stage
-CANDIDATE_STAGES = (ENHANCE_STAGE, COMPOSE_STAGE, MINE_STAGE)
 # Failures that more tests can fix; any other reason (a failing or flaky test, a sandbox violation) cannot.
 REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION,
                         RejectReason.OVERSPECIFIED_TESTS})  # weakened, then gated again
+PAIR_SEPARATOR = "+"  # between the two seed ids of a compose item
 
 
-def record_file_id(record_id: str) -> str:
-    """A record id as a file name: seed ids contain '/', which must not become a folder."""
-    return record_id.replace("/", "__")
-
-
-def load_seed_records(config: BuildConfig) -> tuple[SeedClass, ...]:
-    """The valid seeds of the configured domains. A broken seed of those domains ends the build: building on
-    a corpus that `seeds check` rejects would silently change what a release contains. Seeds of other
-    domains are not read, so a broken one there does not stop a build restricted to these."""
-    registry = load_domains(settings.domain_registry_path())
+def load_seed_records(config: BuildConfig, settings: Settings) -> tuple[DomainRegistry, tuple[SeedClass, ...]]:
+    """The domain registry and the valid seeds of the configured domains, from the live corpus. A broken
+    seed of those domains ends the build: building on a corpus that `seeds check` rejects would silently
+    change what a release contains. Seeds of other domains are not read, so a broken one there does not
+    stop a build restricted to these."""
+    registry = load_domains(settings.domains)
     unknown = set(config.domains) - set(registry.names)
     if unknown:
         raise InputError(f"configuration field domains: unknown domain(s) {sorted(unknown)}")
-    corpus = load_corpus(settings.seeds_dir(), registry, config.domains)
+    corpus = load_corpus(settings.seeds, registry, config.domains)
     if corpus.problems:
         raise InputError(f"{corpus.problems[0]} ({len(corpus.problems)} seed problem(s); run `classeval-pro seeds check`)")
     seeds = corpus.seeds
     if not seeds:
-        raise InputError(f"{settings.seeds_dir()}: no seeds in the configured domains")
-    return seeds
+        raise InputError(f"{settings.seeds}: no seeds in the configured domains")
+    return registry, seeds
 
 
 def corpus_hash(seeds: Sequence[SeedClass]) -> str:
@@ -69,110 +73,147 @@ def default_run_id(config: BuildConfig, seeds: tuple[SeedClass, ...]) -> str:
     return f"run-{config.fingerprint()}-{corpus_hash(seeds)[:10]}"
 
 
-def stage_seeds(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
-    """Record the seeds the run starts from. Later stages read these records (`runs.run_seeds`), never the
-    live corpus, which is read here once: a resumed run keeps the seeds it started with."""
-    if (done := finished_count(store, run_id, SEEDS_STAGE)) is not None:
-        return done
-    seeds = load_seed_records(config)
-    for seed in seeds:
-        store.write(run_id, SEEDS_STAGE, record_file_id(seed.seed_id), seed)
-    return finish_stage(store, run_id, SEEDS_STAGE, StageCount(received=len(seeds), accepted=len(seeds)))
-
-
-def _done_marker(stage: str) -> str:
-    return f"{stage.replace(' ', '_')}.done.json"  # a funnel step's name may hold a space ("judge checks")
-
-
-def finished_count(store: ArtifactStore, run_id: str, stage: str) -> StageCount | None:
-    """The count a finished stage left behind, so that a resumed run does not redo it."""
-    path = store.runs / run_id / _done_marker(stage)
-    return StageCount.from_json(path.read_bytes()) if path.is_file() else None
-
-
-def finish_stage(store: ArtifactStore, run_id: str, stage: str, count: StageCount) -> StageCount:
-    store.write_run_file(run_id, _done_marker(stage), count.to_json() + "\n")
-    return count
-
-
 def _rejection_count(rejections: Iterable[Rejection]) -> dict[RejectReason, int]:
     return dict(sorted(Counter(r.reason for r in rejections).items()))
 
 
+def _sum_counts(counts: Iterable[StageCount]) -> StageCount:
+    counts = list(counts)
+    rejected: Counter[RejectReason] = Counter()
+    for count in counts:
+        rejected.update(count.rejected)
+    return StageCount(received=sum(c.received for c in counts), accepted=sum(c.accepted for c in counts),
+                      rejected=dict(sorted(rejected.items())))
+
+
 def store_generated(store: ArtifactStore, run_id: str, stage: str, items: Iterable[Candidate | Rejection],
-                     received: int | None = None) -> StageCount:
-    """Write a generating stage's candidates and rejections. `received` defaults to what came out (one
-    attempt per candidate or rejection), for stages whose inputs are the attempts themselves (pairs)."""
+                    received: int) -> StageCount:
+    """Write a generating item's candidates (under `stage`) and rejections; its share of the funnel."""
     accepted = 0
     rejections: list[Rejection] = []
     for item in items:
         if isinstance(item, Rejection):
-            store.write(run_id, REJECTIONS, record_file_id(item.candidate_id), item)
+            store.write(run_id, Folder.REJECTIONS, record_file_id(item.candidate_id), item)
             rejections.append(item)
         else:
             store.write(run_id, stage, item.candidate_id, item)
             accepted += 1
-    return StageCount(received=accepted + len(rejections) if received is None else received, accepted=accepted,
-                      rejected=_rejection_count(rejections))
+    return StageCount(received=received, accepted=accepted, rejected=_rejection_count(rejections))
 
 
-def _with_models(store: ArtifactStore, run_id: str, stage: str, seeds: Sequence[SeedClass],
-                 config: BuildConfig) -> StageCount:
-    """A generating stage on the model backend (pipeline/models/stage.py). Its done marker is written only
-    when every item was made: work the budget stopped is done by a rerun with a raised budget."""
-    from pipeline.models.stage import compose_blueprints, enhance_blueprints, run_model_stage
+class SeedsStage(RecordStage):
+    """The seeds the run starts from, read from the live corpus once, with the domain registry they were
+    read with. Later stages read these records (`RunContext.seeds`, `.registry`), never the live corpus:
+    a resumed run keeps what it started with."""
 
-    blueprints = enhance_blueprints(seeds) if stage == ENHANCE_STAGE else compose_blueprints(seeds, config)
-    count, complete = run_model_stage(store, run_id, stage, blueprints, config)
-    return finish_stage(store, run_id, stage, count) if complete else count
+    stage = Stage.SEEDS
+    reads = ("the seed corpus", "the domain registry")
+    in_process = True  # the corpus is read once, here
+    uses_pool = False
 
+    def __init__(self) -> None:
+        self._read: tuple[DomainRegistry, dict[str, SeedClass]] | None = None
 
-def stage_enhance(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
-    """Stage 1: enhanced candidates from every seed the run recorded (offline synthesis; oracle runs in the
-    sandbox)."""
-    if (done := finished_count(store, run_id, ENHANCE_STAGE)) is not None:
-        return done
-    seeds = run_seeds(store, run_id)
-    if config.models.backend_for(ENHANCE_STAGE) == "model":
-        return _with_models(store, run_id, ENHANCE_STAGE, seeds, config)
-    from pipeline.synthesis.enhance import enhance_seeds
+    def _corpus(self, ctx: RunContext) -> tuple[DomainRegistry, dict[str, SeedClass]]:
+        if self._read is None:
+            registry, seeds = load_seed_records(ctx.config, ctx.settings)
+            self._read = registry, {record_file_id(s.seed_id): s for s in seeds}
+        return self._read
 
-    with config.sandbox_pool() as pool, \
-            progress.step(ENHANCE_STAGE, total=len(seeds)) as step:
-        candidates = enhance_seeds(seeds, config.enhance_config(), pool=pool, jobs=config.jobs, on_done=step.advance)
-        count = store_generated(store, run_id, ENHANCE_STAGE, candidates,
-                                 received=len(seeds))
-    return finish_stage(store, run_id, ENHANCE_STAGE, count)
+    def items(self, ctx: RunContext) -> list[str]:
+        return list(self._corpus(ctx)[1])
 
+    def is_done(self, ctx: RunContext, item: str) -> bool:
+        return ctx.store.has(ctx.run_id, Stage.SEEDS, item)
 
-def stage_compose(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
-    """Stage 2: hybrid classes fused from pairs of the run's seeds of different domains."""
-    if (done := finished_count(store, run_id, COMPOSE_STAGE)) is not None:
-        return done
-    seeds = run_seeds(store, run_id)
-    if config.models.backend_for(COMPOSE_STAGE) == "model":
-        return _with_models(store, run_id, COMPOSE_STAGE, seeds, config)
-    from pipeline.synthesis.compose import compose_seeds
+    def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> None:
+        ctx.store.write(ctx.run_id, Stage.SEEDS, item, self._corpus(ctx)[1][item])
 
-    compose_config = config.compose_config(load_domains(settings.domain_registry_path()))
-    with config.sandbox_pool() as pool, \
-            progress.step(COMPOSE_STAGE) as step:
-        candidates = compose_seeds(seeds, compose_config, pool=pool, jobs=config.jobs, on_pairs=step.set_total,
-                                   on_done=step.advance)
-        count = store_generated(store, run_id, COMPOSE_STAGE, candidates)  # received: the pairs tried
-    return finish_stage(store, run_id, COMPOSE_STAGE, count)
+    def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
+        record_registry(ctx.store, ctx.run_id, self._corpus(ctx)[0])
+        return {self.stage: StageCount(received=len(items), accepted=len(items))}
 
 
-def stage_mine(store: ArtifactStore, run_id: str, config: BuildConfig) -> StageCount:
-    """Stage 3: classes first committed after the cut-off, from the configured local folder and/or GitHub
-    (pipeline/mining); the flow runs it only when `[mine]` has a source."""
-    if (done := finished_count(store, run_id, MINE_STAGE)) is not None:
-        return done
-    from pipeline.mining.stage import stage_mine as mine
+class SynthesisWork(Record):
+    """One finished synthesis item (a seed for enhance, a pair for compose) and what it added to the funnel."""
 
-    with config.sandbox_pool() as pool:
-        result = mine(store, run_id, config.mine, load_domains(settings.domain_registry_path()), pool=pool)
-    return finish_stage(store, run_id, MINE_STAGE, result.count)
+    stage: str = Field(description="enhance or compose.")
+    item_id: str = Field(description="The seed id, or the pair's two seed ids joined by '+'.")
+    candidate_ids: tuple[str, ...] = Field(default=(), description="Candidates the item produced.")
+    count: StageCount = Field(description="The item's share of the stage's funnel counts.")
+
+
+def _is_transient(item: Candidate | Rejection) -> bool:
+    return isinstance(item, Rejection) and item.reason is RejectReason.INTERNAL_ERROR
+
+
+class SynthesisStage(RecordStage):
+    """Offline enhance (one item per seed the run recorded) or compose (one per pair of seeds of different
+    domains): candidates made by libcst transforms, with tests derived by running the reference as the
+    oracle in the sandbox."""
+
+    reads = (Stage.SEEDS,)
+
+    def __init__(self, stage: Stage) -> None:
+        if stage not in (Stage.ENHANCE, Stage.COMPOSE):
+            raise ValueError(f"not a synthesis stage: {stage}")
+        self.stage = stage
+
+    def items(self, ctx: RunContext) -> list[str]:
+        if self.stage is Stage.ENHANCE:
+            return [s.seed_id for s in ctx.seeds]
+        from pipeline.synthesis.pairing import pair_seeds
+
+        compose = ctx.config.compose_config(ctx.registry)
+        pairs = pair_seeds(ctx.seeds, rng_seed=compose.rng_seed, max_pairs=compose.max_pairs,
+                           max_uses_per_seed=compose.max_uses_per_seed, composable=compose.composable)
+        return [f"{a.seed_id}{PAIR_SEPARATOR}{b.seed_id}" for a, b in pairs]
+
+    def _work_id(self, item: str) -> str:
+        return f"{self.stage}-{record_file_id(item).replace(PAIR_SEPARATOR, '.')}"
+
+    def is_done(self, ctx: RunContext, item: str) -> bool:
+        return ctx.store.has(ctx.run_id, Folder.SYNTHESIS_WORK, self._work_id(item))
+
+    def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> SynthesisWork:
+        """Make the candidates (or rejections) of one seed or pair, write them and the item's work record."""
+        store, run_id = ctx.store, ctx.run_id
+        if self.is_done(ctx, item):
+            return store.read(run_id, Folder.SYNTHESIS_WORK, self._work_id(item), SynthesisWork)
+        seeds = {s.seed_id: s for s in ctx.seeds}
+        try:
+            chosen = [seeds[seed_id] for seed_id in item.split(PAIR_SEPARATOR)]
+        except KeyError as missing:
+            raise InputError(f"{store.runs / run_id}: item {item!r} names seed {missing} the run did not record") from None
+        if self.stage is Stage.ENHANCE:
+            from pipeline.synthesis.enhance import enhance_seeds
+
+            made = list(enhance_seeds(chosen, ctx.config.enhance_config(), pool=kit))
+        else:
+            from pipeline.synthesis.compose import compose_guarded
+
+            made = compose_guarded((chosen[0], chosen[1]), ctx.config.compose_config(ctx.registry), pool=kit)
+        if not last_attempt and any(_is_transient(m) for m in made):
+            raise TransientFailure(f"{self.stage} {item}: " + "; ".join(m.detail for m in made if _is_transient(m)))
+        count = store_generated(store, run_id, self.stage, made, received=1)
+        work = SynthesisWork(stage=self.stage, item_id=item, count=count,
+                             candidate_ids=tuple(m.candidate_id for m in made if isinstance(m, Candidate)))
+        store.write(run_id, Folder.SYNTHESIS_WORK, self._work_id(item), work)
+        return work
+
+    def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
+        """Added up from the items' work records (every item is finished)."""
+        return {self.stage: _sum_counts(ctx.store.read(ctx.run_id, Folder.SYNTHESIS_WORK, self._work_id(item),
+                                                       SynthesisWork).count for item in items)}
+
+
+def generating_stage(stage: Stage, config: BuildConfig) -> RecordStage:
+    """Enhance or compose on the backend `[models]` chooses for it."""
+    if config.models.backend_for(stage) == "model":
+        from pipeline.models.stage import ModelStage
+
+        return ModelStage(stage)
+    return SynthesisStage(stage)
 
 
 def generated_candidates(store: ArtifactStore, run_id: str) -> list[Candidate]:
@@ -180,7 +221,31 @@ def generated_candidates(store: ArtifactStore, run_id: str) -> list[Candidate]:
     return [c for stage in CANDIDATE_STAGES for _, c in store.iter_records(run_id, stage, Candidate)]
 
 
-def _gate_rejection(candidate: Candidate, report: GateReport) -> Rejection:
+def _candidate(store: ArtifactStore, run_id: str, candidate_id: str) -> Candidate:
+    for stage in CANDIDATE_STAGES:
+        if store.has(run_id, stage, candidate_id):
+            return store.read(run_id, stage, candidate_id, Candidate)
+    raise InputError(f"{store.runs / run_id}: no generated candidate {candidate_id}")
+
+
+def _report(store: ArtifactStore, run_id: str, candidate_id: str) -> GateReport:
+    return store.read(run_id, Stage.VALIDATE, candidate_id, GateReport)
+
+
+def _gate(ctx: RunContext, candidate: Candidate, pool: Any, last_attempt: bool) -> GateReport:
+    """The candidate's gate report, written once (read back when an earlier attempt wrote it)."""
+    from validation.gate import validate_guarded
+
+    if ctx.store.has(ctx.run_id, Stage.VALIDATE, candidate.candidate_id):
+        return _report(ctx.store, ctx.run_id, candidate.candidate_id)
+    report = validate_guarded(candidate, ctx.config.gate, pool)
+    if not last_attempt and RejectReason.INTERNAL_ERROR in report.reasons:
+        raise TransientFailure(f"gate {candidate.candidate_id}: {report.evidence.get('error', 'internal error')}")
+    ctx.store.write(ctx.run_id, Stage.VALIDATE, candidate.candidate_id, report)
+    return report
+
+
+def _gate_rejection(candidate_id: str, report: GateReport) -> Rejection:
     failed = [c for c in report.checks if c.gated and not c.passed]
     detail = ("; ".join(f"{c.name}: {c.detail or c.value}" for c in failed[:3]) or str(report.evidence.get("error", ""))
               or "failed the validation gate")
@@ -188,136 +253,183 @@ def _gate_rejection(candidate: Candidate, report: GateReport) -> Rejection:
                 "interaction_edge_coverage": report.interaction_edge_coverage}
     if "traceback" in report.evidence:  # the gate could not check it (RejectReason.INTERNAL_ERROR)
         evidence["traceback"] = report.evidence["traceback"]
-    return Rejection(candidate_id=candidate.candidate_id, stage=VALIDATE_STAGE, reason=report.reasons[0],
+    return Rejection(candidate_id=candidate_id, stage=Stage.VALIDATE.value, reason=report.reasons[0],
                      detail=detail, evidence=evidence)
 
 
-# Runs the gate on candidates and hands each (candidate, report) to the callback as it is made. The default
-# runs them in this process's threads; the build flow passes one that maps a Prefect task per candidate.
-GateRunner = Callable[[Sequence[Candidate], Callable[[Candidate, GateReport], None]], None]
+class GateStage(RecordStage):
+    """The validation gate (validation/gate.py) on every generated candidate: one `GateReport` each. The
+    model backend writes the reports of its candidates as it makes them; those are not gated again."""
+
+    stage = Stage.VALIDATE
+    reads = CANDIDATE_STAGES
+
+    def items(self, ctx: RunContext) -> list[str]:
+        return [c.candidate_id for c in generated_candidates(ctx.store, ctx.run_id)]
+
+    def is_done(self, ctx: RunContext, item: str) -> bool:
+        return ctx.store.has(ctx.run_id, Stage.VALIDATE, item)
+
+    def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> bool:
+        return _gate(ctx, _candidate(ctx.store, ctx.run_id, item), kit, last_attempt).passed
+
+    def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
+        failing = [(item, report) for item in items if not (report := _report(ctx.store, ctx.run_id, item)).passed]
+        return {self.stage: StageCount(received=len(items), accepted=len(items) - len(failing),
+                                       rejected=_rejection_count(_gate_rejection(i, r) for i, r in failing))}
 
 
-def _validate_all(store: ArtifactStore, run_id: str, candidates: Sequence[Candidate], config: BuildConfig,
-                  pool, step_name: str, run_gate: GateRunner | None = None) -> dict[str, GateReport]:
-    """Gate reports for `candidates`, reading the ones an earlier attempt wrote and running the rest."""
-    from validation.gate import validate_many
+class RepairStage(RecordStage):
+    """One round of tests aimed at what the gate found missing, for the candidates that failed only on
+    coverage, interaction or over-specified tests (`REPAIRABLE`), then the gate again on the repaired
+    candidate. A candidate whose repaired tests pass is accepted in its repaired form (written under
+    `repair/<original id>.json`); the gate's rejection of every other failing candidate is written here."""
 
-    reports: dict[str, GateReport] = {}
-    todo: list[Candidate] = []
-    for candidate in candidates:
-        if store.has(run_id, VALIDATE_STAGE, candidate.candidate_id):
-            reports[candidate.candidate_id] = store.read(run_id, VALIDATE_STAGE, candidate.candidate_id, GateReport)
-        else:
-            todo.append(candidate)
-    with progress.step(step_name, total=len(candidates)) as step:
-        step.resume(len(reports))
+    stage = Stage.REPAIR
+    reads = CANDIDATE_STAGES + (Stage.VALIDATE,)
 
-        def keep(candidate: Candidate, report: GateReport) -> None:
-            # Written as each report arrives: an interrupted validation keeps every finished report.
-            store.write(run_id, VALIDATE_STAGE, candidate.candidate_id, report)
-            reports[candidate.candidate_id] = report
-            step.advance()
+    def _failing(self, ctx: RunContext) -> list[str]:
+        return [c.candidate_id for c in generated_candidates(ctx.store, ctx.run_id)
+                if not _report(ctx.store, ctx.run_id, c.candidate_id).passed]
 
-        if run_gate is None:
-            validate_many(todo, config.gate, pool, jobs=config.jobs, on_report=keep)
-        elif todo:
-            run_gate(todo, keep)
-    return reports
+    def items(self, ctx: RunContext) -> list[str]:
+        if not ctx.config.repair:
+            return []
+        return [c for c in self._failing(ctx) if set(_report(ctx.store, ctx.run_id, c).reasons) <= REPAIRABLE]
+
+    def _repaired(self, ctx: RunContext, item: str) -> Candidate | None:
+        if ctx.store.has(ctx.run_id, Stage.REPAIR, item):
+            return ctx.store.read(ctx.run_id, Stage.REPAIR, item, Candidate)
+        return None
+
+    def is_done(self, ctx: RunContext, item: str) -> bool:
+        # A candidate repair could add nothing to leaves no record: it is tried again by a resumed run.
+        fixed = self._repaired(ctx, item)
+        return fixed is not None and ctx.store.has(ctx.run_id, Stage.VALIDATE, fixed.candidate_id)
+
+    def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> None:
+        from pipeline.synthesis.jobs import JobFailed
+        from pipeline.synthesis.repair import repair_tests
+
+        fixed = self._repaired(ctx, item)
+        if fixed is None:
+            candidate = _candidate(ctx.store, ctx.run_id, item)
+            try:
+                fixed = repair_tests(candidate, _report(ctx.store, ctx.run_id, item), pool=kit)
+            except JobFailed:
+                return  # nothing could be added: the original's rejection stands
+            if fixed.candidate_id == item:
+                return
+            ctx.store.write(ctx.run_id, Stage.REPAIR, item, fixed)
+        _gate(ctx, fixed, kit, last_attempt)
+
+    def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
+        store, run_id = ctx.store, ctx.run_id
+        repairable = set(items)
+        rejections = []  # the gate's rejections that repair did not lift
+        for original in self._failing(ctx):
+            fixed = self._repaired(ctx, original)
+            if fixed is None or not _report(store, run_id, fixed.candidate_id).passed:
+                rejection = _gate_rejection(original, _report(store, run_id, original))
+                store.write(run_id, Folder.REJECTIONS, original, rejection)
+                rejections.append(rejection)
+        saved = sum(1 for item in items if (f := self._repaired(ctx, item)) is not None
+                    and _report(store, run_id, f.candidate_id).passed)
+        return {self.stage: StageCount(received=len(items), accepted=saved, rejected=_rejection_count(
+            r for r in rejections if r.candidate_id in repairable))}
 
 
-def stage_validate(store: ArtifactStore, run_id: str, config: BuildConfig,
-                   run_gate: GateRunner | None = None) -> tuple[StageCount, StageCount]:
-    """The validation gate on every generated candidate, then one repair round for the repairable failures.
-
-    Returns the counts of the gate and of the repair round. A candidate whose repaired tests pass is
-    accepted in its repaired form (the repaired candidate is written under `repair/<original id>.json`).
-    `run_gate` runs the gate on the candidates without a report (default: threads of this process).
-    """
-    gate_done, repair_done = (finished_count(store, run_id, s) for s in (VALIDATE_STAGE, REPAIR_STAGE))
-    if gate_done is not None and repair_done is not None:
-        return gate_done, repair_done
-    from pipeline.synthesis.jobs import JobFailed
-    from pipeline.synthesis.repair import repair_tests
-
-    candidates = generated_candidates(store, run_id)
-    with config.sandbox_pool() as pool:
-        reports = _validate_all(store, run_id, candidates, config, pool, VALIDATE_STAGE, run_gate)
-        failing = [c for c in candidates if not reports[c.candidate_id].passed]
-        repairable = [c for c in failing if config.repair and set(reports[c.candidate_id].reasons) <= REPAIRABLE]
-        repairable_ids = {c.candidate_id for c in repairable}
-        repaired: dict[str, Candidate] = {}  # original candidate id -> repaired candidate
-        with progress.step(REPAIR_STAGE, total=len(repairable)) as step:
-            for candidate in repairable:
-                original = candidate.candidate_id
-                if store.has(run_id, REPAIR_STAGE, original):
-                    repaired[original] = store.read(run_id, REPAIR_STAGE, original, Candidate)
-                    step.resume(1)
-                    continue
-                try:
-                    fixed = repair_tests(candidate, reports[original], pool=pool)
-                except JobFailed:
-                    fixed = candidate  # nothing could be added: the original's rejection stands
-                if fixed.candidate_id != original:
-                    store.write(run_id, REPAIR_STAGE, original, fixed)
-                    repaired[original] = fixed
-                step.advance()
-        # The repaired candidates (few, stored under their original's id) are gated in this process.
-        repair_reports = _validate_all(store, run_id, list(repaired.values()), config, pool, f"{REPAIR_STAGE} gate")
-    gate_rejections = {c.candidate_id: _gate_rejection(c, reports[c.candidate_id]) for c in failing}
-    rejections = []  # those that repair did not save
-    for original, rejection in gate_rejections.items():
-        fixed = repaired.get(original)
-        if fixed is None or not repair_reports[fixed.candidate_id].passed:
-            store.write(run_id, REJECTIONS, original, rejection)
-            rejections.append(rejection)
-    gate = StageCount(received=len(candidates), accepted=len(candidates) - len(failing),
-                      rejected=_rejection_count(gate_rejections.values()))
-    repair = StageCount(received=len(repairable), accepted=len(failing) - len(rejections),
-                        rejected=_rejection_count(r for r in rejections if r.candidate_id in repairable_ids))
-    return finish_stage(store, run_id, VALIDATE_STAGE, gate), finish_stage(store, run_id, REPAIR_STAGE, repair)
+def _survivor(store: ArtifactStore, run_id: str, candidate_id: str) -> tuple[Candidate, GateReport]:
+    """The candidate the gate decided on (the repaired one, when repair replaced it) and its report."""
+    if store.has(run_id, Stage.REPAIR, candidate_id):
+        candidate = store.read(run_id, Stage.REPAIR, candidate_id, Candidate)
+    else:
+        candidate = _candidate(store, run_id, candidate_id)
+    return candidate, _report(store, run_id, candidate.candidate_id)
 
 
 def accepted_pairs(store: ArtifactStore, run_id: str) -> Iterator[tuple[Candidate, GateReport]]:
     """Every candidate that passed the gate (a repaired one in place of its original), with its report."""
     for candidate in generated_candidates(store, run_id):
-        if store.has(run_id, REPAIR_STAGE, candidate.candidate_id):
-            candidate = store.read(run_id, REPAIR_STAGE, candidate.candidate_id, Candidate)
-        if store.has(run_id, VALIDATE_STAGE, candidate.candidate_id):
-            report = store.read(run_id, VALIDATE_STAGE, candidate.candidate_id, GateReport)
+        if store.has(run_id, Stage.REPAIR, candidate.candidate_id):
+            candidate = store.read(run_id, Stage.REPAIR, candidate.candidate_id, Candidate)
+        if store.has(run_id, Stage.VALIDATE, candidate.candidate_id):
+            report = _report(store, run_id, candidate.candidate_id)
             if report.passed:
                 yield candidate, report
 
 
-def stage_judge(store: ArtifactStore, run_id: str, config: BuildConfig) -> dict[str, StageCount]:
-    """The judge panel on the gate's survivors (judges/stage.py): the deterministic checks, then the model
-    panel (when models are set) on what the checks accepted; one funnel step per layer."""
-    if (done := finished_judge_steps(store, run_id, config)) is not None:
-        return done
-    from judges.stage import judge_survivors, model_client, panel_factory
+class JudgeStage(RecordStage):
+    """The judge panel on the gate's survivors (judges/): the deterministic checks, then the model panel
+    (when models are set) on what the checks accepted; one funnel step per layer. Items are named by the
+    generated candidate's id, so that each resolves without reading the others; each item's panel has a
+    model client of its own, so that what its calls spent comes back with it."""
 
-    client = model_client() if config.judges.models else None  # its usage joins the run's model_usage.json
-    open_panel = panel_factory(config.judges, jobs=config.jobs, limits=config.gate.limits(), client=client,
-                               python=config.sandbox_python)
-    counts, _ = judge_survivors(store, run_id, list(accepted_pairs(store, run_id)), open_panel,
-                                jobs=config.judges.jobs if config.judges.models else config.jobs,
-                                layers=config.judges.layers)
-    if client is not None:
-        from pipeline.models.run_state import RunLedger
+    stage = Stage.JUDGE
+    reads = (Stage.VALIDATE, Stage.REPAIR)
 
-        RunLedger(store, run_id, config.models).save_usage(client.usage())
-    return finish_judge_steps(store, run_id, counts)
+    def __init__(self, panel: Any = None) -> None:
+        self.panel = panel  # replaces the configured panel (tests)
 
+    def needs_pool(self, ctx: RunContext) -> bool:
+        return ctx.config.judges.offline  # the checks' specification judge runs code; model judges do not
 
-def finished_judge_steps(store: ArtifactStore, run_id: str, config: BuildConfig) -> dict[str, StageCount] | None:
-    """The judge layers' counts a finished judge stage left behind (None unless every configured layer's)."""
-    from judges.panel import funnel_step
+    def steps(self, ctx: RunContext) -> tuple[str, ...]:
+        from judges.panel import funnel_step
 
-    counts = {step: finished_count(store, run_id, step) for step in map(funnel_step, config.judges.layers)}
-    return counts if all(c is not None for c in counts.values()) else None
+        return tuple(map(funnel_step, ctx.config.judges.layers))
 
+    def items(self, ctx: RunContext) -> list[str]:
+        return [c.candidate_id for c in generated_candidates(ctx.store, ctx.run_id)
+                if _survivor(ctx.store, ctx.run_id, c.candidate_id)[1].passed]
 
-def finish_judge_steps(store: ArtifactStore, run_id: str, counts: dict[str, StageCount]) -> dict[str, StageCount]:
-    return {step: finish_stage(store, run_id, step, count) for step, count in counts.items()}
+    def _decided_id(self, ctx: RunContext, item: str) -> str | None:
+        """The id the panel's decision on this item is stored under, once it is written."""
+        decided = _survivor(ctx.store, ctx.run_id, item)[0].candidate_id
+        return decided if ctx.store.has(ctx.run_id, Stage.JUDGE, decided) else None
+
+    def is_done(self, ctx: RunContext, item: str) -> bool:
+        return self._decided_id(ctx, item) is not None
+
+    def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> Any:
+        """The panel's decision on one survivor, written with its rejection; returns what its model calls
+        spent (None without models). A judge whose model call failed after the client's own retries abstains;
+        while attempts remain that is a passing failure (nothing written), so that a brief outage does not
+        become a held task."""
+        from judges.cache import VerdictCache
+        from judges.model_judge import CALL_FAILED
+        from judges.stage import layered_panel, model_client, record_decision
+
+        judges = ctx.config.judges
+        client = model_client(ctx.settings.model_cache) if judges.models and self.panel is None else None
+        panel = self.panel or layered_panel(judges, pool=kit if judges.offline else None, client=client,
+                                            limits=ctx.config.gate.limits(), cache=VerdictCache(ctx.settings.verdict_cache))
+        decision = panel.review(*_survivor(ctx.store, ctx.run_id, item))
+        failed = [f.note for v in decision.verdicts for f in v.findings if f.note.startswith(CALL_FAILED)]
+        if failed and not last_attempt:
+            raise TransientFailure(f"judge {decision.candidate_id}: {failed[0]}")
+        record_decision(ctx.store, ctx.run_id, decision)
+        return client.usage() if client is not None else None
+
+    def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
+        """Counted per layer, and the agreement figures written, from the decisions in the store; the model
+        calls of this attempt join the run's model_usage.json."""
+        from judges.panel import PanelDecision
+        from judges.stage import tally_decisions
+        from pipeline.models.usage import UsageSummary
+
+        decisions = [ctx.store.read(ctx.run_id, Stage.JUDGE, self._decided_id(ctx, item), PanelDecision)
+                     for item in items]
+        counts, _ = tally_decisions(ctx.store, ctx.run_id, decisions, ctx.config.judges.layers)
+        spent = UsageSummary()
+        for usage in notes.values():
+            if usage is not None:
+                spent = spent.plus(usage)
+        if spent.rows:
+            from pipeline.models.run_state import RunLedger
+
+            RunLedger(ctx.store, ctx.run_id, ctx.config.models).save_usage(spent)
+        return counts
 
 
 def judged_tasks(store: ArtifactStore, run_id: str, config: BuildConfig,
@@ -342,39 +454,58 @@ def judged_tasks(store: ArtifactStore, run_id: str, config: BuildConfig,
         yield build_task(candidate, report, verdicts)
 
 
-def stage_release(store: ArtifactStore, run_id: str, funnel: Funnel, config: BuildConfig) -> RunOutcome:
-    """Build tasks from the accepted candidates and write the next release (or none when nothing is new).
+class ReleaseStage(RecordStage):
+    """Tasks from the accepted candidates, decontaminated and deduplicated, written as the next release (or
+    none when nothing is new). One item, the release itself; its done marker is the run's outcome
+    (`release.done.json`), written last, after the final funnel: a finished run's release stage never runs
+    again, so its funnel and rejection records stay those of the build that made the release."""
 
-    Writes the final funnel and then the run's outcome, last: a finished run's release stage never runs
-    again, so its funnel and rejection records stay those of the build that made the release.
-    """
-    if (outcome := finished_outcome(store, run_id)) is not None:
+    stage = Stage.RELEASE
+    reads = (Stage.SEEDS, Stage.VALIDATE, Stage.REPAIR, Stage.JUDGE)
+    in_process = True
+    uses_pool = False
+    ITEM: ClassVar[str] = "release"
+
+    def __init__(self, funnel: Funnel) -> None:
+        self.funnel = funnel  # the counts of the stages before it
+
+    def finished(self, ctx: RunContext) -> RunOutcome | None:
+        return finished_outcome(ctx.store, ctx.run_id)
+
+    def items(self, ctx: RunContext) -> list[str]:
+        return [self.ITEM]
+
+    def is_done(self, ctx: RunContext, item: str) -> bool:
+        return False
+
+    def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> RunOutcome:
+        from judges.stage import read_agreement
+        from pipeline.models.run_state import manifest_usage
+        from pipeline.release.assemble import release
+        from pipeline.base.timing import timed
+
+        store, run_id, config = ctx.store, ctx.run_id, ctx.config
+        tasks: list[Task] = []
+        interpreters: set[str] = set()
+        with progress.step(f"{Stage.RELEASE} tasks") as step, timed("release", "build tasks (and judges' verdicts)"):
+            for task in judged_tasks(store, run_id, config, interpreters):
+                tasks.append(task)
+                step.advance()
+        release_config = config.release.model_copy(update={
+            "seed_corpus_hash": corpus_hash(ctx.seeds),
+            "build_configuration": config.model_dump(mode="json"),
+            "model_usage": manifest_usage(store.runs / run_id),
+        })
+        judging = read_agreement(store, run_id) if config.judges.enabled else None
+        result = release(store, run_id, tasks, self.funnel, release_config, benchmarks=config.benchmarks,
+                         judging=judging, interpreters=sorted(interpreters))
+        for rejection in result.rejections:
+            store.write(run_id, Folder.REJECTIONS, record_file_id(rejection.candidate_id), rejection)
+        store.write_run_file(run_id, FUNNEL_FILE, result.funnel.to_json() + "\n")
+        return RunOutcome(run_id=run_id, version=result.version, message=result.message,
+                          released=tuple(result.released))
+
+    def finish(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> RunOutcome:
+        outcome = notes[self.ITEM]
+        record_outcome(ctx.store, outcome)
         return outcome
-    from judges.stage import read_agreement
-    from pipeline.models.run_state import manifest_usage
-    from pipeline.release.assemble import release
-
-    from pipeline.base.timing import timed
-
-    tasks: list[Task] = []
-    interpreters: set[str] = set()
-    with progress.step(f"{RELEASE_STAGE} tasks") as step, timed("release", "build tasks (and judges' verdicts)"):
-        for task in judged_tasks(store, run_id, config, interpreters):
-            tasks.append(task)
-            step.advance()
-    release_config = config.release.model_copy(update={
-        "seed_corpus_hash": corpus_hash(run_seeds(store, run_id)),
-        "build_configuration": config.model_dump(mode="json"),
-        "model_usage": manifest_usage(store.runs / run_id),
-    })
-    judging = read_agreement(store, run_id) if config.judges.enabled else None
-    with progress.step(RELEASE_STAGE):  # decontamination, deduplication, the files and their self-check
-        result = release(store, run_id, tasks, funnel, release_config, benchmarks=config.benchmarks, judging=judging,
-                         interpreters=sorted(interpreters))
-    for rejection in result.rejections:
-        store.write(run_id, REJECTIONS, record_file_id(rejection.candidate_id), rejection)
-    store.write_run_file(run_id, FUNNEL_FILE, result.funnel.to_json() + "\n")
-    outcome = RunOutcome(run_id=run_id, version=result.version, message=result.message,
-                         released=tuple(result.released))
-    record_outcome(store, outcome)
-    return outcome

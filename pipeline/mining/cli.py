@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from pipeline import settings
+from pipeline.settings import Settings
 from pipeline.base.errors import InputError
 
 console = Console()
@@ -40,7 +40,8 @@ def mine_command(
     """Mine classes first committed after the cut-off into a run's `mine/` folder, with every rejection."""
     from pipeline.config import load_config
     from pipeline.domains import load_domains
-    from pipeline.mining.stage import mining_configured, stage_mine
+    from pipeline.driver import RunContext, ThreadExecutor, run_stage
+    from pipeline.mining.stage import MineStage, finish_mining, mining_configured
     from pipeline.base.records import content_hash
     from pipeline.base.store import ArtifactStore, atomic_write_text
 
@@ -62,17 +63,21 @@ def mine_command(
     if limit is not None:
         updates["limit"] = limit
     mine = build.mine.model_copy(update=updates)
-    if not mining_configured(mine):
+    resolved = Settings.from_environment()
+    if not mining_configured(mine, resolved):
         raise InputError("nothing to mine: give --local DIR, or --github with GITHUB_TOKEN set")
-    registry = load_domains(settings.domain_registry_path())
+    registry = load_domains(resolved.domains)
     unknown = set(mine.domains) - set(registry.names)
     if unknown:
         raise InputError(f"--domains: unknown domain(s) {sorted(unknown)}")
     run_id = run_id or "mine-" + content_hash(mine.model_dump(mode="json"), length=10)
-    store = ArtifactStore(settings.artifacts_dir())
+    store = ArtifactStore(resolved.artifacts)
+    ctx = RunContext(store, run_id, build.model_copy(update={"mine": mine, "jobs": jobs}), resolved)
+    stage = MineStage()
     with build.sandbox_pool(jobs) as pool:
         console.print(f"sandbox interpreter: {pool.interpreter.label} ({pool.interpreter.executable})")
-        result = stage_mine(store, run_id, mine, registry, pool=pool)
+        run_stage(stage, ctx, ThreadExecutor(pool=pool))
+    result = stage.result or finish_mining(store, run_id, stage.items(ctx), mine)  # finished by an earlier run
     summary = result.tally.summary()
     console.print(f"run {run_id}: {store.runs / run_id}")
     console.print(f"repositories {summary['repositories']}  classes seen {summary['classes_seen']}  kept {summary['kept']}")

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from pipeline.base.analysis.python_need import RUNNING, PythonNeed, Supported, python_need
+from pipeline.base.layout import Stage
 from pipeline.mining.effects import effects_filter
 from pipeline.mining.extract import ClassUnit, ParsedModule, parse_module
 from pipeline.mining.filters import Drop, Filter, first_drop
@@ -24,7 +25,7 @@ from pipeline.mining.shape import interaction_filter, is_test_path, kind_filter,
 from pipeline.mining.slicing import Slice, self_contained, slice_class
 from pipeline.base.records import Rejection, RejectReason
 
-STAGE = "mine"
+STAGE = Stage.MINE
 def undocumented_methods(unit: ClassUnit) -> list[str]:
     """Methods a solver would have to implement without a docstring (dunders other than __init__ are
     exempt: their meaning is the language's). Read from the syntax tree directly: this filter runs before

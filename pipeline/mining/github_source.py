@@ -12,11 +12,10 @@ name and body.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from datetime import datetime, timezone
+from pathlib import Path
 
-from pipeline import settings
 from pipeline.base.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
 from pipeline.mining.domain import match_domain
@@ -33,10 +32,10 @@ from pipeline.base.records import Rejection, RejectReason
 MAX_RENAMES = 5
 
 
-def make_api(config: MineConfig) -> GithubApi:
-    token = os.environ.get("GITHUB_TOKEN", "")
+def make_api(config: MineConfig, token: str, cache: Path) -> GithubApi:
+    """The GitHub client of `[mine]`, with its answers cached under `cache`."""
     gh = config.github_settings
-    return GithubApi(token, settings.artifacts_dir() / "github-cache", base_url=gh.base_url, per_page=gh.per_page,
+    return GithubApi(token, cache, base_url=gh.base_url, per_page=gh.per_page,
                      max_wait_s=gh.max_wait_s)
 
 
@@ -133,13 +132,12 @@ def mine_repository(api: GithubApi, full_name: str, config: MineConfig, registry
                              docstrings_by=config.docstring_model if code != outcome.piece.code else None)
 
 
-def mine_github(config: MineConfig, registry: DomainRegistry, tally: Tally, *, client: GithubApi | None = None,
+def mine_github(config: MineConfig, registry: DomainRegistry, tally: Tally, *, client: GithubApi,
                 documenter: Documenter | None = None, supported: Supported | None = None) -> Iterator[MinedClass | Rejection]:
     """Every repository the keyword searches find (each once), in the order found."""
-    api = client or make_api(config)
-    for full_name in found_repositories(api, config, registry):
+    for full_name in found_repositories(client, config, registry):
         try:
-            yield from mine_repository(api, full_name, config, registry, tally, documenter, supported)
+            yield from mine_repository(client, full_name, config, registry, tally, documenter, supported)
         except GithubUnavailable as exc:
             yield rejection(full_name, "", "", Drop(RejectReason.SOURCE_UNREADABLE, str(exc)))
 

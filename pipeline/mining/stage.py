@@ -20,47 +20,45 @@ interrupted stage resumes.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
-from pipeline.base import progress
 from pipeline.base.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
+from pipeline.driver import Counts, RecordStage, RunContext, TransientFailure
 from pipeline.base.errors import InputError
 from pipeline.funnel import StageCount
+from pipeline.base.layout import Folder, Stage, record_file_id
 from pipeline.mining.candidates import build_candidate
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally
 from pipeline.base.records import Candidate, Record, Rejection, RejectReason
-from pipeline.stages import MINE_STAGE, REJECTIONS, record_file_id
+from pipeline.settings import Settings
 from pipeline.base.store import ArtifactStore
 
-MINED_STAGE = "mined"
-BUILT_STAGE = "mine_built"
-WORK_STAGE = "mine_work"
 LOCAL, GITHUB = "local", "github"  # repository items: "local:<path below [mine] local>", "github:<owner/name>"
 
 
-def mining_configured(config: MineConfig) -> bool:
-    """Whether the stage has a source: a local folder, or GitHub with a token in the environment."""
-    return config.local is not None or (config.github and bool(os.environ.get("GITHUB_TOKEN")))
+def mining_configured(config: MineConfig, settings: Settings) -> bool:
+    """Whether the stage has a source: a local folder, or GitHub with a token (`GITHUB_TOKEN`)."""
+    return config.local is not None or (config.github and bool(settings.token()))
 
 
-def make_documenter(config: MineConfig, client: Any = None) -> Any:
-    """The docstring writer of `[mine] docstring_model` (None offline), on the shared model client."""
+def make_documenter(config: MineConfig, settings: Settings | None = None, client: Any = None) -> Any:
+    """The docstring writer of `[mine] docstring_model` (None offline), on `client` or the shared model
+    client of `settings`' artifact tree."""
     if config.docstring_model is None:
         return None
-    from pipeline import settings
     from pipeline.mining.docstrings import write_docstrings
     from pipeline.models.client import ModelClient
 
-    client = client or ModelClient(settings.artifacts_dir() / "cache" / "models")
+    client = client or ModelClient(settings.model_cache)
     return lambda name, code, missing: write_docstrings(client, config.docstring_model, config.docstring_api_base,
                                                         name, code, missing)
 
@@ -105,13 +103,18 @@ def _below(root: Path, path: Path) -> str:
 
 
 def _github(config: MineConfig, client: Any) -> Any:
-    if client is not None:
-        return client
-    if not os.environ.get("GITHUB_TOKEN"):
+    if client is None:
         raise InputError("[mine] github = true needs GITHUB_TOKEN in the environment")
+    return client
+
+
+def github_client(config: MineConfig, settings: Settings) -> Any:
+    """The GitHub API client of `[mine] github` (None without it, or without a token)."""
+    if not (config.github and settings.token()):
+        return None
     from pipeline.mining.github_source import make_api
 
-    return make_api(config)
+    return make_api(config, settings.token(), settings.artifacts / "github-cache")
 
 
 def supported_by(pool: Any) -> Supported | None:
@@ -162,19 +165,18 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
     from pipeline.mining.examine import rejection
     from pipeline.mining.filters import Drop
     from pipeline.mining.github_api import GithubUnavailable
-    from pipeline.per_record import TransientFailure
     from pipeline.synthesis.jobs import error_rejection, never_fatal
 
-    if store.has(run_id, WORK_STAGE, _work_id(item_id)):
-        return store.read(run_id, WORK_STAGE, _work_id(item_id), MineWork)
+    if store.has(run_id, Folder.MINE_WORK, _work_id(item_id)):
+        return store.read(run_id, Folder.MINE_WORK, _work_id(item_id), MineWork)
     earlier = {_key(c.provenance.source, c.provenance.path, c.class_name): c
-               for _, c in store.iter_records(run_id, BUILT_STAGE, Candidate)}
+               for _, c in store.iter_records(run_id, Folder.MINE_BUILT, Candidate)}
     # One class's odd code must not end the mine: an unexpected error building its candidate is its
     # internal_error rejection (retried with the repository like a lost sandbox; a sandbox that cannot start
     # still ends the build).
     build = never_fatal(
         lambda mined: [build_candidate(mined, pool=pool, rng_seed=config.test_rng_seed, source=_source(mined))],
-        lambda mined, exc: error_rejection(mined.mined_id, MINE_STAGE, exc, repository=mined.repository,
+        lambda mined, exc: error_rejection(mined.mined_id, Stage.MINE, exc, repository=mined.repository,
                                            path=mined.path, class_name=mined.class_name))
     tally = Tally()
     found: list[MinedClass] = []
@@ -191,7 +193,7 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
             if isinstance(built, Rejection):
                 rejected.append(built)
                 continue
-            store.write(run_id, BUILT_STAGE, built.candidate_id, built)
+            store.write(run_id, Folder.MINE_BUILT, built.candidate_id, built)
             kept.append((item.mined_id, built.candidate_id))
             if config.limit is not None and len(kept) >= config.limit:
                 break
@@ -203,36 +205,36 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
     if transient and not last_attempt:
         raise TransientFailure(f"mine {item_id}: " + "; ".join(r.detail for r in transient))
     for mined in found:
-        store.write(run_id, MINED_STAGE, mined.mined_id, mined)
+        store.write(run_id, Folder.MINED, mined.mined_id, mined)
     for rejection_record in rejected:
-        store.write(run_id, REJECTIONS, record_file_id(rejection_record.candidate_id), rejection_record)
+        store.write(run_id, Folder.REJECTIONS, record_file_id(rejection_record.candidate_id), rejection_record)
     work = MineWork(item_id=item_id, repository=tally.repositories[0] if tally.repositories else item_id,
                     classes_seen=tally.classes_seen, kept=tuple(kept),
                     rejected=dict(sorted(Counter(r.reason for r in rejected).items())))
-    store.write(run_id, WORK_STAGE, _work_id(item_id), work)
+    store.write(run_id, Folder.MINE_WORK, _work_id(item_id), work)
     return work
 
 
 def is_mined(store: ArtifactStore, run_id: str, item_id: str) -> bool:
-    return store.has(run_id, WORK_STAGE, _work_id(item_id))
+    return store.has(run_id, Folder.MINE_WORK, _work_id(item_id))
 
 
 def kept_count(store: ArtifactStore, run_id: str, items: Sequence[str]) -> int:
     """Classes kept by the finished repositories among `items`."""
-    return sum(len(store.read(run_id, WORK_STAGE, _work_id(i), MineWork).kept) for i in items if is_mined(store, run_id, i))
+    return sum(len(store.read(run_id, Folder.MINE_WORK, _work_id(i), MineWork).kept) for i in items if is_mined(store, run_id, i))
 
 
 def finish_mining(store: ArtifactStore, run_id: str, items: Sequence[str], config: MineConfig) -> MineResult:
     """The stage's candidates and count from the finished repositories among `items` (which are in source
     order): the first `config.limit` kept classes, in that order, are written to `mine/`."""
-    works = [store.read(run_id, WORK_STAGE, _work_id(i), MineWork) for i in items if is_mined(store, run_id, i)]
+    works = [store.read(run_id, Folder.MINE_WORK, _work_id(i), MineWork) for i in items if is_mined(store, run_id, i)]
     chosen = [pair for work in works for pair in work.kept][:config.limit]
     kept: list[tuple[MinedClass, Candidate]] = []
     for mined_id, candidate_id in chosen:
-        candidate = store.read(run_id, BUILT_STAGE, candidate_id, Candidate)
-        if not store.has(run_id, MINE_STAGE, candidate_id):
-            store.write(run_id, MINE_STAGE, candidate_id, candidate)
-        kept.append((store.read(run_id, MINED_STAGE, mined_id, MinedClass), candidate))
+        candidate = store.read(run_id, Folder.MINE_BUILT, candidate_id, Candidate)
+        if not store.has(run_id, Stage.MINE, candidate_id):
+            store.write(run_id, Stage.MINE, candidate_id, candidate)
+        kept.append((store.read(run_id, Folder.MINED, mined_id, MinedClass), candidate))
     rejected: Counter[RejectReason] = Counter()
     for work in works:
         rejected.update(work.rejected)
@@ -242,18 +244,49 @@ def finish_mining(store: ArtifactStore, run_id: str, items: Sequence[str], confi
     return MineResult(count, tally, kept)
 
 
-def stage_mine(store: ArtifactStore, run_id: str, config: MineConfig, registry: DomainRegistry, *, pool: Any,
-               github: Any = None, model_client: Any = None) -> MineResult:
-    """Every repository in turn in this process, until `config.limit` classes are kept (the build maps
-    `mine_one` over the repositories instead; both write the same records)."""
-    items = repository_items(config, registry, github=github)
-    documenter = make_documenter(config, model_client)
-    mined: list[str] = []
-    with progress.step(MINE_STAGE, total=len(items)) as step:
-        for item_id in items:
-            mine_one(store, run_id, item_id, config, registry, pool=pool, github=github, documenter=documenter)
-            step.advance()
-            mined.append(item_id)
-            if config.limit is not None and kept_count(store, run_id, mined) >= config.limit:
-                break
-    return finish_mining(store, run_id, mined, config)
+class MineStage(RecordStage):
+    """The mine stage: one item per repository of the configured sources, local folder first.
+
+    Without `[mine] limit` every repository is started at once. With one, repositories go in waves of
+    `jobs` (the order they are listed in), and no new wave starts once the finished ones kept enough: the
+    stage keeps the first `limit` classes in source order, as a serial run would, without mining every
+    repository found for a handful of tasks. `github` and `model_client` replace the clients the settings
+    would make (tests).
+    """
+
+    stage = Stage.MINE
+    reads = ("[mine] local", "GitHub", "the domain registry")
+
+    def __init__(self, *, github: Any = None, model_client: Any = None) -> None:
+        self.github, self.model_client = github, model_client
+        self.result: MineResult | None = None  # set when this object finished the stage
+
+    def _client(self, ctx: RunContext) -> Any:
+        return self.github if self.github is not None else github_client(ctx.config.mine, ctx.settings)
+
+    def items(self, ctx: RunContext) -> list[str]:
+        return repository_items(ctx.config.mine, ctx.registry, github=self._client(ctx) if ctx.config.mine.github else None)
+
+    def is_done(self, ctx: RunContext, item: str) -> bool:
+        return is_mined(ctx.store, ctx.run_id, item)
+
+    @contextmanager
+    def open(self, ctx: RunContext, pool: Any) -> Iterator[tuple[Any, Any, Any]]:
+        github = self._client(ctx) if ctx.config.mine.github else None
+        yield pool, github, make_documenter(ctx.config.mine, ctx.settings, self.model_client)
+
+    def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> None:
+        pool, github, documenter = kit
+        mine_one(ctx.store, ctx.run_id, item, ctx.config.mine, ctx.registry, pool=pool, github=github,
+                 documenter=documenter, last_attempt=last_attempt)
+
+    def waves(self, ctx: RunContext, items: Sequence[str]) -> int:
+        return len(items) if ctx.config.mine.limit is None else max(1, ctx.config.jobs)
+
+    def enough(self, ctx: RunContext, finished: Sequence[str]) -> bool:
+        limit = ctx.config.mine.limit
+        return limit is not None and kept_count(ctx.store, ctx.run_id, finished) >= limit
+
+    def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
+        self.result = finish_mining(ctx.store, ctx.run_id, items, ctx.config.mine)
+        return {self.stage: self.result.count}

@@ -11,10 +11,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pipeline.base.layout import Stage
 from pipeline.models.client import Role
 
 Backend = Literal["offline", "model"]
-MODEL_STAGES = ("enhance", "compose")
+MODEL_STAGES = (Stage.ENHANCE, Stage.COMPOSE)
 
 
 class BudgetConfig(BaseModel):
@@ -52,7 +53,7 @@ class ModelsConfig(BaseModel):
     budget: BudgetConfig = Field(default_factory=BudgetConfig, description="Per-run spending limits.")
 
     def backend_for(self, stage: str) -> Backend:
-        chosen = {"enhance": self.enhance_backend, "compose": self.compose_backend}.get(stage)
+        chosen = {Stage.ENHANCE: self.enhance_backend, Stage.COMPOSE: self.compose_backend}.get(stage)
         return chosen or self.backend
 
     @property
@@ -111,8 +112,8 @@ def apply_build_options(config, **options: Any):
         raise InputError(f"--backend must be 'offline' or 'model', not {backend!r}")
     models = with_model_options(config.models, **options)
     needed = [Role.TEST_WRITER, Role.REFERENCE_WRITER]
-    needed += [Role.ENHANCER] if models.backend_for("enhance") == "model" else []
-    needed += [Role.COMPOSER] if models.backend_for("compose") == "model" else []
+    needed += [Role.ENHANCER] if models.backend_for(Stage.ENHANCE) == "model" else []
+    needed += [Role.COMPOSER] if models.backend_for(Stage.COMPOSE) == "model" else []
     if models.uses_models:
         for role in needed:
             try:

@@ -39,7 +39,7 @@ class Blueprint:
     """What the model path is asked to make: one enhanced seed or one composed pair."""
 
     work_id: str  # stable id of the attempt: the rejection's id when it fails
-    stage: str  # "enhance" | "compose"
+    stage: str  # Stage.ENHANCE or Stage.COMPOSE
     origin: Origin
     role: Role  # ENHANCER or COMPOSER
     skeleton_prompt: str

@@ -23,7 +23,6 @@ from pipeline.base.store import ArtifactStore
 
 USAGE_FILE = "model_usage.json"
 STOP_FILE = "model_stop.json"
-WORK_STAGE = "model_work"
 
 
 class ModelWork(Record):

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pipeline.base.agreement import Agreement
 from pipeline.base.errors import InputError
 from pipeline.funnel import Funnel, StageCount
+from pipeline.base.layout import Stage
 from pipeline.base.records import Record, Rejection, RejectReason, Task
 from pipeline.release.card import render_card
 from pipeline.release.dataset_io import has_current_schema, read_split, split_file, write_split
@@ -43,7 +44,7 @@ from pipeline.release.versioning import next_version, sorted_versions
 from pipeline.base.store import ArtifactStore, atomic_write_text
 from pipeline.base.timing import timed
 
-STAGE = "release"
+STAGE = Stage.RELEASE
 
 
 class ReleaseConfig(BaseModel):

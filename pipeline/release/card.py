@@ -16,12 +16,13 @@ from judges.panel import funnel_step
 from pipeline.base.agreement import Agreement, agreement
 from pipeline.base.records import Layer, Origin, RejectReason, Task
 from pipeline.funnel import Funnel
+from pipeline.base.layout import CANDIDATE_STAGES, Stage
 from pipeline.release.card_guide import (citation_section, example_section, fields_section, limitations_section,
                                          scoring_section, source_date_section)
 from pipeline.release.dataset_io import split_file
 from pipeline.release.family import family_counts
 
-SOURCE_STAGES = ("enhance", "compose", "mine")
+SOURCE_STAGES = CANDIDATE_STAGES
 DISTRIBUTIONS = (("line_coverage", "Line coverage of the reference by its tests"),
                  ("interaction_edge_coverage", "Share of static interaction edges the tests exercise"),
                  ("mutation_score", "Mutation score of the tests"))
@@ -80,7 +81,7 @@ def faithful_section(tasks: Sequence[Task], funnel: Funnel) -> str:
     # The gate's count is every candidate it found over-specified; the repair round's, those still rejected
     # after their failing checks were weakened or dropped.
     found, rejected = (funnel.stages[s].rejected.get(RejectReason.OVERSPECIFIED_TESTS, 0) if s in funnel.stages else 0
-                       for s in ("validate", "repair"))
+                       for s in (Stage.VALIDATE, Stage.REPAIR))
     if not checked:
         return "Faithful variants were not run for the tasks of this release."
     failing = sum(1 for t in checked if (t.metrics.get("faithful_variants") or 0) > 0)

@@ -14,16 +14,17 @@ from pipeline.funnel import Funnel
 from pipeline.base.agreement import Agreement, agreement
 from judges.panel import STAGE as JUDGE_STAGE
 from pipeline.base.records import Candidate, GateReport, Origin, Rejection, RejectReason, Task
+from pipeline.base.layout import Folder, Stage
 from pipeline.models.usage import UsageSummary
 from pipeline.base.store import ArtifactStore
 
 # Stage folders whose records are candidates, and the source each stands for.
-SOURCE_STAGES = {"enhance": Origin.ENHANCED, "compose": Origin.COMPOSED, "mine": Origin.MINED}
-GATE_STAGE = "validate"
-REPAIR_STAGE = "repair"
-RELEASE_STAGE = "release"
+SOURCE_STAGES = {Stage.ENHANCE: Origin.ENHANCED, Stage.COMPOSE: Origin.COMPOSED, Stage.MINE: Origin.MINED}
+GATE_STAGE = Stage.VALIDATE
+REPAIR_STAGE = Stage.REPAIR
+RELEASE_STAGE = Stage.RELEASE
 AFTER_GATE_STAGES = (JUDGE_STAGE, RELEASE_STAGE)  # a gate pass they reject is not released
-REJECTION_FOLDERS = ("rejections", RELEASE_STAGE)
+REJECTION_FOLDERS = (Folder.REJECTIONS, RELEASE_STAGE)
 METRICS = ("line_coverage", "interaction_edge_coverage", "mutation_score")
 # The per-source funnel's steps, in order.
 SOURCE_STEPS = ("attempted", "generated", "passed gate", "released")

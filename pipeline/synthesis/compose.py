@@ -30,6 +30,7 @@ from typing import Any
 import libcst as cst
 
 from pipeline.base.analysis.python_need import requires_python
+from pipeline.base.layout import Stage
 from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
 from pipeline.base.analysis.class_model import ClassModel, MethodModel, analyse
 from pipeline.synthesis.config import ComposeConfig
@@ -44,7 +45,7 @@ from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall, harvest, replay_scenarios
 from validation.sandbox import SandboxPool
 
-STAGE = "compose"
+STAGE = Stage.COMPOSE
 
 
 class CompositionError(Exception):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from pipeline.base.analysis.python_need import requires_python
+from pipeline.base.layout import Stage
 from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
 from pipeline.synthesis import transforms as registry
 from pipeline.base.analysis.class_model import ClassModel, analyse
@@ -26,7 +27,7 @@ from pipeline.synthesis.tracing import ArgumentPools, harvest
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, ScenarioContext, TransformError
 from validation.sandbox import SandboxPool
 
-STAGE = "enhance"
+STAGE = Stage.ENHANCE
 
 
 def feature_sets(applicable: Sequence[str], config: EnhanceConfig, rng: random.Random) -> list[tuple[str, ...]]:

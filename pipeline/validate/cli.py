@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pipeline.base.layout import Stage
 from pipeline.base.records import GateReport
 from pipeline.validate.inputs import NamedCandidate
 
@@ -54,7 +55,7 @@ def run_gate(named: list[NamedCandidate], jobs: int, mutation: bool, title: str)
     from pipeline.base import progress
 
     policy = GatePolicy(run_mutation=mutation)
-    with SandboxPool(jobs=jobs) as pool, progress.step("validate", total=len(named)) as step:
+    with SandboxPool(jobs=jobs) as pool, progress.step(Stage.VALIDATE, total=len(named)) as step:
         protections = pool.protections
         reports = validate_many([n.candidate for n in named], policy, pool, jobs=jobs,
                                 on_report=lambda _candidate, _report: step.advance())

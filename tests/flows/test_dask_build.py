@@ -58,5 +58,5 @@ def test_a_two_worker_dask_build_stopped_at_the_gate_resumes_to_the_default_runn
     candidates = {p.stem for stage in ("enhance", "compose") for p in (run / stage).glob("*.json")}
     with sqlite3.connect(artifacts / ".prefect" / "prefect.db") as db:
         names = [name for (name,) in db.execute("SELECT name FROM task_run WHERE state_type = 'COMPLETED'")]
-    assert {n.removeprefix("gate ") for n in names if n.startswith("gate ")} == candidates
+    assert {n.removeprefix("validate ") for n in names if n.startswith("validate ")} == candidates  # "<stage> <item>"
     assert sum(n.startswith(("enhance ", "compose ")) for n in names) == 3  # two seeds, one pair

@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from build_workspace import run_build
 
-from pipeline import settings, stages
-from pipeline.domains import load_domains
+from pipeline.config import BuildConfig
+from pipeline.driver import RunContext, ThreadExecutor, run_stage
+from pipeline.base.layout import Folder, Stage
 from pipeline.mining.records import MineConfig
-from pipeline.mining.stage import BUILT_STAGE, WORK_STAGE, stage_mine
+from pipeline.mining.stage import MineStage
 from pipeline.base.records import Candidate
 from pipeline.base.store import ArtifactStore
 from tests.pipeline.mining.git_fixtures import commit, make_repo
 from tests.pipeline.mining.mining_fixtures import ledger_module
-from validation.sandbox import SandboxPool
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -45,11 +45,11 @@ def test_a_build_mines_per_repository_keeps_the_first_classes_in_source_order_an
     [run] = [p.name for p in store.runs.iterdir()]
     # Two waves of two repositories: after the second, three classes are kept; the first two in source
     # order are the stage's, the third (built, as d-farm was mined beside c-shop) waits unused.
-    assert sorted(p.stem for p in (store.runs / run / WORK_STAGE).iterdir()) == [
+    assert sorted(p.stem for p in (store.runs / run / Folder.MINE_WORK).iterdir()) == [
         "local-a-books", "local-b-old", "local-c-shop", "local-d-farm"]
-    assert sorted(c.class_name for _, c in store.iter_records(run, BUILT_STAGE, Candidate)) == [
+    assert sorted(c.class_name for _, c in store.iter_records(run, Folder.MINE_BUILT, Candidate)) == [
         "BookLedger", "FarmLedger", "ShopLedger"]
-    mined = sorted(c.class_name for _, c in store.iter_records(run, stages.MINE_STAGE, Candidate))
+    mined = sorted(c.class_name for _, c in store.iter_records(run, Stage.MINE, Candidate))
     assert mined == ["BookLedger", "ShopLedger"]
     funnel = json.loads((store.runs / run / "funnel.json").read_text())
     assert funnel["stages"]["mine"]["received"] == 4 and funnel["stages"]["mine"]["accepted"] == 2
@@ -59,13 +59,13 @@ def test_a_build_mines_per_repository_keeps_the_first_classes_in_source_order_an
     released = {t["class_name"] for t in json.loads((release / "classeval.json").read_text())}
     assert {"BookLedger", "ShopLedger"} <= released and "FarmLedger" not in released
 
-    # The serial stage (the `mine` command's) chooses the same classes: it stops after c-shop.
-    serial = ArtifactStore(tmp_path / "serial")
-    with SandboxPool(jobs=2) as pool:
-        result = stage_mine(serial, "run-s", MineConfig(local=repos, limit=2),
-                            load_domains(settings.domain_registry_path()), pool=pool)
+    # One repository at a time in this process (waves of one) chooses the same classes: it stops after c-shop.
+    serial, stage = ArtifactStore(tmp_path / "serial"), MineStage()
+    run_stage(stage, RunContext(serial, "run-s", BuildConfig(jobs=1, mine=MineConfig(local=repos, limit=2))),
+              ThreadExecutor(jobs=1))
+    result = stage.result
     assert sorted(c.class_name for _, c in result.kept) == mined
-    assert [c.candidate_id for _, c in serial.iter_records("run-s", stages.MINE_STAGE, Candidate)] == [
-        c.candidate_id for _, c in store.iter_records(run, stages.MINE_STAGE, Candidate)]
+    assert [c.candidate_id for _, c in serial.iter_records("run-s", Stage.MINE, Candidate)] == [
+        c.candidate_id for _, c in store.iter_records(run, Stage.MINE, Candidate)]
     assert result.tally.repositories == ["a-books", "b-old", "c-shop"]
 

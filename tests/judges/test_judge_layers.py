@@ -156,6 +156,8 @@ def test_a_build_with_three_models_rejects_by_the_checks_without_a_call_and_acce
     from judges.stage import read_agreement
     from pipeline import stages
     from pipeline.config import BuildConfig
+    from pipeline.driver import RunContext, run_stage
+    from pipeline.base.layout import Folder, Stage
     from pipeline.models.run_state import read_usage
     from pipeline.base.records import Rejection
     from pipeline.release.card import agreement_section
@@ -165,15 +167,15 @@ def test_a_build_with_three_models_rejects_by_the_checks_without_a_call_and_acce
     store = ArtifactStore(tmp_path / "artifacts")
     clean, bad = make_candidate(), make_candidate(solution=DISAGREEING)
     for candidate in (clean, bad):
-        store.write("run-1", stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
-        store.write("run-1", stages.VALIDATE_STAGE, candidate.candidate_id, _report(candidate))
+        store.write("run-1", Stage.ENHANCE, candidate.candidate_id, candidate)
+        store.write("run-1", Stage.VALIDATE, candidate.candidate_id, _report(candidate))
     config = BuildConfig.model_validate({"jobs": 1, "judges": {"models": list(MODELS), "api_base": emulator.base_url}})
 
-    counts = stages.stage_judge(store, "run-1", config)
+    counts = run_stage(stages.JudgeStage(), RunContext(store, "run-1", config))
     assert counts == {"judge checks": StageCount(received=2, accepted=1, rejected={RejectReason.JUDGE_REJECTED: 1}),
                       "judge models": StageCount(received=1, accepted=1)}
     assert len(emulator.calls) == 3 and not any("+ 1" in c.last_user_message for c in emulator.calls)
-    rejection = store.read("run-1", stages.REJECTIONS, bad.candidate_id, Rejection)
+    rejection = store.read("run-1", Folder.REJECTIONS, bad.candidate_id, Rejection)
     assert rejection.evidence["layer"] == "checks" and rejection.evidence["rejected_by"] == ["specification"]
     [task] = stages.judged_tasks(store, "run-1", config)
     assert task.candidate_id == clean.candidate_id and len(task.verdicts) == 6
@@ -187,7 +189,8 @@ def test_a_build_with_three_models_rejects_by_the_checks_without_a_call_and_acce
     assert figures.decisions["specification"] == {"accept": 1, "reject": 1, "abstain": 0}
     assert figures.decisions["openai/reject-c"] == {"accept": 0, "reject": 1, "abstain": 0}
 
-    assert stages.stage_judge(store, "run-1", config) == counts and len(emulator.calls) == 3  # resumed: no call
+    (store.runs / "run-1" / "judge_models.done.json").unlink()  # interrupted before its end: every decision written
+    assert run_stage(stages.JudgeStage(), RunContext(store, "run-1", config)) == counts and len(emulator.calls) == 3
     funnel = Funnel(run_id="run-1", stages=counts)
     card = agreement_section([task], figures, funnel)
     assert ("Layer 1, the deterministic checks (specification, consistency and adequacy judges: no model, the same "

@@ -123,44 +123,56 @@ def test_an_all_garbage_panel_accepts_nothing(emulator, tmp_path, candidate):
 def test_the_configured_model_panel_judges_a_run_and_the_verdict_cache_spares_a_rerun(emulator, tmp_path, candidate):
     from judges.cache import VerdictCache
     from judges.config import JudgesConfig
-    from judges.stage import judge_survivors, panel_factory
+    from judges.stage import panel_factory, read_agreement
+    from pipeline.config import BuildConfig
     from pipeline.funnel import StageCount
     from pipeline.base.records import GateReport
+    from pipeline.settings import Settings
     from pipeline.base.store import ArtifactStore
+    from tests.judges.conftest import judge_run
 
     config = JudgesConfig(models=("openai/accept-a", "openai/reject-b", "openai/accept-c"), api_base=emulator.base_url)
     client = ModelClient(None, max_retries=0, timeout_s=5.0)  # no response cache: only the verdict cache can help
     survivors = [(candidate, GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0))]
     cache = VerdictCache(tmp_path / "verdicts")
     config = config.model_copy(update={"offline": False})  # the models alone: the checks have their own tests
-    counts, figures = judge_survivors(ArtifactStore(tmp_path / "a"), "run-1", survivors,
-                                      panel_factory(config, client=client, cache=cache))
+    settings = Settings(artifacts=tmp_path, seeds=tmp_path, domains=tmp_path)
+
+    def judged(root: str, judges: JudgesConfig):  # noqa: ANN202 - (counts, agreement figures)
+        store = ArtifactStore(tmp_path / root)
+        with panel_factory(judges, settings, client=client, cache=cache)() as panel:
+            counts = judge_run(store, survivors, panel, BuildConfig(judges=judges))
+        return counts, read_agreement(store, "run-1")
+
+    counts, figures = judged("a", config)
     assert counts == {"judge models": StageCount(received=1, accepted=1)}
     assert figures.judges == tuple(sorted(config.models))
     assert "line coverage 100%" in emulator.calls[0].last_user_message
-    judge_survivors(ArtifactStore(tmp_path / "b"), "run-1", survivors, panel_factory(config, client=client, cache=cache))
+    judged("b", config)
     assert len(emulator.calls) == 3  # the second run read every verdict from the cache
     with ChatEmulator(_respond) as other:  # the same models behind another server: asked again
         moved = config.model_copy(update={"api_base": other.base_url})
-        judge_survivors(ArtifactStore(tmp_path / "c"), "run-1", survivors, panel_factory(moved, client=client, cache=cache))
+        judged("c", moved)
         assert len(other.calls) == 3
 
 
 def test_the_judge_stage_adds_its_model_calls_to_the_runs_usage(emulator, tmp_path, candidate, monkeypatch):
     from pipeline import stages
     from pipeline.config import BuildConfig
+    from pipeline.driver import RunContext, run_stage
+    from pipeline.base.layout import Stage
     from pipeline.models.run_state import read_usage
     from pipeline.base.records import GateReport
     from pipeline.base.store import ArtifactStore
 
     monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
     store = ArtifactStore(tmp_path / "artifacts")
-    store.write("run-1", stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
-    store.write("run-1", stages.VALIDATE_STAGE, candidate.candidate_id,
+    store.write("run-1", Stage.ENHANCE, candidate.candidate_id, candidate)
+    store.write("run-1", Stage.VALIDATE, candidate.candidate_id,
                 GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0))
     config = BuildConfig.model_validate({"judges": {"models": ["openai/accept-a", "openai/reject-b"],
                                                     "api_base": emulator.base_url, "offline": False}})
-    assert stages.stage_judge(store, "run-1", config)["judge models"].received == 1
+    assert run_stage(stages.JudgeStage(), RunContext(store, "run-1", config))["judge models"].received == 1
     usage = read_usage(store.runs / "run-1")
     assert [(r.role, r.model, r.calls) for r in usage.rows] == [("judge", "openai/accept-a", 1),
                                                                  ("judge", "openai/reject-b", 1)]

@@ -6,16 +6,14 @@ what the stage writes, counts and hands to the release.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 from judges.panel import Panel
 from judges.rules import DecisionRule, Outcome
-from judges.stage import AGREEMENT_FILE, judge_survivors, read_agreement, read_decisions
+from judges.stage import AGREEMENT_FILE, read_agreement, read_decisions
 from pipeline import stages
 from pipeline.config import BuildConfig
 from pipeline.base.records import Decision, Finding, GateReport, JudgeSpec, Rejection, RejectReason, Verdict
 from pipeline.base.store import ArtifactStore
-from tests.judges.conftest import TESTS, make_candidate
+from tests.judges.conftest import TESTS, judge_run, make_candidate
 
 
 class Scripted:
@@ -49,15 +47,10 @@ def test_stage_writes_decisions_rejections_and_agreement_and_resumes(tmp_path):
     store = ArtifactStore(tmp_path)
     judges = [Scripted("a"), Scripted("b", reject_on="hidden", abstain_on="unsure"),
               Scripted("c", reject_on="hidden", abstain_on="unsure")]
-    opened = []
-
-    @contextmanager
-    def open_panel():
-        opened.append(1)
-        yield Panel(judges, DecisionRule.parse("majority"))
-
+    panel = Panel(judges, DecisionRule.parse("majority"))
     survivors = _survivors()
-    counts, figures = judge_survivors(store, "run-1", survivors, open_panel)
+    counts = judge_run(store, survivors, panel)
+    figures = read_agreement(store, "run-1")
     count = counts["judge checks"]  # offline judges: the checks layer, its one funnel step
     assert list(counts) == ["judge checks"] and (count.received, count.accepted) == (3, 1)
     assert count.rejected == {RejectReason.JUDGE_REJECTED: 1, RejectReason.JUDGE_ABSTAINED: 1}
@@ -67,25 +60,19 @@ def test_stage_writes_decisions_rejections_and_agreement_and_resumes(tmp_path):
     rejection = store.read("run-1", "rejections", hidden, Rejection)
     assert rejection.stage == "judge" and rejection.evidence["rejected_by"] == ["b", "c"]
     assert store.read("run-1", "rejections", unsure, Rejection).reason is RejectReason.JUDGE_ABSTAINED
-    assert read_agreement(store, "run-1") == figures and (store.runs / "run-1" / AGREEMENT_FILE).is_file()
+    assert (store.runs / "run-1" / AGREEMENT_FILE).is_file()
     assert figures.rejected_share == {"a": 0.0, "b": 0.333333, "c": 0.333333}
 
-    again, _ = judge_survivors(store, "run-1", survivors, open_panel)
-    assert again == counts and len(opened) == 1 and len(judges[0].seen) == 3  # nothing judged twice
+    assert judge_run(store, survivors, panel) == counts and len(judges[0].seen) == 3  # nothing judged twice
+    (store.runs / "run-1" / "judge_checks.done.json").unlink()  # an interrupted stage: every decision written
+    assert judge_run(store, survivors, panel) == counts and len(judges[0].seen) == 3
 
 
 def test_release_takes_only_accepted_candidates_with_their_verdicts(tmp_path, monkeypatch):
     store = ArtifactStore(tmp_path)
     survivors = _survivors()
-    for candidate, report in survivors:
-        store.write("run-1", stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
-        store.write("run-1", stages.VALIDATE_STAGE, candidate.candidate_id, report)
-
-    @contextmanager
-    def open_panel():
-        yield Panel([Scripted("a"), Scripted("b", reject_on="hidden", abstain_on="unsure")], DecisionRule.parse("unanimous"))
-
-    judge_survivors(store, "run-1", survivors, open_panel)
+    judge_run(store, survivors, Panel([Scripted("a"), Scripted("b", reject_on="hidden", abstain_on="unsure")],
+                                      DecisionRule.parse("unanimous")))
     monkeypatch.setattr("pipeline.release.task_builder.build_task",
                         lambda candidate, report, verdicts=(): (candidate.candidate_id, verdicts))
     released = dict(stages.judged_tasks(store, "run-1", BuildConfig()))

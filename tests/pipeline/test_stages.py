@@ -1,4 +1,5 @@
-"""The validate stage's bookkeeping: reports written as they come, resume, repair in place of the original.
+"""The validate and repair stages' bookkeeping: reports written as they come, resume, repair in place of the
+original.
 
 The gate and the repair engine are replaced by small fakes here (they have their own tests and need the
 sandbox); what is checked is what the stage writes and counts.
@@ -12,6 +13,9 @@ import pytest
 
 from pipeline import stages
 from pipeline.config import BuildConfig
+from pipeline.driver import RunContext, ThreadExecutor, run_stage
+from pipeline.funnel import StageCount
+from pipeline.base.layout import Folder, Stage
 from pipeline.base.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
 from pipeline.base.store import ArtifactStore
 
@@ -47,51 +51,53 @@ class FakePool:
 def fakes(monkeypatch):
     calls: list[str] = []
 
-    def validate_many(candidates, policy, pool, *, jobs=1, on_report=None):
-        reports = []
-        for candidate in candidates:
-            calls.append(candidate.class_name)
-            report = _verdict(candidate)
-            on_report(candidate, report)
-            reports.append(report)
-        return reports
+    def validate_guarded(candidate, policy, pool):
+        calls.append(candidate.class_name)
+        return _verdict(candidate)
 
     def repair_tests(candidate, report, *, pool):
         return _candidate(candidate.class_name, candidate.test_code + "def test_strong(): pass\n")
 
-    monkeypatch.setattr("validation.gate.validate_many", validate_many)
+    monkeypatch.setattr("validation.gate.validate_guarded", validate_guarded)
     monkeypatch.setattr("pipeline.synthesis.repair.repair_tests", repair_tests)
     monkeypatch.setattr("validation.sandbox.SandboxPool", FakePool)
     return calls
+
+
+def _validate(store: ArtifactStore, config: BuildConfig) -> tuple[StageCount, StageCount]:
+    """The gate, then the repair round, in threads of this process (one at a time: `calls` keeps order)."""
+    ctx, executor = RunContext(store, "run-1", config), ThreadExecutor(jobs=1, pool=FakePool())
+    return (run_stage(stages.GateStage(), ctx, executor)[Stage.VALIDATE],
+            run_stage(stages.RepairStage(), ctx, executor)[Stage.REPAIR])
 
 
 def test_validate_counts_repairs_and_keeps_rejections_as_records(tmp_path: Path, fakes):
     store = ArtifactStore(tmp_path)
     good, weak, broken = _candidate("Good", "def test_strong(): pass\n"), _candidate("Weak"), _candidate("Broken")
     for candidate in (good, weak, broken):
-        store.write("run-1", stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
+        store.write("run-1", Stage.ENHANCE, candidate.candidate_id, candidate)
 
-    gate, repair = stages.stage_validate(store, "run-1", BuildConfig())
+    gate, repair = _validate(store, BuildConfig())
 
     assert (gate.received, gate.accepted) == (3, 1)
     assert gate.rejected == {RejectReason.TESTS_FAIL: 1, RejectReason.LOW_COVERAGE: 1}
     assert (repair.received, repair.accepted) == (1, 1) and repair.rejected == {}
-    rejected = [r for _, r in store.iter_records("run-1", stages.REJECTIONS, Rejection)]
+    rejected = [r for _, r in store.iter_records("run-1", Folder.REJECTIONS, Rejection)]
     assert [(r.candidate_id, r.reason) for r in rejected] == [(broken.candidate_id, RejectReason.TESTS_FAIL)]
     accepted = {c.class_name: c for c, _ in stages.accepted_pairs(store, "run-1")}
     assert set(accepted) == {"Good", "Weak"}
     assert "test_strong" in accepted["Weak"].test_code  # the repaired form replaces the original
-    assert store.has("run-1", stages.REPAIR_STAGE, weak.candidate_id)
+    assert store.has("run-1", Stage.REPAIR, weak.candidate_id)
 
 
 def test_a_resumed_validation_runs_only_what_has_no_report(tmp_path: Path, fakes):
     store = ArtifactStore(tmp_path)
     first, second = _candidate("First", "def test_strong(): pass\n"), _candidate("Second", "def test_strong(): pass\n")
     for candidate in (first, second):
-        store.write("run-1", stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
-    store.write("run-1", stages.VALIDATE_STAGE, first.candidate_id, _verdict(first))  # left by an interrupted run
+        store.write("run-1", Stage.ENHANCE, candidate.candidate_id, candidate)
+    store.write("run-1", Stage.VALIDATE, first.candidate_id, _verdict(first))  # left by an interrupted run
 
-    gate, _ = stages.stage_validate(store, "run-1", BuildConfig())
+    gate, _ = _validate(store, BuildConfig())
 
     assert fakes == ["Second"]
     assert gate.accepted == 2
@@ -100,12 +106,12 @@ def test_a_resumed_validation_runs_only_what_has_no_report(tmp_path: Path, fakes
 def test_repair_is_skipped_when_configured_off(tmp_path: Path, fakes):
     store = ArtifactStore(tmp_path)
     weak = _candidate("Weak")
-    store.write("run-1", stages.ENHANCE_STAGE, weak.candidate_id, weak)
+    store.write("run-1", Stage.ENHANCE, weak.candidate_id, weak)
 
-    gate, repair = stages.stage_validate(store, "run-1", BuildConfig(repair=False))
+    gate, repair = _validate(store, BuildConfig(repair=False))
 
     assert repair.received == 0 and gate.accepted == 0
-    assert [r.reason for _, r in store.iter_records("run-1", stages.REJECTIONS, Rejection)] == [RejectReason.LOW_COVERAGE]
+    assert [r.reason for _, r in store.iter_records("run-1", Folder.REJECTIONS, Rejection)] == [RejectReason.LOW_COVERAGE]
 
 
 def test_validate_and_repair_report_progress_with_resumed_records(tmp_path: Path, fakes):
@@ -116,12 +122,12 @@ def test_validate_and_repair_report_progress_with_resumed_records(tmp_path: Path
     store = ArtifactStore(tmp_path)
     first, weak = _candidate("First", "def test_strong(): pass\n"), _candidate("Weak")
     for candidate in (first, weak):
-        store.write("run-1", stages.ENHANCE_STAGE, candidate.candidate_id, candidate)
-    store.write("run-1", stages.VALIDATE_STAGE, first.candidate_id, _verdict(first))  # left by an interrupted run
+        store.write("run-1", Stage.ENHANCE, candidate.candidate_id, candidate)
+    store.write("run-1", Stage.VALIDATE, first.candidate_id, _verdict(first))  # left by an interrupted run
     out = io.StringIO()
 
     with progress.reporting(progress.LogReporter(out, every_records=1)):
-        stages.stage_validate(store, "run-1", BuildConfig())
+        _validate(store, BuildConfig())
 
     lines = [line.split(" ", 2)[2] for line in out.getvalue().splitlines()]
     assert lines[0] == "validate: started (2 to do)"
@@ -129,8 +135,8 @@ def test_validate_and_repair_report_progress_with_resumed_records(tmp_path: Path
     assert lines[2].startswith("validate: 2/2 (100%), 1 from an earlier attempt")
     assert lines[3].startswith("validate: finished 2/2 (100%) in ")
     assert lines[4] == "repair: started (1 to do)"
-    assert lines[-2].startswith("repair gate: 1/1 (100%)")
-    assert lines[-1].startswith("repair gate: finished 1/1 (100%) in ")
+    assert lines[-2].startswith("repair: 1/1 (100%)")  # the repaired candidate gated within its item
+    assert lines[-1].startswith("repair: finished 1/1 (100%) in ")
 
 
 def test_a_candidate_the_gate_could_not_check_is_rejected_with_its_traceback():
@@ -141,6 +147,6 @@ def test_a_candidate_the_gate_could_not_check_is_rejected_with_its_traceback():
         raise RuntimeError("the gate tripped")
     except RuntimeError as exc:
         report = internal_error_report(crash, exc, 1)
-    rejection = stages._gate_rejection(crash, report)
+    rejection = stages._gate_rejection(crash.candidate_id, report)
     assert rejection.reason is RejectReason.INTERNAL_ERROR and rejection.detail == "RuntimeError: the gate tripped"
     assert 'raise RuntimeError("the gate tripped")' in rejection.evidence["traceback"]

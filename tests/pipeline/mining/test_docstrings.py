@@ -54,7 +54,7 @@ def test_a_fresh_undocumented_class_gets_model_docstrings(model, tmp_path, monke
     with ChatEmulator(_respond) as emulator:
         config = MineConfig(local=tmp_path / "repos", docstring_model=f"openai/{model}",
                             docstring_api_base=emulator.base_url)
-        documenter = make_documenter(config, ModelClient(None, max_retries=0, timeout_s=10.0))
+        documenter = make_documenter(config, client=ModelClient(None, max_retries=0, timeout_s=10.0))
         items = list(mine_local(config.local, config, load_domains(settings.domain_registry_path()), Tally(),
                                 documenter=documenter))
         [call] = emulator.calls

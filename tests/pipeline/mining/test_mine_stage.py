@@ -12,20 +12,22 @@ from pipeline.config import BuildConfig
 from pipeline.domains import load_domains
 from pipeline.mining.github_api import GithubUnavailable
 from pipeline.mining.records import MineConfig
-from pipeline.mining.stage import is_mined, mine_one, mining_configured
-from pipeline.per_record import TransientFailure
+from pipeline.driver import RunContext, TransientFailure, run_stage
+from pipeline.base.layout import Folder, Stage
+from pipeline.mining.stage import MineStage, is_mined, mine_one, mining_configured
 from pipeline.base.records import Origin, Rejection, RejectReason
-from pipeline.stages import REJECTIONS
+from pipeline.settings import Settings
 from pipeline.release.task_builder import build_task
 from pipeline.base.store import ArtifactStore
 
 
 def test_mining_is_configured_by_a_folder_or_a_token(monkeypatch, tmp_path):
     monkeypatch.delenv("GITHUB_TOKEN", raising=False)
-    assert not mining_configured(MineConfig()) and not mining_configured(MineConfig(github=True))
-    assert mining_configured(MineConfig(local=tmp_path))
+    unset = Settings.from_environment()
+    assert not mining_configured(MineConfig(), unset) and not mining_configured(MineConfig(github=True), unset)
+    assert mining_configured(MineConfig(local=tmp_path), unset)
     monkeypatch.setenv("GITHUB_TOKEN", "t")
-    assert mining_configured(MineConfig(github=True))
+    assert mining_configured(MineConfig(github=True), Settings.from_environment())
 
 
 @pytest.mark.slow
@@ -34,12 +36,14 @@ def test_mined_candidates_pass_the_gate_into_dated_tasks(tmp_path):
     commit(repo, "2025-04-02", {"books/fresh.py": ledger_module("FreshLedger"), "README.md": "a ledger cache"})
     config = BuildConfig(mine=MineConfig(local=tmp_path / "repos"))
     store = ArtifactStore(tmp_path / "artifacts")
-    count = stages.stage_mine(store, "run-1", config)
+    ctx = RunContext(store, "run-1", config)
+    count = run_stage(MineStage(), ctx)[Stage.MINE]
     assert (count.received, count.accepted) == (1, 1)
-    assert stages.stage_mine(store, "run-1", config) == count  # finished: not mined again
+    assert run_stage(MineStage(), ctx)[Stage.MINE] == count  # finished: not mined again
     [candidate] = stages.generated_candidates(store, "run-1")
     assert candidate.origin is Origin.MINED
-    gate, _ = stages.stage_validate(store, "run-1", config)
+    gate = run_stage(stages.GateStage(), ctx)[Stage.VALIDATE]
+    run_stage(stages.RepairStage(), ctx)
     pairs = list(stages.accepted_pairs(store, "run-1"))
     assert gate.received == 1 and len(pairs) == gate.accepted, gate.rejected
     assert pairs, "the oracle's tests for a fresh ledger pass the gate"
@@ -65,9 +69,9 @@ def test_a_repository_github_failed_on_is_retried_then_written_as_unreadable_and
     registry = load_domains(settings.domain_registry_path())
     with pytest.raises(TransientFailure, match="502 after 4 retries"):
         mine_one(store, "run-1", "github:acme/ledgers", config, registry, pool=None, github=github, last_attempt=False)
-    assert not is_mined(store, "run-1", "github:acme/ledgers") and list(store.iter_records("run-1", REJECTIONS, Rejection)) == []
+    assert not is_mined(store, "run-1", "github:acme/ledgers") and list(store.iter_records("run-1", Folder.REJECTIONS, Rejection)) == []
     work = mine_one(store, "run-1", "github:acme/ledgers", config, registry, pool=None, github=github)
-    [(_, rejection)] = list(store.iter_records("run-1", REJECTIONS, Rejection))
+    [(_, rejection)] = list(store.iter_records("run-1", Folder.REJECTIONS, Rejection))
     assert rejection.reason is RejectReason.SOURCE_UNREADABLE and "502" in rejection.detail
     assert work.kept == () and work.rejected == {RejectReason.SOURCE_UNREADABLE: 1}
     assert mine_one(store, "run-1", "github:acme/ledgers", config, registry, pool=None, github=github) == work

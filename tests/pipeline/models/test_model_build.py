@@ -19,10 +19,12 @@ from scripted_models import StrongModel
 
 from pipeline import settings, stages
 from pipeline.config import BuildConfig
-from pipeline.funnel import Funnel
+from pipeline.driver import Driver, RunContext
+from pipeline.base.layout import Stage
 from pipeline.models.config import ModelsConfig
 from pipeline.models.run_state import USAGE_FILE, read_stop, read_usage
 from pipeline.base.records import Candidate, Rejection, RejectReason
+from pipeline.settings import Settings
 from pipeline.base.store import ArtifactStore
 from tests.emulators.chat import ChatEmulator
 
@@ -57,14 +59,14 @@ def seeds_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _build_in_process(artifacts: Path, config: BuildConfig):
     store = ArtifactStore(artifacts)
-    run_id = stages.default_run_id(config, stages.load_seed_records(config))
-    funnel = Funnel(run_id=run_id)
-    funnel = funnel.with_stage("seeds", stages.stage_seeds(store, run_id, config))
-    funnel = funnel.with_stage("enhance", stages.stage_enhance(store, run_id, config))
-    funnel = funnel.with_stage("compose", stages.stage_compose(store, run_id, config))
-    gate, repair = stages.stage_validate(store, run_id, config)
-    funnel = funnel.with_stage("validate", gate).with_stage("repair", repair)
-    result = stages.stage_release(store, run_id, funnel, config)
+    run_id = stages.default_run_id(config, stages.load_seed_records(config, Settings.from_environment())[1])
+    driver = Driver(RunContext(store, run_id, config))  # every stage in threads of this process
+    driver.run(stages.SeedsStage())
+    for stage in (Stage.ENHANCE, Stage.COMPOSE):
+        driver.run(stages.generating_stage(stage, config))  # the model backend
+    driver.run(stages.GateStage())
+    driver.run(stages.RepairStage())
+    result = driver.run(stages.ReleaseStage(driver.funnel))
     return store, run_id, result
 
 
