@@ -62,7 +62,7 @@ def test_prefect_is_imported_in_flows_only():
 def test_no_stage_reads_the_environment():
     """The stages and what they call get the run's `Settings` from the driver (pipeline/driver.py); only the
     commands, the flow and the settings module itself read the environment."""
-    stage_modules = [ROOT / "pipeline" / name for name in ("stages.py", "driver.py", "runs.py", "layout.py")] + [
+    stage_modules = [ROOT / "pipeline" / name for name in ("stages.py", "driver.py", "runs.py", "base/layout.py")] + [
         ROOT / "pipeline" / "mining" / name for name in ("stage.py", "github_source.py", "local.py")] + [
         ROOT / "pipeline" / "models" / "stage.py", ROOT / "judges" / "stage.py", ROOT / "judges" / "panel.py"]
     readers = []

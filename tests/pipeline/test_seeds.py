@@ -129,10 +129,12 @@ def test_a_broken_seed_stops_only_a_build_of_its_own_domain(corpus: Path):
     from pipeline import stages
     from pipeline.config import BuildConfig
     from pipeline.base.errors import InputError
+    from pipeline.settings import Settings
 
     _add_broken_seeds(corpus)  # all in Math_Stats
-    seeds = stages.load_seed_records(BuildConfig(domains=("Algo_DataStruct",)))
+    settings = Settings.from_environment()
+    _, seeds = stages.load_seed_records(BuildConfig(domains=("Algo_DataStruct",)), settings)
     assert [s.seed_id for s in seeds] == ["Algo_DataStruct/counter"]
     for domains in ((), ("Math_Stats",)):
         with pytest.raises(InputError, match="seed problem"):
-            stages.load_seed_records(BuildConfig(domains=domains))
+            stages.load_seed_records(BuildConfig(domains=domains), settings)
