@@ -1,10 +1,12 @@
-"""The kind and size filters on the kinds of class a maintainer would keep or leave out of a benchmark:
-small classes whose methods work together, data classes that compute, components living in test folders."""
+"""The kind, size and documentation filters on the kinds of class a maintainer would keep or leave out of a
+benchmark: small classes whose methods work together, data classes that compute, components living in test
+folders, constructors documented by their class, properties documented by their getter."""
 
 from __future__ import annotations
 
 import textwrap
 
+from pipeline.mining.examine import undocumented_methods
 from pipeline.mining.extract import parse_module
 from pipeline.mining.filters import first_drop
 from pipeline.mining.shape import ShapeLimits, class_kind, shape_chain, size_filter
@@ -206,3 +208,51 @@ def test_a_data_class_that_computes_with_its_own_methods_is_not_a_data_holder():
                 return value.strip()
         '''
     assert class_kind(_unit(validated, "Params")) == "data holder"
+
+
+def test_a_class_docstring_naming_every_constructor_parameter_documents_init():
+    documented_by_class = '''
+        class Window:
+            """Counts events over the last `span` seconds, at most `limit` of them."""
+            def __init__(self, span, limit=100, *args, **kwargs):
+                self.span, self.limit = span, limit
+            def add(self, t):
+                """Record an event at time t."""
+        '''
+    assert undocumented_methods(_unit(documented_by_class, "Window")) == []
+    half = documented_by_class.replace("at most `limit` of them", "a bounded number of them")
+    assert undocumented_methods(_unit(half, "Window")) == ["__init__"]
+    no_class_doc = '''
+        class Bare:
+            def __init__(self):
+                self.n = 0
+            def add(self):
+                """Count one."""
+        '''
+    assert undocumented_methods(_unit(no_class_doc, "Bare")) == ["__init__"]
+    class_doc = no_class_doc.replace("def __init__", '"""A counter."""\n            def __init__')
+    assert undocumented_methods(_unit(class_doc, "Bare")) == []
+
+
+def test_a_getter_documents_its_setter_and_an_implementation_its_overloads():
+    accessors = '''
+        class Box:
+            """A box."""
+            @property
+            def size(self):
+                """The side length."""
+                return self._size
+            @size.setter
+            def size(self, value):
+                self._size = value
+            @overload
+            def scale(self, by: int) -> int: ...
+            @overload
+            def scale(self, by: float) -> float: ...
+            def scale(self, by):
+                """The side length times `by`."""
+                return self._size * by
+            def volume(self):
+                return self._size ** 3
+        '''
+    assert undocumented_methods(_unit(accessors, "Box")) == ["volume"]
