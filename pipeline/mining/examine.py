@@ -29,7 +29,9 @@ from pipeline.records import Rejection, RejectReason
 STAGE = "mine"
 def undocumented_methods(unit: ClassUnit) -> list[str]:
     """Methods a solver would have to implement without a docstring (dunders other than __init__ are
-    exempt: their meaning is the language's). A name documented in one of its definitions is documented
+    exempt: their meaning is the language's; so are private helpers, named with a leading underscore: a
+    task's tests use only the public interface, as the consistency judge demands, so a solver may write
+    its helpers its own way). A name documented in one of its definitions is documented
     (a property's getter speaks for its setter, an implementation for its `@overload` stubs), and
     `__init__` is documented by a class docstring that names each of its parameters (the common style of
     putting the constructor's arguments under the class). Read from the syntax tree directly: this filter
@@ -37,7 +39,7 @@ def undocumented_methods(unit: ClassUnit) -> list[str]:
     missing, documented = [], set()
     for function in unit.functions:
         name = function.name.value
-        if name.startswith("__") and name.endswith("__") and name != "__init__":
+        if name.startswith("_") and name != "__init__":
             continue
         if function.get_docstring() is not None or (name == "__init__" and _init_in_class_docstring(unit, function)):
             documented.add(name)

@@ -256,3 +256,24 @@ def test_a_getter_documents_its_setter_and_an_implementation_its_overloads():
                 return self._size ** 3
         '''
     assert undocumented_methods(_unit(accessors, "Box")) == ["volume"]
+
+
+def test_private_helpers_need_no_docstring_but_public_methods_and_init_do():
+    helpers = '''
+        class Queue:
+            """A queue."""
+            def push(self, item):
+                """Add item at the back."""
+                self._grow()
+            def _grow(self):
+                pass
+            def __spill(self):
+                pass
+            def __len__(self):
+                return 0
+            def peek(self):
+                return None
+        '''
+    assert undocumented_methods(_unit(helpers, "Queue")) == ["peek"]
+    with_init = helpers.replace("def __len__", "def __init__(self, size):\n                pass\n            def __len__")
+    assert undocumented_methods(_unit(with_init, "Queue")) == ["__init__", "peek"]
