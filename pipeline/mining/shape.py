@@ -44,6 +44,7 @@ _ABSTRACT_BASES = {"ABC", "abc.ABC"}
 _ABSTRACT_DECORATORS = {"abstractmethod", "abc.abstractmethod", "abstractproperty", "abc.abstractproperty"}
 _DATA_DECORATORS = {"dataclass", "dataclasses.dataclass", "attr.s", "attrs.define", "attr.define", "define",
                     "attrs.frozen", "frozen"}
+_VALIDATOR = re.compile(r"(validator|serializer)$")
 _DATA_BASES = {"NamedTuple", "typing.NamedTuple", "TypedDict", "typing.TypedDict", "BaseModel",
                "pydantic.BaseModel"}
 
@@ -93,9 +94,21 @@ def _has_test_methods(unit: ClassUnit) -> bool:
 
 def _has_behaviour(unit: ClassUnit) -> bool:
     """A data-holder-like class still counts when methods other than __init__/__post_init__ change state,
-    or when one of its methods calls another: a frozen interval whose `union` asks its own `overlaps`
-    computes with its fields instead of only carrying them."""
-    return any(m.writes or m.calls for m in unit.facts.methods if m.name not in ("__init__", "__post_init__"))
+    or when one of them calls another (a frozen interval whose `union` asks its own `overlaps`), or when
+    two of them compute in more than one statement (a dataclass holding an integrator's settings whose
+    `step_2` .. `step_4` run it): it computes with its fields instead of only carrying them. Validators
+    and serializers of a model describe its fields, not behaviour."""
+    if any(m.writes or m.calls for m in unit.facts.methods if m.name not in ("__init__", "__post_init__")):
+        return True
+    computing = [f for f in unit.functions if f.name.value not in ("__init__", "__post_init__")
+                 and not any(_VALIDATOR.search(name) for name in _decorator_names(f)) and _statements(f) > 1]
+    return len({f.name.value for f in computing}) >= 2
+
+
+def _statements(function: cst.FunctionDef) -> int:
+    """Statements of a method's body, its docstring left out."""
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else function.body.body
+    return len(body) - (function.get_docstring() is not None)
 
 
 def kind_filter(path: str) -> Filter[ClassUnit]:

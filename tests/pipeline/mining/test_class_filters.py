@@ -200,12 +200,33 @@ def test_a_data_class_that_computes_with_its_own_methods_is_not_a_data_holder():
                 return {"name": self.name, "size": self.size}
         '''
     assert class_kind(_unit(record, "Row")) == "data holder"
+    integrator = '''
+        @dataclass
+        class Integrator:
+            step_size: float
+            def euler(self, f, y):
+                slope = f(y)
+                return y + self.step_size * slope
+            def midpoint(self, f, y):
+                half = y + self.step_size / 2 * f(y)
+                return y + self.step_size * f(half)
+        '''
+    assert class_kind(_unit(integrator, "Integrator")) is None
+    one_computing = integrator.replace("def midpoint", "def _unused").replace(
+        "half = y + self.step_size / 2 * f(y)\n                return", "return")
+    assert class_kind(_unit(one_computing, "Integrator")) == "data holder"
     validated = '''
         class Params(BaseModel):
             path: str
             @field_validator("path")
             def not_blank(cls, value):
-                return value.strip()
+                value = value.strip()
+                return value
+            @field_validator("path")
+            def no_nul(cls, value):
+                if "\\0" in value:
+                    raise ValueError("NUL")
+                return value
         '''
     assert class_kind(_unit(validated, "Params")) == "data holder"
 
