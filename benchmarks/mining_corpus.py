@@ -3,7 +3,12 @@ was kept from them independently of the miner.
 
     .venv/bin/python benchmarks/mining_corpus.py prepare OUT [--mirrors DIR]
     .venv/bin/classeval-pro mine --local OUT --json kept.json
-    .venv/bin/python benchmarks/mining_corpus.py verify OUT kept.json
+    .venv/bin/python benchmarks/mining_corpus.py verify OUT kept.json   # or verify OUT RUN_DIR (its mined/)
+    .venv/bin/python benchmarks/mining_corpus.py funnel RUN_DIR
+
+`classeval-pro build` with `[mine] local = "OUT"` mines the corpus too; `funnel` reads a run's folder (of
+either command) and prints the funnel per rejection reason and per repository as Markdown tables, and, for
+a build, what became of the mined candidates after the gate and the judges.
 
 `prepare` makes one bare repository per corpus entry at OUT/<owner>/<name>, its HEAD detached at the listed
 commit (so a later push upstream changes nothing that is mined). With `--mirrors DIR` it clones
@@ -12,12 +17,11 @@ partial: an absent blob costs only its file); without it, it clones the GitHub U
 would leave every blob absent: the miner never lets git fetch one). Nothing is checked out, so the corpus
 code is never on a path that runs it.
 
-`verify` dates every kept class a second way: for each of its most distinctive lines (the longest lines of
-its code that occur once in it), the oldest commit whose `*.py` files change that line's count
-(`git log -S`) is found; the class's date is the newest of those (a class is as old as its youngest
-distinctive line when some of its lines are older idioms, and as old as its oldest when every line came at
-once), and it must be after the cut-off. It prints the classes whose verified date is before the cut-off
-or differs from the miner's first commit by more than a day, and exits 1 when any is before the cut-off.
+`verify` dates every kept class a second way, without the miner's code: for each of its most distinctive
+lines (the longest code lines that occur once in it), the oldest commit on any branch whose `*.py` files
+change that line's count (`git log -S`); the class is as old as the oldest of them, which must be after the
+cut-off. It prints the classes whose lines are older than the cut-off (STALE) or whose date differs from the
+miner's first commit by more than a day (DIFFERS), and exits 1 when any is stale.
 """
 
 from __future__ import annotations
@@ -94,7 +98,8 @@ def oldest_commit(repo: Path, line: str) -> tuple[str, int] | None:
 def verify(out: Path, kept_json: Path) -> int:
     since, _ = load_corpus()
     cutoff = int(datetime(since.year, since.month, since.day, tzinfo=timezone.utc).timestamp())
-    kept = json.loads(kept_json.read_text(encoding="utf-8"))
+    kept = (json.loads(kept_json.read_text(encoding="utf-8")) if kept_json.is_file()  # mine --json, or a run's mined/
+            else [json.loads(p.read_text(encoding="utf-8")) for p in sorted((kept_json / "mined").glob("*.json"))])
     stale = differ = 0
     for item in kept:
         repo = out / item["repository"]
@@ -104,12 +109,13 @@ def verify(out: Path, kept_json: Path) -> int:
         if not dated:
             print(f"UNVERIFIED {item['repository']}:{item['path']}::{item['class_name']}: no distinctive line found")
             continue
-        commit, when = max(dated, key=lambda pair: pair[1])
+        commit, when = min(dated, key=lambda pair: pair[1])
         verified = datetime.fromtimestamp(when, timezone.utc).date().isoformat()
         label = f"{item['repository']}:{item['path']}::{item['class_name']}"
         if when < cutoff:
             stale += 1
-            print(f"STALE {label}: a distinctive line is in {commit[:12]} of {verified}; miner: {item['first_commit_date']}")
+            print(f"STALE {label}: a distinctive line is in {commit[:12]} of {verified}; "
+                  f"miner: {item['first_commit_date']}")
         elif abs(date.fromisoformat(verified) - date.fromisoformat(item["first_commit_date"][:10])).days > 1:
             differ += 1
             print(f"DIFFERS {label}: lines first in {commit[:12]} of {verified}; miner: "
@@ -117,6 +123,41 @@ def verify(out: Path, kept_json: Path) -> int:
     print(f"{len(kept)} kept classes: {len(kept) - stale} verified after {since}, {stale} before; "
           f"{differ} dated differently by more than a day")
     return 1 if stale else 0
+
+
+def funnel(run: Path) -> None:
+    works = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((run / "mine_work").glob("*.json"))]
+    seen = sum(w["classes_seen"] for w in works)
+    kept = sum(len(w["kept"]) for w in works)
+    reasons: dict[str, int] = {}
+    for work in works:
+        for reason, count in work["rejected"].items():
+            reasons[reason] = reasons.get(reason, 0) + count
+    print(f"{len(works)} repositories, {seen} classes seen, {kept} kept\n")
+    print("| reason | rejections |\n| --- | ---: |")
+    for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
+        print(f"| `{reason}` | {count} |")
+    top = [reason for reason, _ in sorted(reasons.items(), key=lambda item: -item[1])][:6]
+    print("\n| repository | classes | kept | " + " | ".join(f"`{r}`" for r in top) + " | other |")
+    print("| --- | ---: | ---: | " + " | ".join("---:" for _ in top) + " | ---: |")
+    for work in sorted(works, key=lambda w: (-len(w["kept"]), w["repository"])):
+        counts = [work["rejected"].get(r, 0) for r in top]
+        other = sum(work["rejected"].values()) - sum(counts)
+        print(f"| {work['repository']} | {work['classes_seen']} | {len(work['kept'])} | "
+              + " | ".join(str(c) for c in counts) + f" | {other} |")
+    candidates = {cid for work in works for _, cid in work["kept"]}
+    if not (run / "validate").is_dir():
+        return
+    fates: dict[str, list[str]] = {}
+    for path in sorted((run / "rejections").glob("*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        if record.get("candidate_id") in candidates and record.get("stage") != "mine":
+            fates.setdefault(f"{record['stage']}: {record['reason']}", []).append(record["candidate_id"])
+    rejected = {cid for ids in fates.values() for cid in ids}
+    print(f"\n{len(candidates)} mined candidates: {len(candidates - rejected)} not rejected after mining, "
+          f"{len(rejected)} rejected")
+    for fate, ids in sorted(fates.items(), key=lambda item: -len(item[1])):
+        print(f"  {fate}: {len(ids)}")
 
 
 def _class_code(module: str, name: str) -> str:
@@ -134,12 +175,17 @@ def main() -> int:
     prep = commands.add_parser("prepare", help="bare repositories at their listed commits under OUT")
     prep.add_argument("out", type=Path)
     prep.add_argument("--mirrors", type=Path, help="a folder of mirrors (<owner>+<name>/repo or <owner>/<name>)")
-    check = commands.add_parser("verify", help="date the kept classes of `mine --json` with git log -S")
+    check = commands.add_parser("verify", help="date kept classes (mine --json file, or a run folder) with git log -S")
     check.add_argument("out", type=Path)
     check.add_argument("kept", type=Path)
+    tally = commands.add_parser("funnel", help="the funnel of a run that mined the corpus, as Markdown")
+    tally.add_argument("run", type=Path)
     args = parser.parse_args()
     if args.command == "prepare":
         prepare(args.out, args.mirrors)
+        return 0
+    if args.command == "funnel":
+        funnel(args.run)
         return 0
     return verify(args.out, args.kept)
 

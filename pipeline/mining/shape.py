@@ -132,8 +132,8 @@ def size_filter(limits: ShapeLimits) -> Filter[ClassUnit]:
         if lines < limits.min_lines:
             return Drop(RejectReason.TOO_SMALL, f"{lines} lines, fewer than {limits.min_lines}", evidence)
         if methods < limits.enough_methods and lines < limits.enough_lines:
-            return Drop(RejectReason.TOO_SMALL, f"{methods} methods in {lines} lines: fewer than {limits.enough_methods} "
-                        f"methods and fewer than {limits.enough_lines} lines", evidence)
+            return Drop(RejectReason.TOO_SMALL, f"{methods} methods in {lines} lines: fewer than "
+                        f"{limits.enough_methods} methods and fewer than {limits.enough_lines} lines", evidence)
         if lines > limits.max_lines:
             return Drop(RejectReason.TOO_LARGE, f"{lines} lines, more than {limits.max_lines}", evidence)
         return None

@@ -296,5 +296,6 @@ def test_private_helpers_need_no_docstring_but_public_methods_and_init_do():
                 return None
         '''
     assert undocumented_methods(_unit(helpers, "Queue")) == ["peek"]
-    with_init = helpers.replace("def __len__", "def __init__(self, size):\n                pass\n            def __len__")
+    with_init = helpers.replace("def __len__",
+                                "def __init__(self, size):\n                pass\n            def __len__")
     assert undocumented_methods(_unit(with_init, "Queue")) == ["__init__", "peek"]
