@@ -106,9 +106,8 @@ def _has_behaviour(unit: ClassUnit) -> bool:
 
 
 def _statements(function: cst.FunctionDef) -> int:
-    """Statements of a method's body, its docstring left out."""
-    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else function.body.body
-    return len(body) - (function.get_docstring() is not None)
+    """Statements of a method's body (an indented block or one line's), its docstring left out."""
+    return len(function.body.body) - (function.get_docstring() is not None)
 
 
 def kind_filter(path: str) -> Filter[ClassUnit]:
