@@ -15,6 +15,8 @@ import tokenize
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+import libcst as cst
+
 from pipeline.base.analysis.python_need import RUNNING, PythonNeed, Supported, python_need
 from pipeline.base.layout import Stage
 from pipeline.mining.effects import effects_filter
@@ -28,16 +30,33 @@ from pipeline.base.records import Rejection, RejectReason
 STAGE = Stage.MINE
 def undocumented_methods(unit: ClassUnit) -> list[str]:
     """Methods a solver would have to implement without a docstring (dunders other than __init__ are
-    exempt: their meaning is the language's). Read from the syntax tree directly: this filter runs before
-    the costlier analyses."""
-    missing = []
+    exempt: their meaning is the language's; so are private helpers, named with a leading underscore: a
+    task's tests use only the public interface, as the consistency judge demands, so a solver may write
+    its helpers its own way). A name documented in one of its definitions is documented
+    (a property's getter speaks for its setter, an implementation for its `@overload` stubs), and
+    `__init__` is documented by a class docstring that names each of its parameters (the common style of
+    putting the constructor's arguments under the class). Read from the syntax tree directly: this filter
+    runs before the costlier analyses."""
+    missing, documented = [], set()
     for function in unit.functions:
         name = function.name.value
-        if name.startswith("__") and name.endswith("__") and name != "__init__":
+        if name.startswith("_") and name != "__init__":
             continue
-        if function.get_docstring() is None and name not in missing:
+        if function.get_docstring() is not None or (name == "__init__" and _init_in_class_docstring(unit, function)):
+            documented.add(name)
+        elif name not in missing:
             missing.append(name)
-    return missing
+    return [name for name in missing if name not in documented]
+
+
+def _init_in_class_docstring(unit: ClassUnit, init: cst.FunctionDef) -> bool:
+    """The class docstring names every named parameter of `init` (a bare `*args`/`**kwargs` excepted)."""
+    doc = unit.node.get_docstring()
+    if not doc:
+        return False
+    params = init.params
+    names = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)][1:]
+    return all(re.search(rf"\b{re.escape(name)}\b", doc) for name in names)
 
 
 def documented_filter(unit: ClassUnit) -> Drop | None:

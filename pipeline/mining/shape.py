@@ -17,17 +17,25 @@ from pipeline.base.records import RejectReason
 
 
 class ShapeLimits(BaseModel):
-    """How big a mined class must and may be."""
+    """How big a mined class must and may be.
+
+    A class needs `min_methods` methods and `min_lines` lines, and besides either `enough_methods` methods
+    or `enough_lines` lines: four interacting methods in 70 lines (an edit-distance table, a coordinate
+    compressor) are a task as much as six short ones in 30 lines (a union-find), while four methods in 25
+    lines are not. Setting the floors to the `enough_` values asks for both, as the limits did before."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    min_methods: int = Field(default=5, ge=1, description="Fewest distinct methods (including __init__).")
-    min_lines: int = Field(default=40, ge=1, description="Fewest lines of the class itself.")
+    min_methods: int = Field(default=3, ge=1, description="Fewest distinct methods (including __init__).")
+    min_lines: int = Field(default=20, ge=1, description="Fewest lines of the class itself.")
+    enough_methods: int = Field(default=5, ge=1, description="Methods that make a class big enough at min_lines.")
+    enough_lines: int = Field(default=40, ge=1, description="Lines that make a class big enough at min_methods.")
     max_lines: int = Field(default=800, ge=1, description="Most lines of the class itself.")
 
 
 _TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_test\.py$|(^|/)conftest\.py$")
 _TEST_NAME = re.compile(r"^Test([A-Z_]|$)|Tests?$")
+_PYTEST_HOOKS = {"setup_method", "teardown_method", "setup_class", "teardown_class"}
 _TEST_BASES = {"TestCase", "IsolatedAsyncioTestCase", "unittest.TestCase", "unittest.IsolatedAsyncioTestCase"}
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"}
 _EXCEPTION_BASE = re.compile(r"(Exception|Error|Warning)$")
@@ -36,6 +44,7 @@ _ABSTRACT_BASES = {"ABC", "abc.ABC"}
 _ABSTRACT_DECORATORS = {"abstractmethod", "abc.abstractmethod", "abstractproperty", "abc.abstractproperty"}
 _DATA_DECORATORS = {"dataclass", "dataclasses.dataclass", "attr.s", "attrs.define", "attr.define", "define",
                     "attrs.frozen", "frozen"}
+_VALIDATOR = re.compile(r"(validator|serializer)$")
 _DATA_BASES = {"NamedTuple", "typing.NamedTuple", "TypedDict", "typing.TypedDict", "BaseModel",
                "pydantic.BaseModel"}
 
@@ -54,7 +63,8 @@ def class_kind(unit: ClassUnit, path: str = "") -> str | None:
     'data holder'), or None when it may be one."""
     bases = set(unit.bases)
     short_bases = {_short(b) for b in bases}
-    if _TEST_NAME.search(unit.name) or short_bases & {_short(b) for b in _TEST_BASES} or is_test_path(path):
+    if _TEST_NAME.search(unit.name) or short_bases & {_short(b) for b in _TEST_BASES} or (
+            is_test_path(path) and _has_test_methods(unit)):
         return "test"
     if short_bases & _ENUM_BASES:
         return "enum"
@@ -75,9 +85,29 @@ def _decorator_names(function: cst.FunctionDef) -> list[str]:
     return [dotted_name(d.decorator) for d in function.decorators]
 
 
+def _has_test_methods(unit: ClassUnit) -> bool:
+    """A class of a test file is a test when pytest would collect methods of it; the file's other classes
+    (a fake clock, an in-memory store) are components the tests use, judged by the other filters like any
+    class (most import the code under test and fail the slice; a self-contained one is a task)."""
+    return any(name.startswith("test") or name in _PYTEST_HOOKS for name in unit.method_names)
+
+
 def _has_behaviour(unit: ClassUnit) -> bool:
-    """A data-holder-like class still counts when methods other than __init__/__post_init__ change state."""
-    return any(m.writes for m in unit.facts.methods if m.name not in ("__init__", "__post_init__"))
+    """A data-holder-like class still counts when methods other than __init__/__post_init__ change state,
+    or when one of them calls another (a frozen interval whose `union` asks its own `overlaps`), or when
+    two of them compute in more than one statement (a dataclass holding an integrator's settings whose
+    `step_2` .. `step_4` run it): it computes with its fields instead of only carrying them. Validators
+    and serializers of a model describe its fields, not behaviour."""
+    if any(m.writes or m.calls for m in unit.facts.methods if m.name not in ("__init__", "__post_init__")):
+        return True
+    computing = [f for f in unit.functions if f.name.value not in ("__init__", "__post_init__")
+                 and not any(_VALIDATOR.search(name) for name in _decorator_names(f)) and _statements(f) > 1]
+    return len({f.name.value for f in computing}) >= 2
+
+
+def _statements(function: cst.FunctionDef) -> int:
+    """Statements of a method's body (an indented block or one line's), its docstring left out."""
+    return len(function.body.body) - (function.get_docstring() is not None)
 
 
 def kind_filter(path: str) -> Filter[ClassUnit]:
@@ -100,6 +130,9 @@ def size_filter(limits: ShapeLimits) -> Filter[ClassUnit]:
             return Drop(RejectReason.TOO_SMALL, f"{methods} method(s), fewer than {limits.min_methods}", evidence)
         if lines < limits.min_lines:
             return Drop(RejectReason.TOO_SMALL, f"{lines} lines, fewer than {limits.min_lines}", evidence)
+        if methods < limits.enough_methods and lines < limits.enough_lines:
+            return Drop(RejectReason.TOO_SMALL, f"{methods} methods in {lines} lines: fewer than "
+                        f"{limits.enough_methods} methods and fewer than {limits.enough_lines} lines", evidence)
         if lines > limits.max_lines:
             return Drop(RejectReason.TOO_LARGE, f"{lines} lines, more than {limits.max_lines}", evidence)
         return None

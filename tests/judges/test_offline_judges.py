@@ -7,6 +7,7 @@ import pytest
 from judges.offline.adequacy import AdequacyJudge
 from judges.offline.consistency import ConsistencyJudge
 from judges.offline.specification import SpecificationJudge
+from pipeline.base.analysis.skeleton import make_skeleton
 from pipeline.base.records import Decision
 from tests.judges.conftest import SKELETON, SOLUTION, TESTS, make_candidate
 
@@ -132,6 +133,17 @@ def test_specification_flags_undocumented_parameters_returns_and_raises():
     assert "add: raises ValueError without documenting it" in note
     assert _finding(verdict, "reference_correct").ok is None  # no sandbox given: undecided, not passed
     assert verdict.decision is Decision.REJECT
+
+
+def test_a_constructor_may_be_described_by_its_class_docstring_but_every_parameter_must_be():
+    def spec_note(class_doc: str) -> str:
+        solution = SOLUTION.replace('"""Counts events per name."""', f'"""{class_doc}"""').replace(
+            'def __init__(self):\n        """Start with no counts."""', "def __init__(self, limit=10):")
+        verdict = SpecificationJudge(None).review(make_candidate(solution, make_skeleton(solution, "Counter")), None)
+        return _finding(verdict, "spec_clear").note or ""
+
+    assert "__init__" not in spec_note("Counts events per name, at most ``limit`` names.")
+    assert "__init__: parameter(s) limit not described" in spec_note("Counts events per name.")
 
 
 def test_adequacy_reads_the_gate_report_and_flags_tests_passing_on_the_skeleton(pool):

@@ -31,7 +31,8 @@ def test_shape_filters_name_their_reason():
     assert first_drop(small, shape_chain("m.py", ShapeLimits())).reason is RejectReason.TOO_SMALL
     big = _unit(ledger_module())
     assert first_drop(big, shape_chain("m.py", ShapeLimits(max_lines=20))).reason is RejectReason.TOO_LARGE
-    in_test_file = first_drop(big, shape_chain("tests/test_ledger.py", ShapeLimits()))
+    pytest_class = _unit(ledger_module().replace("def total(", "def test_total("), path="tests/test_ledger.py")
+    in_test_file = first_drop(pytest_class, shape_chain("tests/test_ledger.py", ShapeLimits()))
     assert in_test_file.reason is RejectReason.NOT_A_TASK_CLASS and in_test_file.evidence == {"kind": "test"}
     lonely = "\n".join(f"    def m{i}(self, x):\n        y = x + {i}\n        z = y * 2\n        w = z - 1\n"
                        f"        v = w + y\n        u = v * z\n        return u + {i}\n" for i in range(6))
