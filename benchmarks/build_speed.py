@@ -125,7 +125,8 @@ def main() -> None:
         os.environ["CLASSEVAL_PRO_ARTIFACTS"] = str(base)
         config = BuildConfig(domains=domains, jobs=args.jobs)
         store = ArtifactStore(base)
-        run_id = stages.default_run_id(config, stages.load_seed_records(config, Settings.from_environment())[1])
+        resolved = Settings.from_environment()
+        run_id = stages.default_run_id(config, stages.load_seed_records(config, resolved)[1], resolved)
         walls: dict[str, float] = {}
         print("synthesis (shared by both runs):")
         ctx = RunContext(store, run_id, config)

@@ -71,7 +71,7 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
 
     resolved = Settings.from_environment()  # the environment, read once for the whole run
     store = ArtifactStore(resolved.artifacts)
-    run_id = run_id or stages.default_run_id(config, stages.load_seed_records(config, resolved)[1])
+    run_id = run_id or stages.default_run_id(config, stages.load_seed_records(config, resolved)[1], resolved)
     if (outcome := runs.finished_outcome(store, run_id)) is not None:
         return _summary(store, outcome, already=True)
     stopping.reset()

@@ -201,7 +201,7 @@ def build(
     resolved = settings.Settings.from_environment()
     _, seeds = stages.load_seed_records(cfg, resolved)
     cfg.sandbox_interpreter()
-    run_id = run_id or stages.default_run_id(cfg, seeds)
+    run_id = run_id or stages.default_run_id(cfg, seeds, resolved)
     from pipeline import runs
     from pipeline.base.store import ArtifactStore
 

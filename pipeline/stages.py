@@ -33,6 +33,7 @@ from pipeline.base.errors import InputError
 from pipeline.funnel import Funnel, StageCount
 from pipeline.base.layout import CANDIDATE_STAGES, Folder, Stage, record_file_id
 from pipeline.base.records import Candidate, GateReport, Record, Rejection, RejectReason, SeedClass, Task, content_hash
+from pipeline.mining.snapshot import sources_digest
 from pipeline.runs import (FUNNEL_FILE, RunOutcome, finished_outcome, record_outcome, record_registry)
 from pipeline.seeds import load_corpus
 from pipeline.settings import Settings
@@ -68,9 +69,13 @@ def corpus_hash(seeds: Sequence[SeedClass]) -> str:
     return content_hash([s.model_dump(mode="json") for s in sorted(seeds, key=lambda s: s.seed_id)])
 
 
-def default_run_id(config: BuildConfig, seeds: tuple[SeedClass, ...]) -> str:
-    """Same settings and corpus give the same run id, so rerunning an interrupted build resumes it."""
-    return f"run-{config.fingerprint()}-{corpus_hash(seeds)[:10]}"
+def default_run_id(config: BuildConfig, seeds: tuple[SeedClass, ...], settings: Settings) -> str:
+    """Same settings, corpus and mined sources give the same run id, so rerunning an interrupted build
+    resumes it. With mining configured the id also names the state of the repositories it reads
+    (pipeline/mining/snapshot.py): a rebuild after they moved on is a new run, not the finished old one."""
+    run_id = f"run-{config.fingerprint()}-{corpus_hash(seeds)[:10]}"
+    sources = sources_digest(config.mine, github_token=bool(settings.token()))
+    return run_id if sources is None else f"{run_id}-{sources}"
 
 
 def _rejection_count(rejections: Iterable[Rejection]) -> dict[RejectReason, int]:

@@ -41,6 +41,7 @@ def mine_command(
     from pipeline.config import load_config
     from pipeline.domains import load_domains
     from pipeline.driver import RunContext, ThreadExecutor, run_stage
+    from pipeline.mining.snapshot import sources_state
     from pipeline.mining.stage import MineStage, finish_mining, mining_configured
     from pipeline.base.records import content_hash
     from pipeline.base.store import ArtifactStore, atomic_write_text
@@ -70,7 +71,10 @@ def mine_command(
     unknown = set(mine.domains) - set(registry.names)
     if unknown:
         raise InputError(f"--domains: unknown domain(s) {sorted(unknown)}")
-    run_id = run_id or "mine-" + content_hash(mine.model_dump(mode="json"), length=10)
+    # The repositories' state is part of the id: after a pull, the repositories already mined at their old
+    # heads would otherwise be found done and nothing new mined.
+    sources = sources_state(mine, github_token=bool(resolved.token()))
+    run_id = run_id or "mine-" + content_hash(mine.model_dump(mode="json"), sources, length=10)
     store = ArtifactStore(resolved.artifacts)
     ctx = RunContext(store, run_id, build.model_copy(update={"mine": mine, "jobs": jobs}), resolved)
     stage = MineStage()

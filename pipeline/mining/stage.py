@@ -21,10 +21,12 @@ interrupted stage resumes.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from pydantic import Field
@@ -153,10 +155,49 @@ def _source(mined: MinedClass) -> str:
     return "github" if mined.url.startswith("https://github.") or "/api/" in mined.url else "git"
 
 
+def released_code(store: ArtifactStore) -> Mapping[str, tuple[str, str]]:
+    """The structural hash of every task the artifact tree's releases hold -> (release, task id)."""
+    from pipeline.release.versioning import sorted_versions
+
+    return _released_code(store.root, tuple(sorted_versions(store.existing_releases())))
+
+
+@lru_cache(maxsize=4)
+def _released_code(root: Path, versions: tuple[str, ...]) -> Mapping[str, tuple[str, str]]:
+    # Read once per process and set of releases (a Prefect task per repository opens the stage each time):
+    # a release is never rewritten, so the same versions under the same root hold the same tasks.
+    from pipeline.release.assemble import earlier_tasks
+    from pipeline.release.dedup import released_structures
+
+    return MappingProxyType(released_structures(earlier_tasks(ArtifactStore(root), versions)))
+
+
+def _already_released(mined: MinedClass, released: Mapping[str, tuple[str, str]]) -> Rejection | None:
+    """A `duplicate` rejection when an earlier release holds this class's code (the same normalised syntax
+    tree): the release would drop its task as such, so its tests are not written nor gated again."""
+    from pipeline.mining.examine import rejection
+    from pipeline.mining.filters import Drop
+    from pipeline.release.dedup import module_structure
+
+    try:
+        match = released.get(module_structure(mined.slice_code))
+    except SyntaxError:
+        return None  # the candidate's own checks say what is wrong with it
+    if match is None:
+        return None
+    version, task_id = match
+    return rejection(mined.repository, mined.path, mined.class_name, Drop(
+        RejectReason.DUPLICATE, f"released in {version} as {task_id} (same normalised syntax tree)",
+        {"matched_release": version, "matched_task_id": task_id}))
+
+
 def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig, registry: DomainRegistry, *,
-             pool: Any, github: Any = None, documenter: Any = None, last_attempt: bool = True) -> MineWork:
+             pool: Any, github: Any = None, documenter: Any = None, last_attempt: bool = True,
+             released: Mapping[str, tuple[str, str]] | None = None) -> MineWork:
     """Mine one repository and write its records (see the module's layout); at most `config.limit` classes
-    are kept from it, since no more can enter the stage.
+    are kept from it, since no more can enter the stage. A class whose code an earlier release holds
+    (`released`, from `released_code`) is rejected `duplicate` before its tests are written: a rebuild
+    after the repositories moved on spends its sandbox on what is new.
 
     A passing failure (GitHub unavailable after the client's own retries, a sandbox lost while building a
     candidate: `internal_error`) raises `TransientFailure` while attempts remain, before anything but the
@@ -189,6 +230,9 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
                 rejected.append(item)
                 continue
             found.append(item)
+            if released and (duplicate := _already_released(item, released)) is not None:
+                rejected.append(duplicate)
+                continue
             built = earlier.get(_key(f"mined from {item.url}", item.path, item.class_name)) or build(item)[0]
             if isinstance(built, Rejection):
                 rejected.append(built)
@@ -271,14 +315,14 @@ class MineStage(RecordStage):
         return is_mined(ctx.store, ctx.run_id, item)
 
     @contextmanager
-    def open(self, ctx: RunContext, pool: Any) -> Iterator[tuple[Any, Any, Any]]:
+    def open(self, ctx: RunContext, pool: Any) -> Iterator[tuple[Any, Any, Any, Any]]:
         github = self._client(ctx) if ctx.config.mine.github else None
-        yield pool, github, make_documenter(ctx.config.mine, ctx.settings, self.model_client)
+        yield pool, github, make_documenter(ctx.config.mine, ctx.settings, self.model_client), released_code(ctx.store)
 
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> None:
-        pool, github, documenter = kit
+        pool, github, documenter, released = kit
         mine_one(ctx.store, ctx.run_id, item, ctx.config.mine, ctx.registry, pool=pool, github=github,
-                 documenter=documenter, last_attempt=last_attempt)
+                 documenter=documenter, last_attempt=last_attempt, released=released)
 
     def waves(self, ctx: RunContext, items: Sequence[str]) -> int:
         return len(items) if ctx.config.mine.limit is None else max(1, ctx.config.jobs)

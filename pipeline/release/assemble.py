@@ -18,7 +18,7 @@ import hashlib
 import json
 import shutil
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -133,7 +133,7 @@ def _made_before(store: ArtifactStore, run_id: str) -> ReleaseResult | None:
                          pending.message, pending.diff)
 
 
-def _earlier_tasks(store: ArtifactStore, versions: Sequence[str]) -> list[tuple[str, Task]]:
+def earlier_tasks(store: ArtifactStore, versions: Sequence[str]) -> list[tuple[str, Task]]:
     """Each earlier release's own split: together, every task ever released."""
     out = []
     for version in versions:
@@ -147,6 +147,20 @@ def _earlier_tasks(store: ArtifactStore, versions: Sequence[str]) -> list[tuple[
 def _rejection(task: Task, reason: RejectReason, detail: str, evidence: dict[str, Any]) -> Rejection:
     return Rejection(candidate_id=task.candidate_id or task.task_id, stage=STAGE, reason=reason, detail=detail,
                      evidence={"task_id": task.task_id, **evidence})
+
+
+def _nothing_new(tasks: Sequence[Task], per_reason: Counter[RejectReason], funnel: Funnel) -> str:
+    """Why a build made no release, in one line: what the release stage dropped, or, when no task reached
+    it, what the stages before it rejected (a rebuild whose mined classes were all released before says
+    `mine: 2 duplicate`)."""
+    def reasons(counts: Mapping[RejectReason, int]) -> str:
+        return ", ".join(f"{n} {r.value}" for r, n in sorted(counts.items(), key=lambda kv: kv[0].value))
+
+    if tasks:
+        return f"no new release: none of {len(tasks)} task(s) survived ({reasons(per_reason)})"
+    before = "; ".join(f"{stage}: {reasons(count.rejected)}" for stage, count in funnel.stages.items()
+                       if stage != STAGE and count.rejected)
+    return f"no new release: no task reached the release stage ({before or 'no candidate was made'})"
 
 
 def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Funnel, config: ReleaseConfig, *,
@@ -163,7 +177,7 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
     if (made := _made_before(store, run_id)) is not None:
         return made
     existing = sorted_versions(store.existing_releases())
-    earlier = _earlier_tasks(store, existing)
+    earlier = earlier_tasks(store, existing)
 
     decontam = DecontamSettings(ngram_size=config.ngram_size, threshold=config.contamination_threshold)
     with timed("release", "decontaminate"):
@@ -204,9 +218,7 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
     per_reason = Counter(r.reason for r in rejections)
     funnel = funnel.with_stage(STAGE, StageCount(received=len(tasks), accepted=len(outcome.kept), rejected=dict(per_reason)))
     if not outcome.kept:
-        summary = ", ".join(f"{n} {r.value}" for r, n in sorted(per_reason.items(), key=lambda kv: kv[0].value))
-        return ReleaseResult(None, None, [], rejections, funnel,
-                             f"no new release: none of {len(tasks)} task(s) survived ({summary or 'no tasks given'})")
+        return ReleaseResult(None, None, [], rejections, funnel, _nothing_new(tasks, per_reason, funnel))
 
     version = next_version(existing, config.release_date or datetime.now(timezone.utc).date())
     previous = existing[-1] if existing else None

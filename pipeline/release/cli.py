@@ -1,5 +1,5 @@
-"""Command-line commands of the release stage: `classeval-pro publish`, `classeval-pro release verify` and
-`classeval-pro release faithful`.
+"""Command-line commands of the release stage: `classeval-pro publish`, `classeval-pro release verify`,
+`classeval-pro release diff` and `classeval-pro release faithful`.
 
 Registered on the main app in pipeline/cli.py. Errors are InputErrors: the main entry point prints them
 as one line and exits non-zero.
@@ -55,6 +55,41 @@ def verify_command(
     if problems:
         raise typer.Exit(1)
     console.print(f"{path}: every file and task matches manifest.json", highlight=False, soft_wrap=True)
+
+
+@release_app.command("diff")
+def diff_command(
+    release: Annotated[str, typer.Argument(metavar="RELEASE", help=RELEASE_HELP)],
+    json_path: Annotated[Optional[str], typer.Option("--json", help="Write the diff and its rows as JSON to this file.")] = None,
+) -> None:
+    """List what a release added and changed against the previous one (its `diff.json`): each task's id,
+    class, origin, source date and source."""
+    import json
+
+    from pipeline import settings
+    from pipeline.base.errors import InputError
+    from pipeline.base.store import ArtifactStore, atomic_write_text
+    from pipeline.release.dataset_io import read_split
+    from pipeline.release.diff import diff_rows
+    from pipeline.release.naming import resolve_release
+
+    ref = resolve_release(release, ArtifactStore(settings.artifacts_dir()))
+    try:
+        diff = json.loads((ref.folder / "diff.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{ref.folder / 'diff.json'}: unreadable ({exc}); the release is damaged") from None
+    tasks = [t for split in sorted((ref.folder / "data").glob("*.parquet")) for t in read_split(split)]
+    rows = diff_rows(diff, tasks)
+    console.print(f"{ref.version} against {diff.get('previous_version') or 'no earlier release'}: added "
+                  f"{len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, removed "
+                  f"{len(diff.get('removed', []))}, unchanged {diff.get('unchanged', 0)}", highlight=False, soft_wrap=True)
+    for row in rows:
+        console.print(f"  {row['change']:<8} {row['task_id']}  {row['class_name']}  {row['origin']}  "
+                      f"{row['source_date'] or 'undated'}  {row['source']}", highlight=False, soft_wrap=True, markup=False)
+    for task_id in diff.get("removed", []):
+        console.print(f"  removed  {task_id}", highlight=False)
+    if json_path:
+        atomic_write_text(Path(json_path), json.dumps({**diff, "rows": rows}, indent=2) + "\n")
 
 
 @release_app.command("faithful")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pipeline.base.errors import InputError
 from pipeline.base.records import RejectReason, Task
 from pipeline.release.normalise import code_tokens, normalised_source, structural_hash
+from pipeline.release.task_builder import split_imports
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,27 @@ def fingerprint(task: Task, shingle_size: int) -> _Fingerprint:
     else:
         shingles = frozenset(" ".join(tokens[i:i + shingle_size]) for i in range(len(tokens) - shingle_size + 1))
     return _Fingerprint(structural, shingles)
+
+
+def module_structure(source: str) -> str:
+    """The structural hash a task whose reference module is `source` is deduplicated by: its imports moved
+    in front, as the released `import_statement` and `solution_code` put them back together. Raises
+    SyntaxError for code that does not parse."""
+    imports, solution = split_imports(source)
+    return structural_hash("\n".join([*imports, solution]))
+
+
+def released_structures(earlier: Sequence[tuple[str, Task]]) -> dict[str, tuple[str, str]]:
+    """Structural hash of every released task's solution -> (the release, the task id) that first had it:
+    what a class must differ from to be more than an exact duplicate."""
+    out: dict[str, tuple[str, str]] = {}
+    for version, task in earlier:
+        try:
+            out.setdefault(structural_hash(full_source(task)), (version, task.task_id))
+        except SyntaxError as exc:
+            raise InputError(f"release {version}, task {task.task_id}: solution_code does not parse: "
+                             f"line {exc.lineno}: {exc.msg}") from None
+    return out
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -38,3 +38,29 @@ def release_diff(previous: Sequence[Task], current: Sequence[Task], *, previous_
     removed = sorted(set(before) - set(after))
     return {"version": version, "previous_version": previous_version, "added": added, "removed": removed,
             "changed": changed, "unchanged": len(set(before) & set(after))}
+
+
+def task_source(task: Task) -> str:
+    """Where a task came from, in a few words: the mined file, or the seeds it grew from."""
+    p = task.provenance
+    if p.repository:
+        return f"{p.repository}:{p.path}" if p.path else p.repository
+    return " + ".join(p.seed_ids) or (p.source or "")
+
+
+def diff_rows(diff: dict[str, Any], tasks: Sequence[Task]) -> list[dict[str, Any]]:
+    """One row per added or changed task of a release's `diff.json`, with what a reader asks first: the
+    class, its origin, the date its source first existed and where it came from. `tasks` are the release's
+    tasks (every split); a task the diff names that is not among them is an error of the release."""
+    from pipeline.base.errors import InputError
+
+    by_id = {t.task_id: t for t in tasks}
+    rows = []
+    for change, task_id in [("added", i) for i in diff.get("added", [])] + \
+                           [("changed", c["task_id"]) for c in diff.get("changed", [])]:
+        task = by_id.get(task_id)
+        if task is None:
+            raise InputError(f"diff.json of {diff.get('version')}: {change} task {task_id} is not in the release")
+        rows.append({"change": change, "task_id": task_id, "class_name": task.class_name,
+                     "origin": task.origin.value, "source_date": task.source_date, "source": task_source(task)})
+    return rows

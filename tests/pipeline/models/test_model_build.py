@@ -59,7 +59,8 @@ def seeds_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _build_in_process(artifacts: Path, config: BuildConfig):
     store = ArtifactStore(artifacts)
-    run_id = stages.default_run_id(config, stages.load_seed_records(config, Settings.from_environment())[1])
+    resolved = Settings.from_environment()
+    run_id = stages.default_run_id(config, stages.load_seed_records(config, resolved)[1], resolved)
     driver = Driver(RunContext(store, run_id, config))  # every stage in threads of this process
     driver.run(stages.SeedsStage())
     for stage in (Stage.ENHANCE, Stage.COMPOSE):

@@ -1,0 +1,60 @@
+"""What the mine stage will read, as a short digest: part of a run's id when mining is configured.
+
+A run's id derives from its configuration and the seed corpus, so that the same inputs name the same run
+(a rerun resumes it, a finished one is reported and left alone). Mining adds an input that the
+configuration does not show: `[mine] local = "repos"` names a folder whose repositories move on. Without
+their state in the id, next month's rebuild after a `git pull` named last month's finished run and
+stopped at "already released", and `classeval-pro mine` found last month's repositories marked done and
+mined nothing new.
+
+- A local repository is its HEAD commit (one `git rev-parse` each; an unreadable repository is recorded
+  as such, and the stage rejects it as `source_unreadable`).
+- GitHub cannot be asked what changed without searching it, so a GitHub source is the UTC day of the
+  build: a build on another day is another run, and an interrupted build resumes the same day (or with
+  `--run-id`).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from typing import Any
+
+from pipeline.base.records import content_hash
+from pipeline.mining.gitrepo import GitError, GitRepo
+from pipeline.mining.local import local_repositories
+from pipeline.mining.records import MineConfig
+
+UNREADABLE = "unreadable"
+
+
+def local_heads(config: MineConfig) -> list[tuple[str, str]]:
+    """(repository name, HEAD commit) of every repository under `[mine] local`, in path order."""
+    if config.local is None:
+        return []
+    heads = []
+    for name, path in local_repositories(config.local):
+        try:
+            heads.append((name, GitRepo(path).head()))
+        except GitError:
+            heads.append((name, UNREADABLE))
+    return heads
+
+
+def sources_state(config: MineConfig, *, github_token: bool, today: date | None = None) -> dict[str, Any] | None:
+    """The state of the sources the mine stage will read (None when mining is not configured: the run id
+    of a build without mining does not change)."""
+    github = config.github and github_token
+    if config.local is None and not github:
+        return None
+    state: dict[str, Any] = {}
+    if config.local is not None:
+        state["local"] = [list(pair) for pair in local_heads(config)]
+    if github:
+        state["github"] = (today or datetime.now(timezone.utc).date()).isoformat()
+    return state
+
+
+def sources_digest(config: MineConfig, *, github_token: bool, today: date | None = None) -> str | None:
+    """A short digest of `sources_state`, or None without mining."""
+    state = sources_state(config, github_token=github_token, today=today)
+    return None if state is None else content_hash(state, length=8)
