@@ -20,6 +20,7 @@ from pipeline.base.layout import CANDIDATE_STAGES, Stage
 from pipeline.release.card_guide import (citation_section, example_section, fields_section, limitations_section,
                                          scoring_section, source_date_section)
 from pipeline.release.dataset_io import split_file
+from pipeline.release.diff import diff_rows
 from pipeline.release.family import family_counts
 
 SOURCE_STAGES = CANDIDATE_STAGES
@@ -211,14 +212,37 @@ def agreement_section(tasks: Sequence[Task], judging: Agreement | None = None, f
     return "\n\n".join(parts)
 
 
+def freshness_counts(tasks: Sequence[Task]) -> dict[tuple[str, str], int]:
+    """Tasks per (month of the source date, origin), oldest month first; `undated` for a task without one.
+    The month is what a contamination cut-off is stated in."""
+    counts = Counter((t.source_date[:7] if t.source_date else "undated", t.origin.value) for t in tasks)
+    return dict(sorted(counts.items(), key=lambda kv: (kv[0][0] == "undated", kv[0])))
+
+
 def counts_section(tasks: Sequence[Task]) -> str:
     domains = Counter(d for t in tasks for d in t.domains)
     origins = Counter(t.origin.value for t in tasks)
     dated = sorted(t.source_date for t in tasks if t.source_date)
     return (_table(("domain", "tasks"), sorted(domains.items())) + "\n\n"
             + _table(("origin", "tasks"), sorted(origins.items())) + "\n\n"
-            + (f"Source dates range from {dated[0]} to {dated[-1]} ({len(dated)} of {len(tasks)} tasks dated)."
+            + (f"Source dates range from {dated[0]} to {dated[-1]} ({len(dated)} of {len(tasks)} tasks dated). "
+               "Tasks per month of their source date and origin:\n\n"
+               + _table(("source month", "origin", "tasks"), [(m, o, n) for (m, o), n in freshness_counts(tasks).items()])
                if dated else "No task carries a source date."))
+
+
+def changes_section(diff: Mapping[str, Any], tasks: Sequence[Task]) -> str:
+    """The diff's counts, and the tasks this release added or changed, one row each."""
+    head = (f"Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, removed "
+            f"{len(diff.get('removed', []))} (details in `diff.json`; `classeval-pro release diff` prints them).")
+    rows = diff_rows(diff, tasks)
+    if not rows:
+        return head
+    return (head + "\n\n<details><summary>Tasks added or changed</summary>\n\n"
+            + _table(("change", "task_id", "class", "origin", "source date", "source"),
+                     [(r["change"], f"`{r['task_id']}`", r["class_name"], r["origin"], r["source_date"] or "undated",
+                       f"`{r['source']}`".replace("|", "\\|")) for r in rows])  # a | would end the cell
+            + "\n\n</details>")
 
 
 def interpreter_label(record: Mapping[str, str]) -> str:
@@ -344,8 +368,7 @@ self-contained page that opens offline in any browser.
 
 ### Changes against the previous release ({diff.get('previous_version') or 'none'})
 
-Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, removed {len(diff.get('removed', []))}
-(details in `diff.json`).
+{changes_section(diff, tasks)}
 
 ## Quality of the tests
 

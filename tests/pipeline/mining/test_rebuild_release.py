@@ -140,6 +140,9 @@ def test_a_rebuild_after_the_repositories_moved_on_releases_only_the_new_classes
     diff = json.loads((store.release_dir("2026.12.1") / "diff.json").read_text())
     assert (diff["previous_version"], diff["added"], diff["changed"], diff["removed"], diff["unchanged"]) == (
         "2026.12.0", [own[0].task_id], [], [], 1)
+    card = (store.release_dir("2026.12.1") / "README.md").read_text()
+    assert f"| added | `{own[0].task_id}` | StockShelf | mined | 2025-04-06 | `{repo}:books/shelf.py` |" in card
+    assert "| 2025-03 | mined | 1 |\n| 2025-04 | mined | 1 |" in card  # per month of source date and origin
     # The class released before is known at the mine stage: no tests are written or gated for it again.
     funnel = json.loads((store.runs / second_run / "funnel.json").read_text())["stages"]
     assert (funnel["mine"]["received"], funnel["mine"]["accepted"], funnel["mine"]["rejected"]) == (2, 1, {"duplicate": 1})
