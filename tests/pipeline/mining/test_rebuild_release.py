@@ -154,6 +154,9 @@ def test_a_rebuild_after_the_repositories_moved_on_releases_only_the_new_classes
     assert lines[0] == "2026.12.1 against 2026.12.0: added 1, changed 0, removed 0, unchanged 1"
     assert lines[1].split() == ["added", own[0].task_id, "StockShelf", "mined", "2025-04-06", f"{repo}:books/shelf.py"]
     assert len(lines) == 2
+    assert CliRunner().invoke(app, ["release", "diff", "2026.12.1", "--json", str(tmp_path / "diff.json")]).exit_code == 0
+    rows = json.loads((tmp_path / "diff.json").read_text())["rows"]
+    assert [(r["change"], r["task_id"], r["source_date"]) for r in rows] == [("added", own[0].task_id, "2025-04-06")]
 
     # Nothing new since: a commit that adds no class is another run, which ends without a release and says why.
     commit(repo, "2025-05-01", {"README.md": "a ledger cache, and a shelf"})
@@ -164,15 +167,24 @@ def test_a_rebuild_after_the_repositories_moved_on_releases_only_the_new_classes
     assert sorted(p.name for p in store.releases.iterdir() if not p.name.startswith(".")) == ["2026.12.0", "2026.12.1"]
 
 
-def test_the_run_id_names_the_heads_of_the_mined_repositories(tmp_path):
+def test_the_run_id_names_the_heads_of_the_mined_repositories(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    settings = Settings.from_environment()
+    _, seeds = stages.load_seed_records(BuildConfig(domains=("Game_Sim",)), settings)
+    offline = BuildConfig()  # no mining: the id is the configuration's and the corpus's, as it always was
+    assert stages.default_run_id(offline, seeds, settings) == (
+        f"run-{offline.fingerprint()}-{stages.corpus_hash(seeds)[:10]}")
     repos = tmp_path / "repos"
     repo = make_repo(repos / "books")
     commit(repo, "2025-03-02", {"books/ledger.py": ledger_module("FreshLedger")})
     mine = MineConfig(local=repos)
     before = sources_digest(mine, github_token=False)
     assert sources_digest(mine, github_token=False) == before  # the same heads, the same run
+    mining = BuildConfig(mine=mine)
+    run_before = stages.default_run_id(mining, seeds, settings)
     commit(repo, "2025-04-06", {"books/shelf.py": SHELF})
     assert sources_digest(mine, github_token=False) != before
+    assert stages.default_run_id(mining, seeds, settings) != run_before
     assert sources_digest(MineConfig(), github_token=True) is None  # no mining: the offline build's id is kept
     assert sources_digest(MineConfig(github=True), github_token=False) is None  # GitHub without a token: no mining
     github = MineConfig(github=True)
