@@ -167,11 +167,13 @@ class SynthesisStage(RecordStage):
     def items(self, ctx: RunContext) -> list[str]:
         if self.stage is Stage.ENHANCE:
             return [s.seed_id for s in ctx.seeds]
+        from pipeline.synthesis.compose import may_bridge
         from pipeline.synthesis.pairing import pair_seeds
 
         compose = ctx.config.compose_config(ctx.registry)
         pairs = pair_seeds(ctx.seeds, rng_seed=compose.rng_seed, max_pairs=compose.max_pairs,
-                           max_uses_per_seed=compose.max_uses_per_seed, composable=compose.composable)
+                           max_uses_per_seed=compose.max_uses_per_seed, composable=compose.composable,
+                           fits=may_bridge)
         return [f"{a.seed_id}{PAIR_SEPARATOR}{b.seed_id}" for a, b in pairs]
 
     def _work_id(self, item: str) -> str:

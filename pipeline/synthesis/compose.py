@@ -11,7 +11,8 @@ statistics sample): the value must be a quantity (a number or a list of numbers)
 receives it one that takes a quantity by its name (`QUANTITY_PARAMETERS`). A pair with no such bridge is
 not composed: it is rejected `incoherent_fusion` at this stage with the reason and the type-only fits
 refused, and the gate checks the composed candidates that remain for tests that cross the seam
-(`validation/seam.py`).
+(`validation/seam.py`). Which pairs are tried is decided before any fusion (`may_bridge`): the same sources
+and targets found on each seed alone, so that the seeds' turns go to pairs that can be bridged.
 
 The hybrid's specification is both parts' whole docstrings (`fused_docs.py`): the class docstring holds
 each part's class docstring and the constructor's each part's constructor docstring, under "<Part> part:",
@@ -162,44 +163,130 @@ _QUANTITIES = {"float": ("int", "float"), "int": ("int",),
 """Quantity parameter type -> the source types it accepts (an int widens to a float, never the reverse)."""
 
 
-def find_bridges(model: ClassModel, parts: tuple[Part, Part], taken: set[str]) -> tuple[list[Bridge], list[str]]:
-    """Every bridge the hybrid `model` allows, both ways, and the source -> target pairs refused because
-    they fit by type alone (the target's first parameter has the source's return type).
+@dataclass(frozen=True)
+class _Source:
+    """A query of one part that a bridge may read: its name and the quantity type it returns."""
 
-    A bridge's source is a public query of one part (it changes nothing and reads fields that the part's
-    methods change, through the methods it calls too) returning a quantity; its target is a public method
-    of the other part that changes that part's fields and has a parameter named as a quantity
-    (`QUANTITY_PARAMETERS`) whose type takes the value; at least one query of the target's part without
-    required arguments reads what the target writes (the observers: they show the change)."""
+    method: str
+    produces: str
+
+
+@dataclass(frozen=True)
+class _Target:
+    """A method of one part that a bridge may feed: its name, the parameter named as a quantity, the types that
+    parameter takes, and the part's queries that read what the method writes."""
+
+    method: str
+    parameter: str
+    accepts: tuple[str, ...]
+    observers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class BridgeEnds:
+    """What one part can give to a bridge and what it can receive, found from its model alone: the sources
+    and targets that `find_bridges` joins. A pair whose parts have no source of one and target of the other
+    of a matching type has no bridge, whatever the renaming of the fusion does."""
+
+    sources: tuple[_Source, ...]
+    targets: tuple[_Target, ...]
+
+    def feeds(self, other: BridgeEnds) -> bool:
+        """Whether some source of this part returns a type that some target of `other` takes."""
+        return any(s.produces in t.accepts for s in self.sources for t in other.targets)
+
+
+def bridge_ends(model: ClassModel, part: Part) -> BridgeEnds:
+    """The sources and targets of `part` in `model` (the hybrid's model, or a seed's own model with the whole
+    class as the part).
+
+    A source is a public query of the part (it changes nothing and reads fields that the part's methods
+    change, through the methods it calls too) returning a quantity; a target is a public method of the part
+    that changes its fields and has a parameter named as a quantity (`QUANTITY_PARAMETERS`) whose type takes
+    the value, with at least one query of the part without required arguments that reads what the target
+    writes (the observers: they show the change)."""
+    queries = {q.name for q in model.queries()}
+    own = [model.methods[m] for m in part.methods if m in model.methods]
+    # the part's state: fields that some method changes after construction (a value computed from
+    # constructor settings alone is a constant, not state)
+    changing = set().union(*(model.reach(m.name)[1] for m in own)) & set(part.fields)
+    sources: list[_Source] = []
+    targets: list[_Target] = []
+    for method in own:
+        if not method.public or method.kind != "instance" or not method.simple_signature:
+            continue
+        produced = _normal_type(method.returns)
+        if method.name not in model.mutators:
+            if produced is not None and model.reach(method.name)[0] & changing:
+                sources.append(_Source(method.name, produced))
+            continue
+        written = model.reach(method.name)[1] & set(part.fields)
+        observers = tuple(q for q in part.methods if q in queries and q != method.name and model.reach(q)[0] & written)
+        for p in method.params:
+            accepts = _QUANTITIES.get(_normal_type(p.annotation) or "", ())
+            if p.name in QUANTITY_PARAMETERS and accepts and observers:
+                targets.append(_Target(method.name, p.name, accepts, observers))
+    return BridgeEnds(tuple(sources), tuple(targets))
+
+
+def seed_bridge_ends(seed: SeedClass) -> BridgeEnds | None:
+    """The bridge ends of a seed as a whole class, or None when its public methods carry no type hints (a
+    ClassEval-style corpus): its types are observed only when the oracle runs it, so whether it bridges is
+    known at composition time, not before."""
+    model = analyse(seed.source, seed.class_name)
+    if not any(m.returns or any(p.annotation for p in m.params) for m in model.public_methods()):
+        return None
+    return bridge_ends(model, _part(seed.class_name, model, {}))
+
+
+def may_bridge(a: SeedClass, b: SeedClass) -> bool:
+    """Whether the pair can have a bridge (either way), judged on each seed alone before any fusion; the
+    fusion's `find_bridges` decides. Renaming changes names, not what reads or writes what, so a pair that
+    fails this check has no bridge in its hybrid either; a seed without type hints always may."""
+    ends_a, ends_b = _ends_of(a), _ends_of(b)
+    if ends_a is None or ends_b is None:
+        return True
+    return ends_a.feeds(ends_b) or ends_b.feeds(ends_a)
+
+
+_ENDS_CACHE: dict[str, BridgeEnds | None] = {}
+
+
+def _ends_of(seed: SeedClass) -> BridgeEnds | None:
+    key = content_hash(seed.source, seed.class_name)
+    if key not in _ENDS_CACHE:
+        try:
+            _ENDS_CACHE[key] = seed_bridge_ends(seed)
+        except SyntaxError:  # the fusion reports it, as a rejection of the pair
+            _ENDS_CACHE[key] = None
+    return _ENDS_CACHE[key]
+
+
+def find_bridges(model: ClassModel, parts: tuple[Part, Part], taken: set[str]) -> tuple[list[Bridge], list[str]]:
+    """Every bridge the hybrid `model` allows, both ways (a source of one part joined to a target of the other
+    that takes its type: `bridge_ends`), and the source -> target pairs refused because they fit by type alone
+    (the target's first parameter has the source's return type)."""
     bridges: list[Bridge] = []
     type_only: list[str] = []
-    queries = {q.name for q in model.queries()}
+    ends = {part.name: bridge_ends(model, part) for part in parts}
     for first, second in (parts, parts[::-1]):
-        # the part's state: fields that some method changes after construction (a value computed from
-        # constructor settings alone is a constant, not state)
-        changing = set().union(*(model.reach(m)[1] for m in first.methods)) & set(first.fields)
-        for source in (model.methods[m] for m in first.methods if m in model.methods):
-            produced = _normal_type(source.returns)
-            if not source.public or source.kind != "instance" or produced is None or not source.simple_signature \
-                    or source.name in model.mutators:
-                continue
-            reads_first = model.reach(source.name)[0] & changing
-            for target in (model.methods[m] for m in second.methods if m in model.methods):
-                if not target.public or target.kind != "instance" or not target.simple_signature:
+        for source in ends[first.name].sources:
+            for name in second.methods:
+                method = model.methods.get(name)
+                if method is None or not method.public or method.kind != "instance" or not method.simple_signature:
                     continue
-                written = model.reach(target.name)[1] & set(second.fields)
-                observers = tuple(q for q in second.methods if q in queries and q != target.name
-                                  and model.reach(q)[0] & written)
-                fed = next((p for p in target.params if p.name in QUANTITY_PARAMETERS
-                            and produced in _QUANTITIES.get(_normal_type(p.annotation) or "", ())), None)
-                if fed is None or not reads_first or target.name not in model.mutators or not observers:
-                    first_param = target.params[0].annotation if target.params else None
-                    if _normal_type(first_param) == produced:
-                        type_only.append(f"{source.name} -> {target.name}")
+                # the method's first parameter named as a quantity that takes the source's type
+                target = next((t for t in ends[second.name].targets if t.method == name and source.produces in t.accepts),
+                              None)
+                if target is None:
+                    first_param = method.params[0].annotation if method.params else None
+                    if _normal_type(first_param) == source.produces:
+                        type_only.append(f"{source.method} -> {name}")
                     continue
-                name = f"record_{source.name.lstrip('_')}_in_{target.name}"
-                if name not in taken and len(name) <= 48:
-                    bridges.append(Bridge(name, source.name, target.name, fed.name, first.name, second.name, observers))
+                bridge = f"record_{source.method.lstrip('_')}_in_{name}"
+                if bridge not in taken and len(bridge) <= 48:
+                    bridges.append(Bridge(bridge, source.method, name, target.parameter, first.name, second.name,
+                                          target.observers))
     return sorted(bridges, key=lambda br: br.name), sorted(type_only)
 
 
@@ -668,7 +755,7 @@ def compose_seeds(seeds: Sequence[SeedClass], config: ComposeConfig, *, pool: Sa
     is called as each pair is finished.
     """
     pairs = pair_seeds(seeds, rng_seed=config.rng_seed, max_pairs=config.max_pairs,
-                       max_uses_per_seed=config.max_uses_per_seed, composable=config.composable)
+                       max_uses_per_seed=config.max_uses_per_seed, composable=config.composable, fits=may_bridge)
     if on_pairs is not None:
         on_pairs(len(pairs))
     yield from in_order(lambda pair: compose_guarded(pair, config, pool=pool), pairs, jobs, on_done)

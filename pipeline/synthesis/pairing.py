@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from pipeline.base.records import SeedClass
 
@@ -21,8 +21,11 @@ def domains_compatible(a: str, b: str, matrix: Mapping[str, Sequence[str]]) -> b
 
 
 def pair_seeds(seeds: Sequence[SeedClass], *, rng_seed: int, max_pairs: int, max_uses_per_seed: int,
-               composable: Mapping[str, Sequence[str]]) -> list[tuple[SeedClass, SeedClass]]:
-    """Pairs of seeds from different, composable domains, in a seeded order."""
+               composable: Mapping[str, Sequence[str]],
+               fits: Callable[[SeedClass, SeedClass], bool] | None = None) -> list[tuple[SeedClass, SeedClass]]:
+    """Pairs of seeds from different, composable domains, in a seeded order; with `fits`, only the pairs it
+    accepts (the offline composer's `may_bridge`: a pair that cannot be bridged would only be rejected, and
+    would take a seed's turn from a pair that can)."""
     rng = random.Random(f"{rng_seed}:pairing")
     by_domain: dict[str, list[SeedClass]] = {}
     for seed in sorted(seeds, key=lambda s: s.seed_id):
@@ -31,7 +34,7 @@ def pair_seeds(seeds: Sequence[SeedClass], *, rng_seed: int, max_pairs: int, max
     rng.shuffle(domain_pairs)
     queues: dict[tuple[str, str], list[tuple[SeedClass, SeedClass]]] = {}
     for a, b in domain_pairs:
-        pairs = [(x, y) for x in by_domain[a] for y in by_domain[b]]
+        pairs = [(x, y) for x in by_domain[a] for y in by_domain[b] if fits is None or fits(x, y)]
         rng.shuffle(pairs)
         queues[(a, b)] = [(x, y) if rng.random() < 0.5 else (y, x) for x, y in pairs]
     uses: dict[str, int] = {}

@@ -6,7 +6,7 @@ import random
 
 from pipeline.base.records import Candidate, Provenance, Rejection, RejectReason, SeedClass
 from pipeline.base.analysis.class_model import analyse
-from pipeline.synthesis.compose import compose_pair, fuse
+from pipeline.synthesis.compose import compose_pair, fuse, may_bridge
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.pairing import domains_compatible, pair_seeds
 
@@ -115,6 +115,26 @@ def test_composable_matrix_limits_pairs():
     seeds = [_seed(d, f"{d.lower()}_{i}") for d in ("A", "B", "C") for i in range(2)]
     pairs = pair_seeds(seeds, rng_seed=1, max_pairs=50, max_uses_per_seed=9, composable={"A": ("B",), "B": ("A",)})
     assert {tuple(sorted((a.domain, b.domain))) for a, b in pairs} == {("A", "B")}
+
+
+UNTYPED_LOG = LOG.replace("owner: str) -> None", "owner)").replace("text: str) -> int", "text)").replace(
+    "count: int) -> str", "count)")
+
+
+def test_pairing_keeps_only_the_pairs_that_may_bridge_judged_on_each_seed_alone():
+    account, stats, log = (_seed("Finance", "account"), _seed("Math", "stats", "Stats", STATS),
+                           _seed("Text", "log", "Log", LOG))
+    # the static check agrees with the fusion: Account's balance feeds Stats.add(value); Log takes no quantity
+    assert may_bridge(account, stats) and may_bridge(stats, account)
+    assert fuse(account, stats, random.Random(0), max_bridges=3).bridges
+    assert not may_bridge(account, log) and not may_bridge(log, stats)
+    assert not fuse(account, _seed("Text", "log", "Log", LOG), random.Random(0), max_bridges=3).bridges
+    # a seed without type hints is judged when the oracle has observed its types, so it stays in the pairing
+    assert may_bridge(account, _seed("Text", "plain_log", "Log", UNTYPED_LOG))
+    pairs = pair_seeds([account, stats, log], rng_seed=1, max_pairs=10, max_uses_per_seed=5, composable={},
+                       fits=may_bridge)
+    assert [sorted((a.seed_id, b.seed_id)) for a, b in pairs] == [["Finance/account", "Math/stats"]]
+    assert len(pair_seeds([account, stats, log], rng_seed=1, max_pairs=10, max_uses_per_seed=5, composable={})) == 3
 
 
 def test_fuse_renames_collisions_consistently_and_refuses_bridges_that_fit_by_type_only():
