@@ -121,9 +121,10 @@ def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
             return _rejection(mined, RejectReason.GENERATION_FAILED, f"test synthesis failed: {exc}")
         if count == 0:
             return _rejection(mined, RejectReason.NO_TESTS, "no scenario gave a usable test")
-    provenance = Provenance(repository=mined.repository if "/" in mined.repository else mined.url, commit=mined.commit,
-                            path=mined.path, licence=mined.licence, first_commit_date=mined.first_commit_date,
-                            first_commit=mined.first_commit, source=f"mined from {mined.url}")
+    provenance = Provenance(repository=mined.repository if "/" in mined.repository else mined.origin,
+                            commit=mined.commit, path=mined.path, licence=mined.licence,
+                            first_commit_date=mined.first_commit_date, first_commit=mined.first_commit,
+                            source=f"mined from {mined.origin}")
     return Candidate(
         candidate_id=Candidate.make_id(mined.class_name, mined.slice_code, tests),
         class_name=mined.class_name, module_name=module, domains=(mined.domain,),

@@ -39,6 +39,13 @@ class MinedClass(Record):
     def mined_id(self) -> str:
         return mined_id(self.repository, self.path, self.class_name)
 
+    @property
+    def origin(self) -> str:
+        """Where the class came from, as released data may say it: the clone URL, or for a local repository
+        without a remote its folder name (`local:<name>`). A local path names the maintainer's machine and
+        home folder, which a published dataset must not carry."""
+        return self.url if "://" in self.url or self.url.startswith("git@") else f"local:{self.repository}"
+
 
 def mined_id(repository: str, path: str, class_name: str) -> str:
     """Stable id of a class found in a repository (the rejection records of mining use it)."""

@@ -233,7 +233,7 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
             if released and (duplicate := _already_released(item, released)) is not None:
                 rejected.append(duplicate)
                 continue
-            built = earlier.get(_key(f"mined from {item.url}", item.path, item.class_name)) or build(item)[0]
+            built = earlier.get(_key(f"mined from {item.origin}", item.path, item.class_name)) or build(item)[0]
             if isinstance(built, Rejection):
                 rejected.append(built)
                 continue

@@ -74,6 +74,9 @@ def test_fresh_classes_are_kept_with_their_provenance(repos, mined):
     assert fresh.domain in ("Algo_DataStruct", "Business_App")
     assert "class FreshLedger" in fresh.slice_code and "def _clean" in fresh.slice_code
     assert set(kept) == {"FreshLedger", "MixedLedger"}
+    # a repository without a remote is named by its folder in what may be released, never by its local path
+    assert fresh.url == str(repos / "books") and fresh.origin == f"local:{fresh.repository}"
+    assert not fresh.origin.startswith("local:/")
 
 
 def test_old_moved_and_renamed_classes_are_not_fresh(mined):
