@@ -60,7 +60,7 @@ def seeds_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _build_in_process(artifacts: Path, config: BuildConfig):
     store = ArtifactStore(artifacts)
     run_id = stages.default_run_id(config, stages.load_seed_records(config, Settings.from_environment())[1])
-    driver = Driver(RunContext(store, run_id, config))  # every stage in threads of this process
+    driver = Driver(RunContext(store, run_id, config, Settings.from_environment().with_artifacts(artifacts)))  # every stage in threads of this process
     driver.run(stages.SeedsStage())
     for stage in (Stage.ENHANCE, Stage.COMPOSE):
         driver.run(stages.generating_stage(stage, config))  # the model backend
