@@ -7,6 +7,7 @@
 - `validation.policy`: `GatePolicy` (thresholds; the issue's defaults).
 - `validation.interaction`, `validation.mutation`: the tracer and the mutants the gate uses;
   `validation.schemata` puts a task's mutants into one module, through `mutation`'s public interface.
+- `validation.suite_runner`: the sandbox as the base layer's `SuiteRunner`, for the judges.
 
 Depends only on the base layer (`pipeline.base`); its command line is `pipeline.validate`. Kept free of
 imports: the sandbox worker imports this package with only the standard library, pytest and coverage on its
