@@ -61,7 +61,7 @@ def _gate_and_release(artifacts: Path, run_id: str, config: BuildConfig) -> tupl
     store = ArtifactStore(artifacts)
     walls: dict[str, float] = {}
     reset_times()
-    driver = Driver(RunContext(store, run_id, config))  # threads of this process
+    driver = Driver(RunContext(store, run_id, config, Settings.from_environment().with_artifacts(artifacts)))  # threads of this process
     gate = _timed("validate", walls, lambda: driver.run(stages.GateStage()))[Stage.VALIDATE]
     _timed("repair", walls, lambda: driver.run(stages.RepairStage()))
     if config.judges.enabled:  # as the build does: the release takes the judges' survivors only
@@ -72,20 +72,23 @@ def _gate_and_release(artifacts: Path, run_id: str, config: BuildConfig) -> tupl
 
 
 def _gate_only(seeds: int, domains: tuple[str, ...], jobs: int) -> None:
+    from pipeline.driver import ThreadExecutor, command_context
     from pipeline.validate.inputs import seed_to_candidate
-    from validation.gate import validate_many
+    from pipeline.command_stages import GateOnInputs
     from validation.policy import GatePolicy
     from validation.sandbox import SandboxPool
 
     config = BuildConfig(domains=domains)
-    candidates = [seed_to_candidate(s) for s in stages.load_seed_records(config, Settings.from_environment())[1]][:seeds]
+    settings = Settings.from_environment()
+    candidates = [seed_to_candidate(s) for s in stages.load_seed_records(config, settings)[1]][:seeds]
     seconds: dict[bool, float] = {}
     outcomes: dict[bool, list[tuple]] = {}
     with SandboxPool(jobs=jobs) as pool:
         for schemata in (False, True):
             reset_times()
             started = time.perf_counter()
-            reports = validate_many(candidates, GatePolicy(mutant_schemata=schemata), pool, jobs=jobs)
+            reports = run_stage(GateOnInputs(candidates, GatePolicy(mutant_schemata=schemata)),
+                                command_context(settings, config), ThreadExecutor(jobs=jobs, pool=pool))
             seconds[schemata] = time.perf_counter() - started
             outcomes[schemata] = [(r.passed, r.mutation_score) for r in reports]
             print(f"{'schemata' if schemata else 'old runner'}: {len(candidates)} seeds through the gate in "
@@ -129,7 +132,7 @@ def main() -> None:
         run_id = stages.default_run_id(config, stages.load_seed_records(config, resolved)[1], resolved)
         walls: dict[str, float] = {}
         print("synthesis (shared by both runs):")
-        ctx = RunContext(store, run_id, config)
+        ctx = RunContext(store, run_id, config, Settings.from_environment().with_artifacts(store.root))
         _timed("seeds", walls, lambda: run_stage(stages.SeedsStage(), ctx))
         _timed("enhance", walls, lambda: run_stage(stages.SynthesisStage(Stage.ENHANCE), ctx))
         _timed("compose", walls, lambda: run_stage(stages.SynthesisStage(Stage.COMPOSE), ctx))

@@ -58,6 +58,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every figure per candidate to this file")
     args = parser.parse_args()
     from judges.offline.specification import SpecificationJudge
+    from validation.suite_runner import SandboxSuiteRunner
     from judges.stage import read_decisions
     from validation.sandbox import SandboxPool
 
@@ -66,7 +67,7 @@ def main() -> None:
         store = ArtifactStore(settings.artifacts_dir())
         config = BuildConfig(domains=args.domains)
         run_id = "compose-specs"
-        ctx = RunContext(store, run_id, config)
+        ctx = RunContext(store, run_id, config, settings.Settings.from_environment().with_artifacts(store.root))
         for stage in (stages.SeedsStage(), stages.SynthesisStage(Stage.COMPOSE), stages.GateStage(),
                       stages.RepairStage(), stages.JudgeStage()):
             run_stage(stage, ctx)
@@ -75,7 +76,7 @@ def main() -> None:
         decisions = read_decisions(store, run_id)
         rows = []
         with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
-            judge = SpecificationJudge(pool)
+            judge = SpecificationJudge(SandboxSuiteRunner(pool))
             for candidate in candidates:
                 hybrid_doc = _class_doc(candidate.skeleton, candidate.class_name)
                 parts = []

@@ -35,7 +35,9 @@ from pipeline import settings  # noqa: E402
 from pipeline.domains import load_domains  # noqa: E402
 from pipeline.base.records import Candidate  # noqa: E402
 from pipeline.seeds import load_corpus  # noqa: E402
-from validation.gate import test_file_name, validate_many  # noqa: E402
+from pipeline.driver import ThreadExecutor, command_context, run_stage  # noqa: E402
+from pipeline.command_stages import GateOnInputs  # noqa: E402
+from validation.gate import test_file_name  # noqa: E402
 from pipeline.validate.inputs import seed_to_candidate  # noqa: E402
 from validation.policy import GatePolicy  # noqa: E402
 from validation.sandbox import SandboxJob, SandboxPool  # noqa: E402
@@ -139,7 +141,9 @@ def main() -> None:
     if args.full:
         full_tasks = tasks[: min(args.full, distinct)]
         started = time.perf_counter()
-        reports = validate_many(full_tasks, GatePolicy(), jobs=args.jobs)
+        with SandboxPool(jobs=args.jobs) as gate_pool:  # the gate stage's items, through the driver
+            reports = run_stage(GateOnInputs(full_tasks, GatePolicy()), command_context(settings.Settings.from_environment()),
+                                ThreadExecutor(jobs=args.jobs, pool=gate_pool))
         full_seconds = time.perf_counter() - started
         mutants = sum((r.evidence.get("mutation") or {}).get("mutants", 0) for r in reports)
         print(f"full gate (base + coverage + interaction, 2 robustness runs, vacuous run, up to "

@@ -30,8 +30,9 @@ class ScheduledResult(BaseModel):
 @task(name="publish", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=30)
 def publish_task(version: str, repo: str) -> str:
     from pipeline.release.publish import publish
+    from pipeline.settings import Settings
 
-    return publish(version, repo).message
+    return publish(version, repo, Settings.from_environment()).message  # the token, read where it is used
 
 
 @flow(name=DEPLOYMENT_FLOW, log_prints=False)

@@ -4,11 +4,15 @@
   judge sits in (`Layer`: the deterministic checks, then the models) are read from its spec
   (`pipeline.base.records.layer_of`).
 - `judges.offline`: specification, consistency and adequacy judges (no model; the checks layer, always run).
-- `judges.model_judge`: `ModelJudge`, one model through `pipeline.models` under `judges/prompts/judge_rubric.toml`.
+- `judges.model_judge`: `ModelJudge`, one model under `judges/prompts/judge_rubric.toml`, asked through the
+  model client it is handed (`pipeline.base.model_calls.ModelAsker`).
 - `judges.answer`: the JSON answer contract; `judges.rules`: majority, unanimous, quorum:K.
 - `judges.panel`: `Panel` (one layer), `LayeredPanel` (the checks, then the models on what they accepted)
   and the `PanelDecision` record; `judges.cache`: verdicts by content, judge spec and the checks shown.
 - The agreement figures (Fleiss' and Cohen's kappa, rejected shares, failed criteria) are in
   `pipeline.base.agreement`, beside the records: the release card, its manifest and the report read them too.
 - `judges.stage`: the build's judge stage; `judges.cli`: `classeval-pro judge PATH`.
+
+Imports only the base layer (`pipeline.base`), apart from those two: what a judge needs of the sandbox
+(`pipeline.base.suite_runs.SuiteRunner`) and of the model client is handed to it by the judge stage.
 """

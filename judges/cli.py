@@ -23,7 +23,7 @@ from pipeline.base.layout import Stage
 from pipeline.base.records import Candidate, Decision, GateReport, Task, Verdict
 from pipeline.settings import Settings
 from pipeline.base.agreement import Agreement, agreement
-from judges.panel import PanelDecision
+from judges.panel import LayeredPanel, PanelDecision
 
 console = Console()
 if not console.is_terminal:  # piped output: rich would assume 80 columns and cut ids
@@ -142,9 +142,13 @@ def judge_command(
     """Run the judge panel (the deterministic checks, then the model panel when models are given) and print a
     table (task, each judge's verdict, decision and the layer that made it, failed criteria) and the agreement
     figures. Exits 1 when any task is rejected or held."""
+    from contextlib import nullcontext
+
     from judges.config import JudgesConfig
-    from judges.stage import panel_factory
-    from pipeline.base.store import atomic_write_text
+    from pipeline.command_stages import PanelOnInputs
+    from pipeline.base.store import ArtifactStore, atomic_write_text
+    from pipeline.driver import ThreadExecutor, command_context, run_stage
+    from validation.sandbox import SandboxPool
 
     from judges.rules import DecisionRule
 
@@ -155,18 +159,24 @@ def judge_command(
         raise InputError("--no-offline needs --models: with neither the checks nor a model panel nothing judges")
     from pipeline.models.preflight import check_models
 
-    check_models(names, api_base=api_base, option="--models")  # a missing key: exit 2, not 131 s of retries
+    settings = Settings.from_environment()  # the environment, read once, here
+    check_models(names, settings.model_keys, api_base=api_base, option="--models")  # a missing key: exit 2, not 131 s of retries
     config = JudgesConfig(models=names, rule=rule, api_base=api_base, jobs=jobs, offline=offline)
     config.decision_rule().check_panel_size(len(names) if names else 3)
     from pipeline.release.naming import release_or_path
 
-    pairs = load_pairs(release_or_path(path))  # a release may be named by its version
+    pairs = load_pairs(release_or_path(path, ArtifactStore(settings.artifacts)))  # a release may be named by its version
     of_all = f" (the first {limit} of {len(pairs)})" if limit is not None and limit < len(pairs) else ""
     pairs = pairs[:limit]
-    with panel_factory(config, Settings.from_environment(), jobs=jobs)() as panel:
+
+    def warn(panel: LayeredPanel) -> None:
         for warning in panel.warnings:
             err_console.print(f"[yellow]warning[/yellow] {escape(warning)}")
-        decisions = panel.review_many(pairs, jobs=jobs)
+
+    stage = PanelOnInputs(pairs, config, on_open=warn)
+    # the checks' specification judge runs docstring examples in the sandbox; a model panel alone needs none
+    with SandboxPool(jobs=jobs) if offline else nullcontext() as pool:
+        decisions = run_stage(stage, command_context(settings), ThreadExecutor(jobs=jobs, pool=pool))
     figures = agreement([d.verdicts for d in decisions])
     print_decisions(decisions, f"judge panel ({config.decision_rule().label}) on {len(decisions)} task(s) from {path}{of_all}")
     for line in agreement_lines(figures):

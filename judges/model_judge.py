@@ -1,8 +1,10 @@
 """A model judge: one model, the versioned rubric prompt, the JSON answer contract, through the model client.
 
-The judge asks once; an answer that breaks the contract (judges/answer.py) is shown back to the model with
-what was wrong (the retry prompt) and asked once more, as a continuation of the same conversation, so the
-retry is a different request and not a cached copy of the first. A second bad answer, a failed call
+The judge asks through the model client it is handed (`ModelAsker`, pipeline/base/model_calls.py; the
+stage hands in pipeline/models/client.py's). It asks once; an answer that breaks the contract
+(judges/answer.py) is shown back to the model with what was wrong (the retry prompt) and asked once more,
+as a continuation of the same conversation, so the retry is a different request and not a cached copy of
+the first. A second bad answer, a failed call
 (timeouts and server errors after the client's own retries) or a refused budget is an abstention that
 keeps the raw answers and the reason: never a silent pass or fail.
 
@@ -16,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.models.client import ModelError, ModelRequest, Role
-from pipeline.models.prompts import load_prompt
+from pipeline.base.model_calls import ModelAsker, ModelError, ModelRequest, Role
+from pipeline.base.prompt_templates import load_prompt
 from pipeline.base.records import Candidate, CheckResult, GateReport, JudgeSpec, Verdict
 from judges.answer import BadJudgeAnswer, parse_answer
 from judges.criteria import MODEL_CRITERIA
@@ -64,7 +66,7 @@ def checks_summary(checks: Sequence[Verdict]) -> str:
 class ModelJudge:
     """Judges a candidate with one model (a litellm name) under the rubric prompt."""
 
-    def __init__(self, client, model: str, *, prompt: str = "judge_rubric", temperature: float = 0.0,
+    def __init__(self, client: ModelAsker, model: str, *, prompt: str = "judge_rubric", temperature: float = 0.0,
                  max_tokens: int | None = 1500, api_base: str | None = None, name: str | None = None,
                  prompts_dir: Path = PROMPTS_DIR) -> None:
         self.client = client

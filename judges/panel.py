@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from pydantic import Field
 
-from pipeline.base import stopping
 from pipeline.base.errors import InputError
 from pipeline.base.layout import Stage
 from pipeline.base.records import Candidate, Decision, GateReport, Record, Rejection, RejectReason, Verdict
-from validation.sandbox import SandboxUnavailable
+from pipeline.base.suite_runs import RunnerUnavailable
 from judges.cache import VerdictCache
 from judges.config import CHECKS_OFF_WARNING
 from judges.protocol import Judge, abstention
@@ -119,26 +118,7 @@ def combine(candidate_id: str, verdicts: Sequence[Verdict], rule: DecisionRule,
                          rejected_by=tuple(failed), failed_criteria=failed, layers=layers)
 
 
-class _Reviews:
-    """`review_many` for a class with a `review(candidate, report) -> PanelDecision` (both panels)."""
-
-    def review_many(self, pairs: Sequence[tuple[Candidate, GateReport | None]], *, jobs: int = 1,
-                    on_decision: Callable[[PanelDecision], None] | None = None) -> list[PanelDecision]:
-        """Decisions for many candidates, `jobs` at a time, in input order; `on_decision` sees each as it is
-        made (the judge stage writes it at once, so an interrupted stage keeps what it finished)."""
-        def one(pair: tuple[Candidate, GateReport | None]) -> PanelDecision:
-            decision = self.review(*pair)
-            if on_decision:
-                on_decision(decision)
-            return decision
-
-        if jobs <= 1:
-            return [one(p) for p in pairs]
-        with stopping.worker_threads(jobs) as executor:  # a stop does not wait for answers in flight
-            return list(executor.map(one, pairs))
-
-
-class Panel(_Reviews):
+class Panel:
     """N judges and a decision rule: one layer. Its layer is the checks when every judge is offline (the
     judges with no model), else the models, unless named."""
 
@@ -164,7 +144,7 @@ class Panel(_Reviews):
             return hit
         try:
             verdict = judge.review(candidate, report, checks=checks) if checks else judge.review(candidate, report)
-        except SandboxUnavailable:
+        except RunnerUnavailable:
             raise  # the machine cannot run the judge now: no verdict, not an abstention kept as data
         except Exception as exc:  # noqa: BLE001 - a judge that crashes abstains; the panel goes on
             log.warning("judge %s failed on %s: %s", judge.spec.label, candidate.candidate_id, exc)
@@ -186,7 +166,7 @@ class Panel(_Reviews):
                              judges=tuple(j.spec.label for j in self.judges))
 
 
-class LayeredPanel(_Reviews):
+class LayeredPanel:
     """The checks, then the model panel on what the checks accepted; either may be absent (not both).
 
     With no model panel the checks' decision is the decision (the embedded offline default). With no

@@ -1,6 +1,7 @@
 """The judge stage's parts: the configured panels, the decisions written, the counts per layer. The stage
-itself (its items and the work for one, under the driver) is `JudgeStage` in pipeline/stages.py; the
-`judge` command opens a panel through `panel_factory`.
+itself (its items, under the driver) is `JudgeStage` in pipeline/stages.py, and the `judge` command's is
+`PanelOnInputs` in pipeline/command_stages.py; both do the work for one candidate with
+`pipeline.stages.review_one`.
 
 Order matters: the gate is cheap and deterministic, model judges are neither, so only candidates that
 passed the gate reach a judge, and within the stage the deterministic checks run before the model panel
@@ -13,15 +14,13 @@ it is made (a rerun reads it back instead of judging again); a rejected or held 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from pipeline.funnel import StageCount
 from pipeline.base.layout import Folder
 from pipeline.base.records import RejectReason
-from pipeline.settings import Settings
 from pipeline.base.store import ArtifactStore
 from pipeline.base.agreement import Agreement, agreement
 from judges.cache import VerdictCache
@@ -39,8 +38,10 @@ def offline_panel(config: JudgesConfig, pool: Any = None, limits: Any = None,
     from judges.offline.adequacy import AdequacyJudge
     from judges.offline.consistency import ConsistencyJudge
     from judges.offline.specification import SpecificationJudge
+    from validation.suite_runner import SandboxSuiteRunner
 
-    judges = [SpecificationJudge(pool, limits), ConsistencyJudge(),
+    runner = SandboxSuiteRunner(pool, limits) if pool is not None else None  # the checks run code only here
+    judges = [SpecificationJudge(runner), ConsistencyJudge(),
               AdequacyJudge(config.min_mutation_score, config.max_vacuous_share)]
     return Panel(judges, config.checks_rule(), cache, layer=Layer.CHECKS)
 
@@ -67,28 +68,6 @@ def model_client(cache: Path) -> Any:
     from pipeline.models.client import ModelClient
 
     return ModelClient(cache)
-
-
-def panel_factory(config: JudgesConfig, settings: Settings, *, jobs: int = 1, limits: Any = None, client: Any = None,
-                  cache: VerdictCache | None = None, python: Any = None
-                  ) -> Callable[[], AbstractContextManager[LayeredPanel]]:
-    """Opens the configured panel with what its judges need (for the `judge` command; a run's judge stage
-    is pipeline/stages.py `JudgeStage`): a model client for model judges, a sandbox pool (on the
-    interpreter `python`, None: this process's) for the checks' specification judge (closed when the
-    panel is done); the caches default to the artifact tree's of `settings`."""
-    @contextmanager
-    def open_panel() -> Iterator[LayeredPanel]:
-        verdicts = cache or VerdictCache(settings.verdict_cache)
-        models = (client or model_client(settings.model_cache)) if config.models else None
-        if not config.offline:
-            yield layered_panel(config, client=models, cache=verdicts)
-            return
-        from validation.sandbox import SandboxPool
-
-        with SandboxPool(jobs=jobs, python=python, **({"limits": limits} if limits is not None else {})) as pool:
-            yield layered_panel(config, pool=pool, limits=limits, client=models, cache=verdicts)
-
-    return open_panel
 
 
 def read_decisions(store: ArtifactStore, run_id: str) -> dict[str, PanelDecision]:

@@ -98,7 +98,7 @@ def seeds_check(
     if gate and corpus.seeds:
         from pipeline.validate.cli import gate_seeds
 
-        gate_ok = gate_seeds(list(corpus.seeds), jobs, mutation)
+        gate_ok = gate_seeds(list(corpus.seeds), jobs, mutation, settings.Settings.from_environment())
     if corpus.problems or not gate_ok:
         raise typer.Exit(1)
 
@@ -193,12 +193,12 @@ def build(
     # inside the flow is logged with a traceback): a broken seed or setting ends here with one line.
     from pipeline.models.preflight import check_models
 
+    resolved = settings.Settings.from_environment()  # the environment, read once for the whole run
     if cfg.models.uses_models:  # a missing key: exit 2 now, not retried server errors in every stage
         roles = ("enhancer", "composer", "test_writer", "reference_writer")
         check_models(dict.fromkeys(n for n in (getattr(cfg.models, r) or cfg.models.model for r in roles) if n),
-                     api_base=cfg.models.api_base, option="[models]")
-    check_models(cfg.judges.models, api_base=cfg.judges.api_base, option="[judges] models")
-    resolved = settings.Settings.from_environment()
+                     resolved.model_keys, api_base=cfg.models.api_base, option="[models]")
+    check_models(cfg.judges.models, resolved.model_keys, api_base=cfg.judges.api_base, option="[judges] models")
     _, seeds = stages.load_seed_records(cfg, resolved)
     cfg.sandbox_interpreter()
     run_id = run_id or stages.default_run_id(cfg, seeds, resolved)

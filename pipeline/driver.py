@@ -13,6 +13,9 @@ driver (`run_stage`, and `Driver` for a whole build) owns everything else, the s
   start) is tried again, at most `RETRIES` times; its last attempt writes what it got as the item's data;
 - the funnel: each stage's counts are recorded in the run's `funnel.json` as it finishes.
 
+A command's stage over inputs it was handed (`InputStage`: the `validate` and `judge` commands) runs
+through the same driver, on threads, and writes nothing.
+
 Executors run the items and nothing else: `ThreadExecutor` here (tests, benchmarks, commands), Prefect
 mapped tasks in flows/mapped.py (the build; Dask workers through prefect-dask). An item's records depend
 only on the item and the run, never on the executor or on the order items finish in.
@@ -36,6 +39,7 @@ from pipeline.base.layout import Folder, Stage, done_marker
 from pipeline.base.records import SeedClass
 from pipeline.settings import Settings
 from pipeline.base.store import ArtifactStore
+from pipeline.base.suite_runs import RunnerUnavailable
 from pipeline.base.timing import add_time
 
 RETRIES = 2  # attempts after the first, per item
@@ -59,11 +63,7 @@ class RunContext:
     store: ArtifactStore
     run_id: str
     config: BuildConfig
-    settings: Settings = None  # type: ignore[assignment] - default: the environment's, for this store
-
-    def __post_init__(self) -> None:
-        if self.settings is None:
-            self.settings = Settings.from_environment().model_copy(update={"artifacts": self.store.root})
+    settings: Settings  # resolved by whoever starts the run (the flow, a command, a test): never read here
 
     def __getstate__(self) -> dict:
         return {k: self.__dict__[k] for k in ("store", "run_id", "config", "settings")}
@@ -153,6 +153,57 @@ class RecordStage:
         return counts
 
 
+class InputStage:
+    """Defaults for a stage of a command over inputs it was handed rather than a run's records (the
+    `validate` and `judge` commands): nothing is read from or written to a run, so nothing is resumed; an
+    item is an input's position, its work returns the input's result as its note, and the stage's result is
+    the notes in input order."""
+
+    stage: ClassVar[Stage]
+    reads: ClassVar[tuple[Stage | Folder | str, ...]] = ("the command's input",)
+    in_process: ClassVar[bool] = True
+
+    def __init__(self, inputs: Sequence[Any]) -> None:
+        self.inputs = list(inputs)
+
+    def input(self, item: str) -> Any:
+        return self.inputs[int(item)]
+
+    def finished(self, ctx: RunContext) -> list[Any] | None:
+        return None
+
+    def items(self, ctx: RunContext) -> list[str]:
+        return [str(position) for position in range(len(self.inputs))]
+
+    def is_done(self, ctx: RunContext, item: str) -> bool:
+        return False
+
+    def needs_pool(self, ctx: RunContext) -> bool:
+        return True
+
+    @contextmanager
+    def open(self, ctx: RunContext, pool: Any) -> Iterator[Any]:
+        yield pool
+
+    def waves(self, ctx: RunContext, items: Sequence[str]) -> int:
+        return max(1, len(items))
+
+    def enough(self, ctx: RunContext, finished: Sequence[str]) -> bool:
+        return False
+
+    def finish(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> list[Any]:
+        return [notes[item] for item in items]
+
+
+NO_RUN = "no-run"  # the run id of a command's context: its stage reads and writes no run
+
+
+def command_context(settings: Settings, config: BuildConfig | None = None) -> RunContext:
+    """The context of a command's `InputStage`: no run, the settings the command resolved (the artifact
+    tree's caches), and the build configuration's defaults unless given."""
+    return RunContext(ArtifactStore(settings.artifacts), NO_RUN, config or BuildConfig(), settings)
+
+
 def finished_count(store: ArtifactStore, run_id: str, step: str) -> StageCount | None:
     """The count a finished stage (or funnel step) left behind, so that a resumed run does not redo it."""
     path = store.runs / run_id / done_marker(step)
@@ -171,7 +222,7 @@ def is_retried(exc: BaseException) -> bool:
     """Whether an item's failure is passing (tried again while attempts remain and no stop was asked for)."""
     from validation.sandbox import SandboxUnavailable
 
-    return stopping.requested() is None and isinstance(exc, (TransientFailure, SandboxUnavailable))
+    return stopping.requested() is None and isinstance(exc, (TransientFailure, SandboxUnavailable, RunnerUnavailable))
 
 
 def with_retries(work: Callable[[bool], R]) -> R:

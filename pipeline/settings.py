@@ -43,11 +43,24 @@ class Settings(BaseModel):
     domains: Path = Field(description="The domain registry file (CLASSEVAL_PRO_DOMAINS).")
     github_token: SecretStr | None = Field(default=None, exclude=True,
                                            description="GITHUB_TOKEN, for mining GitHub; never written.")
+    hf_token: SecretStr | None = Field(default=None, exclude=True,
+                                       description="HF_TOKEN, for publishing to the Hugging Face Hub; never written.")
+    hf_endpoint: str | None = Field(default=None, description="HF_ENDPOINT: the Hub's address (None: huggingface.co).")
+    model_keys: frozenset[str] = Field(
+        default=frozenset(), description="Names of the `*_API_KEY` variables that are set (never their values): "
+        "the providers' keys litellm reads itself, checked before a model is first asked (pipeline/models/preflight.py).")
 
     @classmethod
     def from_environment(cls) -> Settings:
+        env = os.environ
         return cls(artifacts=artifacts_dir(), seeds=seeds_dir(), domains=domain_registry_path(),
-                   github_token=os.environ.get("GITHUB_TOKEN") or None)
+                   github_token=env.get("GITHUB_TOKEN") or None, hf_token=env.get("HF_TOKEN", "").strip() or None,
+                   hf_endpoint=env.get("HF_ENDPOINT") or None,
+                   model_keys=frozenset(k for k, v in env.items() if k.endswith("_API_KEY") and v))
+
+    def with_artifacts(self, root: Path) -> Settings:
+        """These settings on another artifact tree (a test's or a benchmark's scratch folder)."""
+        return self.model_copy(update={"artifacts": Path(root)})
 
     @property
     def model_cache(self) -> Path:
@@ -60,6 +73,9 @@ class Settings(BaseModel):
 
     def token(self) -> str:
         return self.github_token.get_secret_value() if self.github_token is not None else ""
+
+    def hub_token(self) -> str:
+        return self.hf_token.get_secret_value() if self.hf_token is not None else ""
 
 
 def configure_offline_environment(artifacts: Path | None = None) -> None:

@@ -38,6 +38,9 @@ from pipeline.runs import (FUNNEL_FILE, RunOutcome, finished_outcome, record_out
 from pipeline.seeds import load_corpus
 from pipeline.settings import Settings
 from pipeline.base.store import ArtifactStore
+from validation.policy import GatePolicy
+from validation.sandbox import SandboxPool
+from judges.panel import LayeredPanel, PanelDecision
 
 # Failures that more tests can fix; any other reason (a failing or flaky test, a sandbox violation) cannot.
 REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION,
@@ -239,15 +242,37 @@ def _report(store: ArtifactStore, run_id: str, candidate_id: str) -> GateReport:
     return store.read(run_id, Stage.VALIDATE, candidate_id, GateReport)
 
 
-def _gate(ctx: RunContext, candidate: Candidate, pool: Any, last_attempt: bool) -> GateReport:
-    """The candidate's gate report, written once (read back when an earlier attempt wrote it)."""
+def gate_one(candidate: Candidate, policy: GatePolicy, pool: SandboxPool, last_attempt: bool) -> GateReport:
+    """The work for one candidate of every gate stage (the build's and the `validate` command's): its
+    report (validation/gate.py `validate_guarded`). An `internal_error` (the pipeline, not the candidate,
+    failed) is a passing failure while attempts remain, and the report of the last attempt."""
     from validation.gate import validate_guarded
 
-    if ctx.store.has(ctx.run_id, Stage.VALIDATE, candidate.candidate_id):
-        return _report(ctx.store, ctx.run_id, candidate.candidate_id)
-    report = validate_guarded(candidate, ctx.config.gate, pool)
+    report = validate_guarded(candidate, policy, pool)
     if not last_attempt and RejectReason.INTERNAL_ERROR in report.reasons:
         raise TransientFailure(f"gate {candidate.candidate_id}: {report.evidence.get('error', 'internal error')}")
+    return report
+
+
+def review_one(panel: LayeredPanel, candidate: Candidate, report: GateReport | None, *,
+               last_attempt: bool) -> PanelDecision:
+    """The work for one candidate of every judge stage (the build's and the `judge` command's): the panel's
+    decision. A judge whose model call failed after the client's own retries abstains; while attempts
+    remain that is a passing failure (nothing kept), so that a brief outage does not become a held task."""
+    from judges.model_judge import CALL_FAILED
+
+    decision = panel.review(candidate, report)
+    failed = [f.note for v in decision.verdicts for f in v.findings if f.note.startswith(CALL_FAILED)]
+    if failed and not last_attempt:
+        raise TransientFailure(f"judge {decision.candidate_id}: {failed[0]}")
+    return decision
+
+
+def _gate(ctx: RunContext, candidate: Candidate, pool: SandboxPool, last_attempt: bool) -> GateReport:
+    """The candidate's gate report, written once (read back when an earlier attempt wrote it)."""
+    if ctx.store.has(ctx.run_id, Stage.VALIDATE, candidate.candidate_id):
+        return _report(ctx.store, ctx.run_id, candidate.candidate_id)
+    report = gate_one(candidate, ctx.config.gate, pool, last_attempt)
     ctx.store.write(ctx.run_id, Stage.VALIDATE, candidate.candidate_id, report)
     return report
 
@@ -399,29 +424,23 @@ class JudgeStage(RecordStage):
         return self._decided_id(ctx, item) is not None
 
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> Any:
-        """The panel's decision on one survivor, written with its rejection; returns what its model calls
-        spent (None without models). A judge whose model call failed after the client's own retries abstains;
-        while attempts remain that is a passing failure (nothing written), so that a brief outage does not
-        become a held task."""
+        """The panel's decision on one survivor (`review_one`: a failed model call is a passing failure
+        while attempts remain), written with its rejection; returns what its model calls spent (None without
+        models)."""
         from judges.cache import VerdictCache
-        from judges.model_judge import CALL_FAILED
         from judges.stage import layered_panel, model_client, record_decision
 
         judges = ctx.config.judges
         client = model_client(ctx.settings.model_cache) if judges.models and self.panel is None else None
         panel = self.panel or layered_panel(judges, pool=kit if judges.offline else None, client=client,
                                             limits=ctx.config.gate.limits(), cache=VerdictCache(ctx.settings.verdict_cache))
-        decision = panel.review(*_survivor(ctx.store, ctx.run_id, item))
-        failed = [f.note for v in decision.verdicts for f in v.findings if f.note.startswith(CALL_FAILED)]
-        if failed and not last_attempt:
-            raise TransientFailure(f"judge {decision.candidate_id}: {failed[0]}")
+        decision = review_one(panel, *_survivor(ctx.store, ctx.run_id, item), last_attempt=last_attempt)
         record_decision(ctx.store, ctx.run_id, decision)
         return client.usage() if client is not None else None
 
     def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
         """Counted per layer, and the agreement figures written, from the decisions in the store; the model
         calls of this attempt join the run's model_usage.json."""
-        from judges.panel import PanelDecision
         from judges.stage import tally_decisions
         from pipeline.models.usage import UsageSummary
 

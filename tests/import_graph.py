@@ -7,10 +7,11 @@ The layers, lowest first; a module may import its own layer and the layers below
 - `base` (`pipeline.base`): the typed records, the artifact store, errors, static analysis of a class,
   timing, progress, stop requests, TOML loading, the judges' agreement figures. Imports nothing else of the
   project.
-- `validation` (the sandbox and the gate) and `models` (`pipeline.models`: the model client, its cache,
-  budget, prompts and answer checks): beside each other, neither imports the other; both import only `base`.
-- `judges` (the judge protocol, the offline and model judges, the panel): imports `base`, `validation` (the
-  offline judges run a skeleton's examples in the sandbox) and `models` (a model judge asks a model).
+- `validation` (the sandbox and the gate), `models` (`pipeline.models`: the model client, its cache,
+  budget, prompts and answer checks) and `judges` (the judge protocol, the offline and model judges, the
+  panel): beside each other, none imports another; each imports only `base`. What the judges need of the
+  other two is a protocol in the base (`pipeline.base.suite_runs.SuiteRunner`,
+  `pipeline.base.model_calls.ModelAsker`), whose implementation the judge stage hands in.
 - `stages`: the rest of `pipeline` (synthesis, mining, release, evaluation, report, the stage drivers, the
   build's configuration and runs), the model backend's stages and makers (`pipeline.models.stage`,
   `pipeline.models.making`) and the judge stage (`judges.stage`).
@@ -32,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("pipeline", "validation", "judges", "flows")
 
-RANK = {"base": 0, "validation": 1, "models": 1, "judges": 2, "stages": 3, "commands": 4}
+RANK = {"base": 0, "validation": 1, "models": 1, "judges": 1, "stages": 2, "commands": 3}
 
 # Modules whose layer is not their package's: a stage or a command living beside the library it drives.
 PLACED = {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.import_graph import graph, imports, layer_of, may_import, strongly_connected
+from tests.import_graph import graph, imports, layer_of, may_import, project_modules, strongly_connected
 
 # Cycles between modules still to be removed, listed rather than ignored: a new cycle fails, and so does an
 # entry here once its cycle is gone. None is left.
@@ -30,13 +30,22 @@ def test_the_base_layer_imports_nothing_else_of_the_project():
     assert not outside, outside
 
 
-def test_validation_and_the_model_client_import_only_the_base_layer():
+def test_validation_the_model_client_and_the_judges_import_only_the_base_layer():
     """The sandbox worker imports `validation` with only the standard library, pytest and coverage on its
-    path, and the gate must not depend on what it gates; the model client serves judges and stages alike."""
+    path, and the gate must not depend on what it gates; the model client serves judges and stages alike;
+    the judges are handed the sandbox and the model client through protocols of the base layer."""
     outside = [_where(edge) for edge in imports()
-               if layer_of(edge.importer) in ("validation", "models")
+               if layer_of(edge.importer) in ("validation", "models", "judges")
                and layer_of(edge.imported) not in ("base", layer_of(edge.importer))]
     assert not outside, outside
+
+
+def test_the_judges_package_holds_only_the_judge_stage_and_command_above_its_layer():
+    """A module of `judges/` placed in a higher layer escapes the rule above: only the build's judge stage
+    and the `judge` command are."""
+    placed = {module for module in project_modules() if module.startswith("judges")
+              and layer_of(module) != "judges"}
+    assert placed == {"judges.stage", "judges.cli"}
 
 
 def test_no_import_cycles_between_modules():

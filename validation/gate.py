@@ -2,7 +2,9 @@
 
     with SandboxPool(jobs=2) as pool:
         report = validate_candidate(candidate, GatePolicy(), pool)
-        reports = validate_many(candidates, GatePolicy(), pool)
+
+Many candidates are a stage's items: the driver (pipeline/driver.py) runs them, the build's gate stage and
+the `validate` command's alike.
 
 Runs, all in warm sandbox workers (see `validation.sandbox`):
 
@@ -33,7 +35,7 @@ import bisect
 import re
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -801,24 +803,3 @@ def validate_guarded(candidate: Candidate, policy: GatePolicy, pool: SandboxPool
                 continue
             return internal_error_report(candidate, exc, attempt)
     raise AssertionError("unreachable")
-
-
-def validate_many(candidates: Sequence[Candidate], policy: GatePolicy | None = None, pool: SandboxPool | None = None,
-                  *, jobs: int = 1, on_report: Callable[[Candidate, GateReport], None] | None = None
-                  ) -> list[GateReport]:
-    """Validate candidates in parallel (`jobs` threads, each driving warm sandbox workers); reports in input order."""
-    policy = policy or GatePolicy()
-    if pool is None:
-        with SandboxPool(jobs=jobs) as own_pool:
-            return validate_many(candidates, policy, own_pool, jobs=jobs, on_report=on_report)
-
-    parse_lock.install()  # the threads below parse candidates: one at a time (see pipeline/base/analysis/parse_lock.py)
-
-    def one(candidate: Candidate) -> GateReport:
-        report = validate_guarded(candidate, policy, pool)
-        if on_report is not None:
-            on_report(candidate, report)
-        return report
-
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as executor:
-        return list(executor.map(one, candidates))

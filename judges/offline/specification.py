@@ -7,8 +7,9 @@ Two criteria, both decidable without a model:
   raises in that method (or a base class of it). "Mentions" is deliberately lenient (a `:param x:` field or
   the word `x` in prose both count): the judge looks for omissions, not for a docstring style.
 - `reference_correct`: the docstring examples (``>>>`` lines) of the skeleton run against the reference in
-  the sandbox, one sandbox job per candidate (the reference is untrusted and never runs in this process);
-  an example whose output differs is a finding. With no examples the criterion is undecided, not passed.
+  the sandbox, one run per candidate through the `SuiteRunner` the judge is handed (the reference is
+  untrusted and never runs in this process); an example whose output differs is a finding. With no
+  examples the criterion is undecided, not passed.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ import json
 import re
 
 from pipeline.base.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
+from pipeline.base.suite_runs import SuiteRunner
 from judges.offline.interface import Interface, read_interface
 from judges.offline.sandbox_files import text as sandbox_file
 from judges.protocol import abstention, decision_from_findings
-from validation.sandbox import Limits, SandboxJob, SandboxPool
 
 VERSION = "2"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
 EXAMPLES_TEST = "test_docstring_examples.py"
@@ -121,10 +122,9 @@ def _summary(problems: list[str]) -> str:
 class SpecificationJudge:
     """Offline judge of the skeleton's completeness and of the reference against the docstring examples."""
 
-    def __init__(self, pool: SandboxPool | None = None, limits: Limits | None = None) -> None:
-        """Without a `pool` the examples are not run (undecided)."""
-        self.pool = pool
-        self.limits = limits
+    def __init__(self, runner: SuiteRunner | None = None) -> None:
+        """Without a `runner` the examples are not run (undecided)."""
+        self.runner = runner
 
     @property
     def spec(self) -> JudgeSpec:
@@ -135,11 +135,9 @@ class SpecificationJudge:
         fails with a NameError on a name the module does not define (a composed class's examples that
         still name a source class, say) says nothing about the reference; it misleads the solver."""
         config = json.dumps({"module": candidate.module_name, "docstrings": examples})
-        job = SandboxJob(files={f"{candidate.module_name}.py": candidate.solution_code, "docstrings.json": config,
-                                EXAMPLES_TEST: sandbox_file(EXAMPLES_TEST)},
-                         test_file=EXAMPLES_TEST, profile="base",
-                         **({"limits": self.limits} if self.limits is not None else {}))
-        result = self.pool.run(job)
+        result = self.runner.run_suite({f"{candidate.module_name}.py": candidate.solution_code,
+                                        "docstrings.json": config, EXAMPLES_TEST: sandbox_file(EXAMPLES_TEST)},
+                                       EXAMPLES_TEST)
         if result.status != "completed" or not result.tests:
             why = result.status if result.status != "completed" else "no example test ran"
             return Finding(criterion="reference_correct", ok=None,
@@ -173,7 +171,7 @@ class SpecificationJudge:
         examples = docstring_examples(interface)
         if not examples:
             example_finding = Finding(criterion="reference_correct", ok=None, note="the skeleton has no docstring examples")
-        elif self.pool is None:
+        elif self.runner is None:
             example_finding = Finding(criterion="reference_correct", ok=None, note="no sandbox: examples not run")
         else:
             example_finding, stale = self._run_examples(candidate, examples)

@@ -5,6 +5,9 @@
 - `analysis`: static facts about a class (read with `ast`, rewritten with libcst; never imported or run).
 - `timing`: steps that time themselves; `progress`: how long stages report progress.
 - `tomlfile`: TOML files read into typed models; `agreement`: how far the judges agree.
+- What the judges are handed, as protocols: `suite_runs` (a test file run in the sandbox), `model_calls`
+  (a question to a model: the request, the role, the error, the client); `prompt_templates`: versioned
+  prompt files.
 
 `validation`, `judges` and the stages import from here; `tests/test_layers.py` checks that nothing here
 imports them back.

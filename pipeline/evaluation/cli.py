@@ -93,7 +93,8 @@ def eval_command(
     from pipeline.evaluation.baselines import BASELINES
     from pipeline.models.preflight import check_model
 
-    check_model(model, api_base=api_base, baselines=BASELINES)  # a typo or a missing key: exit 2 before any work
+    keys = paths.Settings.from_environment().model_keys
+    check_model(model, keys, api_base=api_base, baselines=BASELINES)  # a typo or a missing key: exit 2 before any work
     if after is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", after):
         raise InputError(f"--after {after!r}: expected an ISO date, YYYY-MM-DD")
     ks = _ks(k)

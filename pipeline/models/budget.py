@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import threading
 
-
-class ModelError(Exception):
-    """Base of the model client's errors."""
+from pipeline.base.model_calls import ModelError
 
 
 class BudgetExhausted(ModelError):

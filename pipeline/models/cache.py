@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from pipeline.base.model_calls import ModelRequest
 from pipeline.base.records import content_hash
 from pipeline.base.store import atomic_write_text
 
@@ -49,6 +50,11 @@ def cache_key(model: str, messages: tuple[dict[str, str], ...], parameters: dict
     if api_base:
         key["api_base"] = api_base.rstrip("/")
     return content_hash(key, length=32)
+
+
+def request_key(request: ModelRequest) -> str:
+    """The cache key of a request (`cache_key` of its model, messages, answer parameters and server)."""
+    return cache_key(request.model, request.messages, request.answer_parameters(), request.api_base)
 
 
 class ResponseCache:

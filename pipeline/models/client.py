@@ -25,14 +25,14 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from pipeline.models.budget import Budget, BudgetExhausted, ModelError
-from pipeline.models.cache import CachedAnswer, ResponseCache, cache_key
+from pipeline.base.model_calls import ModelError, ModelRequest, Role
+from pipeline.models.budget import Budget, BudgetExhausted
+from pipeline.models.cache import CachedAnswer, ResponseCache, request_key
 from pipeline.models.retry import delay_before_retry, is_retryable, status_of
 from pipeline.models.usage import UsageLedger, UsageSummary
 from pipeline.base.records import Record
@@ -46,44 +46,12 @@ ROLE_HEADER = "X-Classeval-Role"
 PROMPT_HEADER = "X-Classeval-Prompt"
 
 
-class Role(str, Enum):
-    """Why a model is asked: the header value a proxy attributes spend to."""
-
-    ENHANCER = "enhancer"
-    COMPOSER = "composer"
-    TEST_WRITER = "test_writer"
-    REFERENCE_WRITER = "reference_writer"
-    JUDGE = "judge"
-    SOLVER = "solver"
-
-
 class ModelCallFailed(ModelError):
     """A call failed for good: a non-transient error, or a transient one that outlasted every retry."""
 
     def __init__(self, message: str, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
-
-
-class ModelRequest(BaseModel):
-    """One question to one model."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    role: Role = Field(description="What the answer is for; sent as X-Classeval-Role.")
-    model: str = Field(min_length=1, description="litellm model name, e.g. 'openai/gpt-4o' or 'ollama/llama3'.")
-    prompt: str = Field(min_length=1, description="'<prompt name>@<version>'; sent as X-Classeval-Prompt.")
-    messages: tuple[dict[str, str], ...] = Field(min_length=1, description="Chat messages (role, content).")
-    temperature: float = Field(default=0.0, ge=0.0, description="Sampling temperature.")
-    max_tokens: int | None = Field(default=None, ge=1, description="Cap on the answer's length, if any.")
-    api_base: str | None = Field(default=None, description="Server address (a local vLLM, a proxy); None = provider default.")
-
-    def answer_parameters(self) -> dict[str, Any]:
-        """The parameters that change the answer (and so belong to the cache key)."""
-        return {"temperature": self.temperature, "max_tokens": self.max_tokens}
-
-    def key(self) -> str:
-        return cache_key(self.model, self.messages, self.answer_parameters(), self.api_base)
 
 
 class ModelAnswer(Record):
@@ -171,7 +139,7 @@ class ModelClient:
         Raises BudgetExhausted when the budget allows no new call (nothing is sent), ModelCallFailed when
         the call fails for good.
         """
-        key = request.key()
+        key = request_key(request)
         role = request.role.value
         if self.cache is not None and self.use_cache and (hit := self.cache.get(key)) is not None:
             self._ledger.add(role, request.model, cache_hits=1)

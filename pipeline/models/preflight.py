@@ -6,7 +6,8 @@ times, `judge` for 131 s and then held every task without saying why. A name wit
 (`referance`, a typo of a baseline) took 18 s to reach litellm's "LLM Provider NOT provided".
 
 The check needs no litellm import (3 s): a litellm name is `provider/model`, and the providers below read
-their key from one environment variable. Providers not listed (ollama, vLLM, Bedrock, Vertex, ...) take
+their key from one environment variable. Which of those variables are set (their names, never their values)
+comes from the command's resolved settings (`Settings.model_keys`); nothing here reads the environment. Providers not listed (ollama, vLLM, Bedrock, Vertex, ...) take
 their credentials in other ways and are left to litellm. With `api_base` (a local server, a proxy) the key
 is the server's business and is not checked.
 """
@@ -14,8 +15,7 @@ is the server's business and is not checked.
 from __future__ import annotations
 
 import difflib
-import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from pipeline.base.errors import InputError
 
@@ -35,9 +35,10 @@ PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
-def check_model(name: str, *, api_base: str | None = None, baselines: Sequence[str] = (),
+def check_model(name: str, keys: Collection[str], *, api_base: str | None = None, baselines: Sequence[str] = (),
                 option: str = "--model") -> None:
-    """Raise InputError (exit 2) for a name litellm cannot route or a provider whose key is not set."""
+    """Raise InputError (exit 2) for a name litellm cannot route or a provider whose key is not among `keys`
+    (the names of the key variables that are set)."""
     if name in baselines:
         return
     provider, slash, model = name.partition("/")
@@ -49,13 +50,13 @@ def check_model(name: str, *, api_base: str | None = None, baselines: Sequence[s
     if api_base:
         return
     variables = PROVIDER_KEYS.get(provider)
-    if variables and not any(os.environ.get(v) for v in variables):
+    if variables and not any(v in keys for v in variables):
         raise InputError(f"{option} {name}: {' or '.join(variables)} is not set (the {provider} key); set it, or "
                          "give --api-base for a server that needs none")
 
 
-def check_models(names: Iterable[str], *, api_base: str | None = None, baselines: Sequence[str] = (),
-                 option: str = "--model") -> None:
+def check_models(names: Iterable[str], keys: Collection[str], *, api_base: str | None = None,
+                 baselines: Sequence[str] = (), option: str = "--model") -> None:
     """`check_model` for every configured name, in order (the first problem is the one reported)."""
     for name in names:
-        check_model(name, api_base=api_base, baselines=baselines, option=option)
+        check_model(name, keys, api_base=api_base, baselines=baselines, option=option)

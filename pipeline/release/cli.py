@@ -32,8 +32,9 @@ def publish_command(
     Publishing a version that is already tagged there changes nothing.
     """
     from pipeline.release.publish import publish
+    from pipeline.settings import Settings
 
-    result = publish(release, repo, endpoint=endpoint, create=create)
+    result = publish(release, repo, Settings.from_environment(), endpoint=endpoint, create=create)
     console.print(result.message, highlight=False, soft_wrap=True)
 
 

@@ -77,11 +77,10 @@ def resolve_release(ref: str, store: ArtifactStore) -> ReleaseRef:
     return _from_folder(folder)
 
 
-def release_or_path(path: Path, store: ArtifactStore | None = None) -> Path:
+def release_or_path(path: Path, store: ArtifactStore) -> Path:
     """For commands that take a path of several kinds: a name that is no existing path but is a version is
-    the folder of that release (resolved as above, with its errors); anything else is returned as it is."""
-    from pipeline import settings
-
+    the folder of that release under `store` (the command's artifact tree; resolved as above, with its
+    errors); anything else is returned as it is."""
     if Path(path).exists() or version_problem(str(path)) is not None:
         return Path(path)
-    return resolve_release(str(path), store or ArtifactStore(settings.artifacts_dir())).folder
+    return resolve_release(str(path), store).folder

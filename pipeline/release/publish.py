@@ -6,25 +6,26 @@ there, so the client skips them) in one commit, and that commit is tagged with t
 version whose tag already exists changes nothing. Publishing a version older than the newest tag there is
 refused: it would move the default branch back to older files.
 
-The token comes from `HF_TOKEN` and is passed straight to huggingface_hub; it is never logged, written or
-echoed in an error (messages are scrubbed of it in case a server repeats it). The project keeps
-huggingface_hub offline by default (`HF_HUB_OFFLINE=1`, see pipeline/settings.py); this is the one path
-that lifts that, and only for the duration of the call.
+The token (`HF_TOKEN`) and the Hub's address (`HF_ENDPOINT`) come from the run's resolved `Settings`,
+handed in by the caller (the `publish` command, the scheduled flow); nothing here reads the environment.
+The token is passed straight to huggingface_hub; it is never logged, written or echoed in an error
+(messages are scrubbed of it in case a server repeats it). The project keeps huggingface_hub offline by
+default (`HF_HUB_OFFLINE=1`, see pipeline/settings.py); this is the one path that lifts that, and only for
+the duration of the call.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline import settings
 from pipeline.base.errors import InputError
 from pipeline.release.manifest import verify_release
 from pipeline.release.naming import resolve_release
 from pipeline.release.versioning import parse_version, sorted_versions
+from pipeline.settings import Settings
 from pipeline.base.store import ArtifactStore
 
 
@@ -41,22 +42,17 @@ class PublishResult:
 def hub_online() -> Iterator[None]:
     """Lift huggingface_hub's offline mode for the duration of a publish, then restore it.
 
-    huggingface_hub reads `HF_HUB_OFFLINE` into `constants.HF_HUB_OFFLINE` at import and checks that
-    constant before every request, so changing the environment alone does nothing once it is imported.
+    huggingface_hub reads `HF_HUB_OFFLINE` into `constants.HF_HUB_OFFLINE` at import and checks only that
+    constant before every request, so the constant is what is lifted; the environment is left alone.
     """
     from huggingface_hub import constants
 
-    saved_env, saved_const = os.environ.get("HF_HUB_OFFLINE"), constants.HF_HUB_OFFLINE
-    os.environ["HF_HUB_OFFLINE"] = "0"
+    saved = constants.HF_HUB_OFFLINE
     constants.HF_HUB_OFFLINE = False
     try:
         yield
     finally:
-        constants.HF_HUB_OFFLINE = saved_const
-        if saved_env is None:
-            os.environ.pop("HF_HUB_OFFLINE", None)
-        else:
-            os.environ["HF_HUB_OFFLINE"] = saved_env
+        constants.HF_HUB_OFFLINE = saved
 
 
 def _scrub(text: str, token: str) -> str:
@@ -68,28 +64,28 @@ def _first_line(exc: Exception, token: str) -> str:
     return _scrub(lines[0] if lines else type(exc).__name__, token)
 
 
-def publish(release: str, repo: str, *, endpoint: str | None = None, store: ArtifactStore | None = None,
+def publish(release: str, repo: str, settings: Settings, *, endpoint: str | None = None,
             create: bool = False) -> PublishResult:
-    """Upload a release (named by its version or its folder) to the dataset repository `repo` and tag it
-    with its version.
+    """Upload a release (named by its version or its folder under `settings.artifacts`) to the dataset
+    repository `repo` and tag it with its version, with the token of `settings`.
 
-    `endpoint` defaults to `HF_ENDPOINT` (else huggingface.co); `create` makes a missing repository (private)
-    instead of failing. Errors are InputErrors, checked in order: the release (missing, or a malformed
-    version), the repository name, then the token.
+    `endpoint` defaults to the settings' (`HF_ENDPOINT`, else huggingface.co); `create` makes a missing
+    repository (private) instead of failing. Errors are InputErrors, checked in order: the release (missing,
+    or a malformed version), the repository name, then the token.
     """
-    ref = resolve_release(release, store or ArtifactStore(settings.artifacts_dir()))
+    ref = resolve_release(release, ArtifactStore(settings.artifacts))
     version, folder = ref.version, ref.folder
     parse_version(version)
     if repo.count("/") != 1 or not all(repo.split("/")):
         raise InputError(f"repository {repo!r} must be ORG/NAME")
-    token = os.environ.get("HF_TOKEN", "").strip()
+    token = settings.hub_token()
     if not token:
         raise InputError(f"HF_TOKEN is not set: publishing to {repo} needs a Hugging Face token with write access")
     problems = verify_release(folder)
     if problems:
         raise InputError(f"{folder}: does not verify against its manifest, not published: {problems[0]}"
                          + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
-    endpoint = endpoint or os.environ.get("HF_ENDPOINT") or None
+    endpoint = endpoint or settings.hf_endpoint
 
     from huggingface_hub import HfApi
     from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError

@@ -15,8 +15,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pipeline.base.layout import Stage
 from pipeline.base.records import GateReport
+from pipeline.settings import Settings
 from pipeline.validate.inputs import NamedCandidate
 
 console = Console()
@@ -46,19 +46,20 @@ def summary_row(task_id: str, report: GateReport) -> dict[str, Any]:
     }
 
 
-def run_gate(named: list[NamedCandidate], jobs: int, mutation: bool, title: str) -> list[dict[str, Any]]:
-    """Validate, print a table, return the JSON rows (in input order)."""
-    from validation.gate import validate_many
+def run_gate(named: list[NamedCandidate], jobs: int, mutation: bool, title: str,
+             settings: Settings) -> list[dict[str, Any]]:
+    """Validate (the gate stage on these candidates, through the driver on `jobs` threads), print a table,
+    return the JSON rows (in input order)."""
+    from pipeline.driver import ThreadExecutor, command_context, run_stage  # the stages: imported when used
+    from pipeline.command_stages import GateOnInputs
     from validation.policy import GatePolicy
     from validation.sandbox import SandboxPool
 
-    from pipeline.base import progress
-
     policy = GatePolicy(run_mutation=mutation)
-    with SandboxPool(jobs=jobs) as pool, progress.step(Stage.VALIDATE, total=len(named)) as step:
+    stage = GateOnInputs([n.candidate for n in named], policy)
+    with SandboxPool(jobs=jobs) as pool:
         protections = pool.protections
-        reports = validate_many([n.candidate for n in named], policy, pool, jobs=jobs,
-                                on_report=lambda _candidate, _report: step.advance())
+        reports = run_stage(stage, command_context(settings), ThreadExecutor(jobs=jobs, pool=pool))
     rows = [summary_row(n.task_id, r) for n, r in zip(named, reports)]
     table = Table(title=title)
     for column, justify in (("task", "left"), ("result", "left"), ("line%", "right"), ("branch%", "right"),
@@ -106,10 +107,11 @@ def validate_command(
     mutation %, reasons). Exits 1 when any task fails the gate."""
     from pipeline.base.errors import InputError
     from pipeline.release.naming import release_or_path
-    from pipeline.base.store import atomic_write_text
+    from pipeline.base.store import ArtifactStore, atomic_write_text
     from pipeline.validate.inputs import load_candidates
 
-    path = release_or_path(path)  # a release may be named by its version
+    settings = Settings.from_environment()  # the environment, read once, here
+    path = release_or_path(path, ArtifactStore(settings.artifacts))  # a release may be named by its version
     named, problems = load_candidates(path)
     if not named and not problems:
         raise InputError(f"{path}: no tasks to validate (it holds an empty task list)")
@@ -117,7 +119,7 @@ def validate_command(
         err_console.print(f"[red]error[/red] {problem}", highlight=False, soft_wrap=True)
     of_all = f" (the first {limit} of {len(named)})" if limit is not None and limit < len(named) else ""
     named = named[:limit]
-    rows = run_gate(named, jobs, mutation, f"validation gate: {len(named)} task(s) from {path}{of_all}")
+    rows = run_gate(named, jobs, mutation, f"validation gate: {len(named)} task(s) from {path}{of_all}", settings)
     if json_out is not None:
         atomic_write_text(json_out, json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
         console.print(f"wrote {json_out}")
@@ -130,12 +132,12 @@ def validate_command(
         raise typer.Exit(1)
 
 
-def gate_seeds(seeds: list[Any], jobs: int, mutation: bool) -> bool:
+def gate_seeds(seeds: list[Any], jobs: int, mutation: bool, settings: Settings) -> bool:
     """`seeds check` part two: the gate on every valid seed; prints per-seed figures; True when all pass."""
     from pipeline.validate.inputs import seed_to_candidate
 
     named = [NamedCandidate(s.seed_id, seed_to_candidate(s)) for s in seeds]
-    rows = run_gate(named, jobs, mutation, f"validation gate on {len(named)} seed(s)")
+    rows = run_gate(named, jobs, mutation, f"validation gate on {len(named)} seed(s)", settings)
     for line in _failure_lines(rows):
         err_console.print(line, highlight=False, soft_wrap=True)
     return all(r["passed"] for r in rows)

@@ -20,6 +20,7 @@ from flows import mapped  # noqa: E402
 from pipeline.config import BuildConfig  # noqa: E402
 from pipeline.driver import RunContext, TransientFailure  # noqa: E402
 from pipeline.base.store import ArtifactStore  # noqa: E402
+from pipeline.settings import Settings  # noqa: E402
 
 calls: list[tuple[str, bool]] = []
 
@@ -49,7 +50,8 @@ class FakeGate:
 
 @flow(name="retry-probe")
 def probe(ids: list[str]) -> list[str]:
-    ctx = RunContext(ArtifactStore(Path(sys.argv[1])), "run-probe", BuildConfig())
+    ctx = RunContext(ArtifactStore(Path(sys.argv[1])), "run-probe", BuildConfig(),
+                     Settings.from_environment().with_artifacts(Path(sys.argv[1])))
     futures = mapped.stage_item.map(unmapped(FakeGate()), unmapped(ctx), ids)
     results = []
     for future in futures:

@@ -16,6 +16,7 @@ from pipeline.mining.records import MineConfig
 from pipeline.mining.stage import MineStage
 from pipeline.base.records import Candidate
 from pipeline.base.store import ArtifactStore
+from pipeline.settings import Settings
 from tests.pipeline.mining.git_fixtures import commit, make_repo
 from tests.pipeline.mining.mining_fixtures import ledger_module
 
@@ -61,7 +62,8 @@ def test_a_build_mines_per_repository_keeps_the_first_classes_in_source_order_an
 
     # One repository at a time in this process (waves of one) chooses the same classes: it stops after c-shop.
     serial, stage = ArtifactStore(tmp_path / "serial"), MineStage()
-    run_stage(stage, RunContext(serial, "run-s", BuildConfig(jobs=1, mine=MineConfig(local=repos, limit=2))),
+    run_stage(stage, RunContext(serial, "run-s", BuildConfig(jobs=1, mine=MineConfig(local=repos, limit=2)),
+                         Settings.from_environment().with_artifacts(serial.root)),
               ThreadExecutor(jobs=1))
     result = stage.result
     assert sorted(c.class_name for _, c in result.kept) == mined

@@ -83,11 +83,13 @@ def judge_run(store, survivors, panel, config=None):  # noqa: ANN001, ANN201
     `survivors`, written first as the gate survivors of run-1; returns its counts per layer."""
     from pipeline.config import BuildConfig
     from pipeline.driver import RunContext, ThreadExecutor, run_stage
+    from pipeline.settings import Settings
     from pipeline.base.layout import Stage
     from pipeline.stages import JudgeStage
 
     for candidate, report in survivors:
         store.write("run-1", Stage.ENHANCE, candidate.candidate_id, candidate)
         store.write("run-1", Stage.VALIDATE, candidate.candidate_id, report)
-    return run_stage(JudgeStage(panel), RunContext(store, "run-1", config or BuildConfig()),
+    return run_stage(JudgeStage(panel), RunContext(store, "run-1", config or BuildConfig(),
+                                                        Settings.from_environment().with_artifacts(store.root)),
                      ThreadExecutor(jobs=1, pool=object()))

@@ -157,6 +157,7 @@ def test_a_build_with_three_models_rejects_by_the_checks_without_a_call_and_acce
     from pipeline import stages
     from pipeline.config import BuildConfig
     from pipeline.driver import RunContext, run_stage
+    from pipeline.settings import Settings
     from pipeline.base.layout import Folder, Stage
     from pipeline.models.run_state import read_usage
     from pipeline.base.records import Rejection
@@ -171,7 +172,8 @@ def test_a_build_with_three_models_rejects_by_the_checks_without_a_call_and_acce
         store.write("run-1", Stage.VALIDATE, candidate.candidate_id, _report(candidate))
     config = BuildConfig.model_validate({"jobs": 1, "judges": {"models": list(MODELS), "api_base": emulator.base_url}})
 
-    counts = run_stage(stages.JudgeStage(), RunContext(store, "run-1", config))
+    counts = run_stage(stages.JudgeStage(), RunContext(store, "run-1", config,
+                                                    Settings.from_environment().with_artifacts(store.root)))
     assert counts == {"judge checks": StageCount(received=2, accepted=1, rejected={RejectReason.JUDGE_REJECTED: 1}),
                       "judge models": StageCount(received=1, accepted=1)}
     assert len(emulator.calls) == 3 and not any("+ 1" in c.last_user_message for c in emulator.calls)
@@ -190,7 +192,8 @@ def test_a_build_with_three_models_rejects_by_the_checks_without_a_call_and_acce
     assert figures.decisions["openai/reject-c"] == {"accept": 0, "reject": 1, "abstain": 0}
 
     (store.runs / "run-1" / "judge_models.done.json").unlink()  # interrupted before its end: every decision written
-    assert run_stage(stages.JudgeStage(), RunContext(store, "run-1", config)) == counts and len(emulator.calls) == 3
+    assert run_stage(stages.JudgeStage(), RunContext(store, "run-1", config,
+                                                    Settings.from_environment().with_artifacts(store.root))) == counts and len(emulator.calls) == 3
     funnel = Funnel(run_id="run-1", stages=counts)
     card = agreement_section([task], figures, funnel)
     assert ("Layer 1, the deterministic checks (specification, consistency and adequacy judges: no model, the same "

@@ -123,11 +123,10 @@ def test_an_all_garbage_panel_accepts_nothing(emulator, tmp_path, candidate):
 def test_the_configured_model_panel_judges_a_run_and_the_verdict_cache_spares_a_rerun(emulator, tmp_path, candidate):
     from judges.cache import VerdictCache
     from judges.config import JudgesConfig
-    from judges.stage import panel_factory, read_agreement
+    from judges.stage import layered_panel, read_agreement
     from pipeline.config import BuildConfig
     from pipeline.funnel import StageCount
     from pipeline.base.records import GateReport
-    from pipeline.settings import Settings
     from pipeline.base.store import ArtifactStore
     from tests.judges.conftest import judge_run
 
@@ -136,12 +135,10 @@ def test_the_configured_model_panel_judges_a_run_and_the_verdict_cache_spares_a_
     survivors = [(candidate, GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0))]
     cache = VerdictCache(tmp_path / "verdicts")
     config = config.model_copy(update={"offline": False})  # the models alone: the checks have their own tests
-    settings = Settings(artifacts=tmp_path, seeds=tmp_path, domains=tmp_path)
 
     def judged(root: str, judges: JudgesConfig):  # noqa: ANN202 - (counts, agreement figures)
         store = ArtifactStore(tmp_path / root)
-        with panel_factory(judges, settings, client=client, cache=cache)() as panel:
-            counts = judge_run(store, survivors, panel, BuildConfig(judges=judges))
+        counts = judge_run(store, survivors, layered_panel(judges, client=client, cache=cache), BuildConfig(judges=judges))
         return counts, read_agreement(store, "run-1")
 
     counts, figures = judged("a", config)
@@ -160,6 +157,7 @@ def test_the_judge_stage_adds_its_model_calls_to_the_runs_usage(emulator, tmp_pa
     from pipeline import stages
     from pipeline.config import BuildConfig
     from pipeline.driver import RunContext, run_stage
+    from pipeline.settings import Settings
     from pipeline.base.layout import Stage
     from pipeline.models.run_state import read_usage
     from pipeline.base.records import GateReport
@@ -172,7 +170,8 @@ def test_the_judge_stage_adds_its_model_calls_to_the_runs_usage(emulator, tmp_pa
                 GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0))
     config = BuildConfig.model_validate({"judges": {"models": ["openai/accept-a", "openai/reject-b"],
                                                     "api_base": emulator.base_url, "offline": False}})
-    assert run_stage(stages.JudgeStage(), RunContext(store, "run-1", config))["judge models"].received == 1
+    assert run_stage(stages.JudgeStage(), RunContext(store, "run-1", config,
+                                                    Settings.from_environment().with_artifacts(store.root)))["judge models"].received == 1
     usage = read_usage(store.runs / "run-1")
     assert [(r.role, r.model, r.calls) for r in usage.rows] == [("judge", "openai/accept-a", 1),
                                                                  ("judge", "openai/reject-b", 1)]

@@ -7,6 +7,7 @@ import pytest
 from judges.offline.adequacy import AdequacyJudge
 from judges.offline.consistency import ConsistencyJudge
 from judges.offline.specification import SpecificationJudge
+from validation.suite_runner import SandboxSuiteRunner
 from pipeline.base.analysis.skeleton import make_skeleton
 from pipeline.base.records import Decision
 from tests.judges.conftest import SKELETON, SOLUTION, TESTS, make_candidate
@@ -106,14 +107,14 @@ def pool():
 
 
 def test_specification_accepts_a_complete_skeleton_whose_examples_hold(candidate, pool):
-    verdict = SpecificationJudge(pool).review(candidate, None)
+    verdict = SpecificationJudge(SandboxSuiteRunner(pool)).review(candidate, None)
     assert verdict.decision is Decision.ACCEPT, verdict.findings
     assert "2 docstring(s)" in _finding(verdict, "reference_correct").note
 
 
 def test_specification_flags_an_example_the_reference_disagrees_with(pool):
     solution = SOLUTION.replace("return sum(self.counts.values())", "return sum(self.counts.values()) + 1")
-    verdict = SpecificationJudge(pool).review(make_candidate(solution=solution), None)
+    verdict = SpecificationJudge(SandboxSuiteRunner(pool)).review(make_candidate(solution=solution), None)
     assert verdict.decision is Decision.REJECT
     note = _finding(verdict, "reference_correct").note
     assert note.startswith("docstring examples disagree with the reference: Counter.total:")
@@ -198,7 +199,7 @@ def test_add_twice_refuses(counter):
 
 def test_an_example_naming_a_class_the_task_does_not_define_is_a_specification_finding(pool):
     skeleton = SKELETON.replace('>>> Counter().add("x", 2)', '>>> Tally().add("x", 2)')
-    verdict = SpecificationJudge(pool).review(make_candidate(skeleton=skeleton), None)
+    verdict = SpecificationJudge(SandboxSuiteRunner(pool)).review(make_candidate(skeleton=skeleton), None)
     assert verdict.decision is Decision.REJECT
     assert _finding(verdict, "spec_clear").note == "Counter.add: a docstring example uses Tally, which the task does not define"
     assert _finding(verdict, "reference_correct").ok is True  # the other docstring's examples still agree

@@ -23,6 +23,7 @@ from pipeline.base.layout import Folder, Stage, record_file_id
 from pipeline.base.records import (Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason,
                               SeedClass)
 from pipeline.base.store import ArtifactStore
+from pipeline.settings import Settings
 
 RUN = "run-1"
 SEEDS = (("Math_Stats", "Histogram"), ("Math_Stats", "Mean"), ("Utils_Tools", "Units"))
@@ -76,7 +77,7 @@ def store(tmp_path: Path, monkeypatch) -> ArtifactStore:
 
 
 def _ctx(store: ArtifactStore, config: BuildConfig | None = None) -> RunContext:
-    return RunContext(store, RUN, config or BuildConfig())
+    return RunContext(store, RUN, config or BuildConfig(), Settings.from_environment().with_artifacts(store.root))
 
 
 class _Serial:
@@ -292,7 +293,7 @@ def test_a_resumed_run_keeps_the_domain_registry_it_recorded(store: ArtifactStor
     """An edit to the live registry between two attempts does not change the pairs of the run."""
     import shutil
 
-    from pipeline.settings import PROJECT_ROOT, Settings
+    from pipeline.settings import PROJECT_ROOT
 
     live = tmp_path / "domains.toml"
     shutil.copy(PROJECT_ROOT / "seeds" / "domains.toml", live)

@@ -18,6 +18,7 @@ from pipeline.funnel import StageCount
 from pipeline.base.layout import Folder, Stage
 from pipeline.base.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
 from pipeline.base.store import ArtifactStore
+from pipeline.settings import Settings
 
 
 def _candidate(name: str, tests: str = "def test_x(): pass\n") -> Candidate:
@@ -66,7 +67,8 @@ def fakes(monkeypatch):
 
 def _validate(store: ArtifactStore, config: BuildConfig) -> tuple[StageCount, StageCount]:
     """The gate, then the repair round, in threads of this process (one at a time: `calls` keeps order)."""
-    ctx, executor = RunContext(store, "run-1", config), ThreadExecutor(jobs=1, pool=FakePool())
+    ctx = RunContext(store, "run-1", config, Settings.from_environment().with_artifacts(store.root))
+    executor = ThreadExecutor(jobs=1, pool=FakePool())
     return (run_stage(stages.GateStage(), ctx, executor)[Stage.VALIDATE],
             run_stage(stages.RepairStage(), ctx, executor)[Stage.REPAIR])
 
@@ -150,3 +152,31 @@ def test_a_candidate_the_gate_could_not_check_is_rejected_with_its_traceback():
     rejection = stages._gate_rejection(crash.candidate_id, report)
     assert rejection.reason is RejectReason.INTERNAL_ERROR and rejection.detail == "RuntimeError: the gate tripped"
     assert 'raise RuntimeError("the gate tripped")' in rejection.evidence["traceback"]
+
+
+def test_the_validate_command_s_stage_runs_the_build_s_gate_work_through_the_driver(tmp_path, monkeypatch):
+    """`GateOnInputs` (the `validate` command): the build's work for one candidate (`gate_one`, an internal
+    error tried again), the reports in input order, the command's policy and pool, and no run written."""
+    from pipeline import driver
+    from pipeline.command_stages import GateOnInputs
+    from pipeline.driver import command_context
+    from validation.policy import GatePolicy
+
+    policy, pool, seen = GatePolicy(run_mutation=False), FakePool(), []
+    flaky = {"Flaky": 1}  # fails for a passing reason once
+
+    def validate_guarded(candidate, given_policy, given_pool):
+        seen.append((candidate.class_name, given_policy is policy, given_pool is pool))
+        if flaky.get(candidate.class_name):
+            flaky[candidate.class_name] -= 1
+            return GateReport(candidate_id=candidate.candidate_id, passed=False, reasons=(RejectReason.INTERNAL_ERROR,))
+        return _verdict(candidate)
+
+    monkeypatch.setattr("validation.gate.validate_guarded", validate_guarded)
+    monkeypatch.setattr(driver, "RETRY_DELAY_S", 0)
+    candidates = [_candidate("Broken"), _candidate("Flaky", "def test_strong(): pass\n"), _candidate("Broken")]
+    settings = Settings(artifacts=tmp_path / "artifacts", seeds=tmp_path, domains=tmp_path)
+    reports = run_stage(GateOnInputs(candidates, policy), command_context(settings), ThreadExecutor(jobs=2, pool=pool))
+    assert [(r.candidate_id, r.passed) for r in reports] == [(c.candidate_id, c.class_name == "Flaky") for c in candidates]
+    assert sorted(seen) == [("Broken", True, True)] * 2 + [("Flaky", True, True)] * 2
+    assert not (tmp_path / "artifacts").exists()  # a command's stage reads and writes no run

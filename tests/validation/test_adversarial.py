@@ -13,7 +13,10 @@ from pathlib import Path
 import pytest
 
 from pipeline.base.records import RejectReason
-from validation.gate import validate_many
+from pipeline.driver import ThreadExecutor, command_context, run_stage
+from pipeline.settings import Settings
+from pipeline.command_stages import GateOnInputs
+from validation.gate import validate_candidate
 from validation.policy import GatePolicy
 
 POLICY = GatePolicy(per_test_seconds=2.0, wall_seconds=20.0, memory_mb=768, robustness=False, run_mutation=False)
@@ -119,7 +122,10 @@ def test_adversarial_corpus_is_contained_and_classified(pool, candidate_of, tmp_
     # A clean task after every hostile one: each must still run in the same pool.
     candidates = [c for name in names for c in (corpus[name][0], clean)]
     try:
-        reports = validate_many(candidates, POLICY, pool, jobs=2)
+        # two at a time through the driver, as a build's gate stage runs them
+        reports = run_stage(GateOnInputs(candidates, POLICY),
+                            command_context(Settings(artifacts=tmp_path, seeds=tmp_path, domains=tmp_path)),
+                            ThreadExecutor(jobs=2, pool=pool))
     finally:
         listener.close()
     by_name = dict(zip(names, reports[0::2]))
@@ -152,7 +158,7 @@ def test_protections_are_reported(pool, candidate_of):
     assert protections["clean_environment"] and protections["rlimits"]
     if protections["bubblewrap"]:
         assert protections["network_isolated"] and protections["pid_namespace"]
-    report = validate_many([box_task(candidate_of, "def test_value():\n    assert Box(3).value == 3\n")], POLICY,
-                           pool)[0]
+    report = validate_candidate(box_task(candidate_of, "def test_value():\n    assert Box(3).value == 3\n"), POLICY,
+                                pool)
     assert report.protections == protections
     assert json.loads(report.to_json())["protections"] == protections

@@ -47,3 +47,24 @@ def test_synthesis_guard_raises_it_and_keeps_other_errors_as_data() -> None:
     assert guarded("odd") == ["odd: this item is odd"]
     with pytest.raises(SandboxUnavailable):
         guarded("machine")
+
+
+def test_the_judges_runner_raises_it_as_the_base_layer_s_and_no_judge_abstains_on_it(broken_pool: SandboxPool) -> None:
+    """The judges see the sandbox through `SuiteRunner`: a pool that cannot start is `RunnerUnavailable`
+    there, which the panel raises (no verdict) and the driver tries again, like `SandboxUnavailable`."""
+    from judges.config import JudgesConfig
+    from judges.offline.consistency import ConsistencyJudge
+    from judges.offline.specification import SpecificationJudge
+    from judges.panel import Panel
+    from pipeline.base.suite_runs import RunnerUnavailable
+    from pipeline.driver import is_retried
+    from tests.judges.conftest import make_candidate
+    from validation.suite_runner import SandboxSuiteRunner
+
+    runner = SandboxSuiteRunner(broken_pool)
+    with pytest.raises(RunnerUnavailable, match="sandbox worker base did not start"):
+        runner.run_suite({"m.py": "", "test_m.py": "def test_x():\n    pass\n"}, "test_m.py")
+    panel = Panel([SpecificationJudge(runner), ConsistencyJudge()], JudgesConfig().checks_rule())
+    with pytest.raises(RunnerUnavailable):  # the skeleton has docstring examples: the judge runs them
+        panel.review(make_candidate(), None)
+    assert is_retried(RunnerUnavailable("no sandbox"))

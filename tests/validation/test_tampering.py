@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.base.records import RejectReason
-from validation.gate import validate_many
+from validation.gate import validate_candidate
 from validation.policy import GatePolicy
 from validation.sandbox import SandboxJob
 
@@ -226,7 +226,7 @@ def test_the_gate_rejects_a_reference_that_disarms_assertions(pool, candidate_of
     disarmed = candidate_of(hostile_solution("rebinds_assert_methods"), TESTS.replace(
         "def test_double_plain():\n    assert Box(3).double() == 6\n", ""), "Box", "box")
     honest = candidate_of(WRONG.replace("* 3", "* 2"), TESTS, "Box", "box")
-    reports = validate_many([disarmed, honest], POLICY, pool)
+    reports = [validate_candidate(candidate, POLICY, pool) for candidate in (disarmed, honest)]
     assert not reports[0].passed and RejectReason.TAMPERING in reports[0].reasons
     assert reports[0].evidence["tampering"]["findings"]
     assert RejectReason.TAMPERING not in reports[1].reasons

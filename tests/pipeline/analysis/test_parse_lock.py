@@ -75,6 +75,7 @@ def _candidate() -> Candidate:
 ])
 def test_the_gate_turns_one_candidate_s_error_into_its_report(monkeypatch, errors, reasons, attempts):
     from validation import gate
+    from validation.policy import GatePolicy
 
     candidate = _candidate()
     pending = list(errors)
@@ -85,7 +86,7 @@ def test_the_gate_turns_one_candidate_s_error_into_its_report(monkeypatch, error
         return GateReport(candidate_id=c.candidate_id, passed=True)
 
     monkeypatch.setattr(gate, "validate_candidate", validate_candidate)
-    [report] = gate.validate_many([candidate], pool=object())
+    report = gate.validate_guarded(candidate, GatePolicy(), pool=object())
     assert report.reasons == reasons and report.passed is (not reasons)
     if attempts:
         assert report.evidence["attempts"] == attempts and "Traceback" in report.evidence["traceback"]

@@ -36,7 +36,7 @@ def test_mined_candidates_pass_the_gate_into_dated_tasks(tmp_path):
     commit(repo, "2025-04-02", {"books/fresh.py": ledger_module("FreshLedger"), "README.md": "a ledger cache"})
     config = BuildConfig(mine=MineConfig(local=tmp_path / "repos"))
     store = ArtifactStore(tmp_path / "artifacts")
-    ctx = RunContext(store, "run-1", config)
+    ctx = RunContext(store, "run-1", config, Settings.from_environment().with_artifacts(store.root))
     count = run_stage(MineStage(), ctx)[Stage.MINE]
     assert (count.received, count.accepted) == (1, 1)
     assert run_stage(MineStage(), ctx)[Stage.MINE] == count  # finished: not mined again

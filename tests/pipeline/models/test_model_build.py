@@ -61,7 +61,7 @@ def _build_in_process(artifacts: Path, config: BuildConfig):
     store = ArtifactStore(artifacts)
     resolved = Settings.from_environment()
     run_id = stages.default_run_id(config, stages.load_seed_records(config, resolved)[1], resolved)
-    driver = Driver(RunContext(store, run_id, config))  # every stage in threads of this process
+    driver = Driver(RunContext(store, run_id, config, resolved.with_artifacts(artifacts)))  # every stage in threads of this process
     driver.run(stages.SeedsStage())
     for stage in (Stage.ENHANCE, Stage.COMPOSE):
         driver.run(stages.generating_stage(stage, config))  # the model backend

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.models.cache import request_key
 from pipeline.models.client import (PROMPT_HEADER, ROLE_HEADER, Budget, BudgetExhausted, ModelCallFailed, ModelClient,
                                     ModelRequest, Role)
 from pipeline.models.usage import UNKNOWN_PRICE
@@ -142,12 +143,12 @@ def test_rerun_answers_from_the_cache_with_zero_calls(tmp_path: Path) -> None:
 
 def test_cache_key_covers_model_messages_temperature_and_server(tmp_path: Path) -> None:
     base = request("http://127.0.0.1:1/v1")
-    assert base.key() == request("http://127.0.0.1:1/v1/", role=Role.JUDGE, prompt="other@2").key()
+    assert request_key(base) == request_key(request("http://127.0.0.1:1/v1/", role=Role.JUDGE, prompt="other@2"))
     # another server is another answer: a local test server's answer is not the provider's
-    assert base.key() != request("http://127.0.0.1:2/v1").key() != request(None).key()
-    assert base.key() != request("http://127.0.0.1:1/v1", content="other").key()
-    assert base.key() != request("http://127.0.0.1:1/v1", model="openai/strong-2").key()
-    assert base.key() != request("http://127.0.0.1:1/v1", temperature=0.7).key()
+    assert request_key(base) != request_key(request("http://127.0.0.1:2/v1")) != request_key(request(None))
+    assert request_key(base) != request_key(request("http://127.0.0.1:1/v1", content="other"))
+    assert request_key(base) != request_key(request("http://127.0.0.1:1/v1", model="openai/strong-2"))
+    assert request_key(base) != request_key(request("http://127.0.0.1:1/v1", temperature=0.7))
 
 
 def test_no_cache_asks_again(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pipeline.funnel import Funnel
 from pipeline.release.assemble import ReleaseConfig, release
 from pipeline.release.publish import publish
 from pipeline.base.store import ArtifactStore
+from pipeline.settings import Settings
 from tests.emulators.hub import HubEmulator
 
 TOKEN = "hf_emulatorWriteToken123"
@@ -31,6 +32,11 @@ def store(tmp_path, monkeypatch):
     return store
 
 
+def resolved(store: ArtifactStore) -> Settings:
+    """The settings a command resolves from the environment (the token is HF_TOKEN), on the test's artifacts."""
+    return Settings.from_environment().model_copy(update={"artifacts": store.root})
+
+
 @pytest.fixture
 def hub():
     with HubEmulator(tokens={TOKEN: "alice"}) as emulator:
@@ -42,7 +48,7 @@ def test_publish_uploads_the_folder_and_tags_it_and_a_repush_changes_nothing(sto
     caplog.set_level(logging.DEBUG)
     from huggingface_hub import constants
     offline_before = constants.HF_HUB_OFFLINE
-    result = publish("2026.11.0", REPO, endpoint=hub.endpoint, store=store)
+    result = publish("2026.11.0", REPO, resolved(store), endpoint=hub.endpoint)
     assert result.changed
     repo = hub.repo(REPO)
     assert repo.tags == {"2026.11.0": result.commit} and repo.branches["main"] == result.commit
@@ -52,7 +58,7 @@ def test_publish_uploads_the_folder_and_tags_it_and_a_repush_changes_nothing(sto
         if path.is_file():
             assert uploaded[path.relative_to(folder).as_posix()] == path.read_bytes()
     commits_before = len(repo.commits)
-    again = publish("2026.11.0", REPO, endpoint=hub.endpoint, store=store)
+    again = publish("2026.11.0", REPO, resolved(store), endpoint=hub.endpoint)
     assert not again.changed and again.commit == result.commit and "nothing changed" in again.message
     assert len(repo.commits) == commits_before and not any("/commit/" in p for _, p in hub.requests[-3:])
     # The token went only into Authorization headers: not into logs, not into the release.
@@ -63,48 +69,48 @@ def test_publish_uploads_the_folder_and_tags_it_and_a_repush_changes_nothing(sto
 
 
 def test_a_later_version_uploads_only_new_files_and_an_older_one_is_refused(store, hub):
-    publish("2026.11.0", REPO, endpoint=hub.endpoint, store=store)
+    publish("2026.11.0", REPO, resolved(store), endpoint=hub.endpoint)
     other = build_task("Tally", "class Tally:\n    def __init__(self):\n        self.n = 0\n\n    def up(self):\n"
                        "        self.n += 1\n        return self.n\n", module="tally", candidate_id="cand-tally")
     release(store, "run-2", [other], Funnel(run_id="run-2"), ReleaseConfig(release_date=date(2026, 11, 9)))
-    second = publish("2026.11.1", REPO, endpoint=hub.endpoint, store=store)
+    second = publish("2026.11.1", REPO, resolved(store), endpoint=hub.endpoint)
     repo = hub.repo(REPO)
     assert set(repo.tags) == {"2026.11.0", "2026.11.1"}
     assert {"data/2026.11.0.parquet", "data/2026.11.1.parquet"} <= set(repo.commits[second.commit].files)
     repo.tags.pop("2026.11.0")
     with pytest.raises(InputError, match="newer release 2026.11.1"):
-        publish("2026.11.0", REPO, endpoint=hub.endpoint, store=store)
+        publish("2026.11.0", REPO, resolved(store), endpoint=hub.endpoint)
 
 
 def test_bad_token_missing_repo_and_unset_token_fail_clearly(store, hub, monkeypatch):
     monkeypatch.setenv("HF_TOKEN", "hf_wrong")
     with pytest.raises(InputError, match=f"publishing to {REPO}: .* rejected HF_TOKEN") as bad:
-        publish("2026.11.0", REPO, endpoint=hub.endpoint, store=store)
+        publish("2026.11.0", REPO, resolved(store), endpoint=hub.endpoint)
     assert "hf_wrong" not in str(bad.value)
     monkeypatch.setenv("HF_TOKEN", TOKEN)
     with pytest.raises(InputError, match="dataset repository acme/missing not found"):
-        publish("2026.11.0", "acme/missing", endpoint=hub.endpoint, store=store)
-    created = publish("2026.11.0", "acme/fresh", endpoint=hub.endpoint, store=store, create=True)
+        publish("2026.11.0", "acme/missing", resolved(store), endpoint=hub.endpoint)
+    created = publish("2026.11.0", "acme/fresh", resolved(store), endpoint=hub.endpoint, create=True)
     assert hub.repo("acme/fresh").tags == {"2026.11.0": created.commit}
     monkeypatch.delenv("HF_TOKEN")
     with pytest.raises(InputError, match="HF_TOKEN is not set"):
-        publish("2026.11.0", REPO, endpoint=hub.endpoint, store=store)
+        publish("2026.11.0", REPO, resolved(store), endpoint=hub.endpoint)
     assert hub.repo(REPO).tags == {}
 
 
 def test_a_release_that_fails_verification_is_not_published(store, hub):
     (store.release_dir("2026.11.0") / "classeval.json").write_text("[]\n")
     with pytest.raises(InputError, match="does not verify"):
-        publish("2026.11.0", REPO, endpoint=hub.endpoint, store=store)
+        publish("2026.11.0", REPO, resolved(store), endpoint=hub.endpoint)
     assert hub.requests == []
 
 
 def test_checks_run_in_order_release_then_version_then_token(store, hub, monkeypatch):
     monkeypatch.delenv("HF_TOKEN", raising=False)
     with pytest.raises(InputError, match=r"no release 2026\.11\.7 in .*releases there: 2026\.11\.0"):
-        publish("2026.11.7", REPO, endpoint=hub.endpoint, store=store)
+        publish("2026.11.7", REPO, resolved(store), endpoint=hub.endpoint)
     with pytest.raises(InputError, match=r"release version '2026\.1\.0' needs a two-digit month \(2026\.01\.0\)"):
-        publish("2026.1.0", REPO, endpoint=hub.endpoint, store=store)
+        publish("2026.1.0", REPO, resolved(store), endpoint=hub.endpoint)
     with pytest.raises(InputError, match="HF_TOKEN is not set"):
-        publish(str(store.release_dir("2026.11.0")), REPO, endpoint=hub.endpoint, store=store)  # a path works too
+        publish(str(store.release_dir("2026.11.0")), REPO, resolved(store), endpoint=hub.endpoint)  # a path works too
     assert hub.requests == []

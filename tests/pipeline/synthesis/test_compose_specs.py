@@ -195,6 +195,7 @@ def test_examples_build_the_hybrid_with_both_parts_required_arguments():
 
 def test_the_hybrids_examples_run_against_it(sandbox_pool):
     from judges.offline.specification import SpecificationJudge
+    from validation.suite_runner import SandboxSuiteRunner
 
     fusion = _fused()
     candidate = Candidate(candidate_id="c", class_name=fusion.class_name, module_name=fusion.module_name,
@@ -202,7 +203,7 @@ def test_the_hybrids_examples_run_against_it(sandbox_pool):
                           skeleton=make_skeleton(fusion.source, fusion.class_name), solution_code=fusion.source,
                           test_code="def test_nothing():\n    pass\n", origin=Origin.COMPOSED,
                           provenance=Provenance(), generator=GeneratorSpec(backend="offline"))
-    verdict = SpecificationJudge(sandbox_pool).review(candidate, None)
+    verdict = SpecificationJudge(SandboxSuiteRunner(sandbox_pool)).review(candidate, None)
     assert verdict.decision is Decision.ACCEPT, verdict.findings
     examples = next(f for f in verdict.findings if f.criterion == "reference_correct")
     assert examples.note == "the examples of 4 docstring(s) agree with the reference"
