@@ -605,6 +605,7 @@ def _faithful(report: _Report, candidate: Candidate, plan: _FaithfulPlan, policy
         row["failing_tests"] = sorted(failing)
         failed.append({"kind": variant.kind.value, "description": variant.description,
                        "sites": list(variant.sites), "diff": variant.diff(candidate.solution_code),
+                       **({"open_words": list(variant.open_words)} if variant.open_words else {}),
                        "failing_tests": {t: {"outcome": o, "reason": r[:600], "line": lines.get(t)}
                                          for t, (o, r) in sorted(failing.items())}})
     evidence = {"kinds": kinds, "failed": failed}
