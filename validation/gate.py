@@ -264,8 +264,10 @@ def _seam_checks(report: _Report, candidate: Candidate, base: RunResult) -> None
 
     parts = recorded_parts(candidate.generator.parameters)
     if parts is None:
+        why = candidate.generator.parameters.get("parts_unknown")
         report.check("seam_interaction", None, 1, True, gated=False,
-                     detail="not measured: the composition recorded no parts (a model's composition)")
+                     detail="not measured: the composition recorded no parts"
+                            + (f" (they could not be recovered: {why})" if why else ""))
         return
     problem = ""
     try:
