@@ -195,7 +195,8 @@ def _called_method(statement: cst.BaseStatement) -> str | None:
     nodes: list[cst.CSTNode] = []
     if isinstance(statement, cst.SimpleStatementLine) and statement.body and isinstance(statement.body[0], cst.Assert):
         test = statement.body[0].test
-        nodes = [test.left if isinstance(test, cst.Comparison) else test]
+        # the left side first; a check written the other way round (`"x" in obj.m()`) names it on the right
+        nodes = [test.left, *(t.comparator for t in test.comparisons)] if isinstance(test, cst.Comparison) else [test]
     elif isinstance(statement, cst.With):
         nodes = list(statement.body.body)
     for node in nodes:
@@ -247,8 +248,9 @@ def _unchecked(statement: cst.BaseStatement) -> cst.BaseStatement | None:
     if isinstance(statement, cst.With):
         return _any_exception(statement)
     test = statement.body[0].test  # an assert (see _checks)
-    kept = test.left if isinstance(test, cst.Comparison) else test
-    if not _calls(kept):
+    sides = [test.left, *(t.comparator for t in test.comparisons)] if isinstance(test, cst.Comparison) else [test]
+    kept = next((side for side in sides if _calls(side)), None)
+    if kept is None:
         return None
     return statement.with_changes(body=[cst.Expr(kept)])
 
