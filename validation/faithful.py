@@ -20,7 +20,16 @@ few forked runs per candidate), and skipped where the skeleton states the detail
   ("like ``record``, for each pair") does not state that the method calls it, and whether a count includes
   calls from inside stays open unless the skeleton says they do not count (then routing changes nothing);
 - ``unordered``: dicts returned by public methods in reversed key order, and lists or tuples built from sets
-  reversed, unless the method's docstring states an order.
+  reversed, unless the method's docstring states an order;
+- ``text_format``: text a public method returns (or stores and another returns: a log, a list of rejected
+  lines) built by an f-string, ``str.format``, ``%`` or concatenation, with the words of its fixed parts
+  reworded; the values formatted into it, its punctuation and every word the skeleton states (quoted, in an
+  example, or a run of the format written out in a docstring) are kept. Skipped where the text is used
+  inside the class (compared, parsed, a dict key) or a word of it appears in another literal of the class;
+- ``state_after_error``: where a public method checks its arguments (``if ...: raise``) before it changes the
+  object, the change made first when a check fails (a copy of the method without those checks runs, its
+  own errors swallowed, then the check's exception is raised), unless a docstring says what a failed call
+  leaves ("unchanged", "nothing is recorded", "the values before it stay").
 
 The variants are generated from the reference's text with libcst (never imported here); they run in the
 sandbox like mutants (`validation.gate`). Written here rather than taken from a library because no
@@ -32,6 +41,7 @@ from __future__ import annotations
 import ast
 import difflib
 import re
+import string
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -49,6 +59,8 @@ class VariantKind(str, Enum):
     GUARD_ORDER = "guard_order"
     INTERNAL_ROUTE = "internal_route"
     UNORDERED = "unordered"
+    TEXT_FORMAT = "text_format"
+    STATE_AFTER_ERROR = "state_after_error"
 
 
 SHORT_FLOAT_DIGITS = 12
@@ -78,6 +90,7 @@ class FaithfulVariant:
     source: str
     sites: tuple[str, ...]
     description: str
+    open_words: tuple[str, ...] = ()  # text_format: the words reworded (what a weakened check no longer asks for)
 
     @property
     def id(self) -> str:
@@ -659,6 +672,457 @@ class _RouteInternalCalls(_ClassRewriter):
         return node.with_changes(body=node.body.with_changes(body=list(node.body.body) + copies))
 
 
+# --- formatted text: what a returned text says beyond its values ------------------------------------------
+
+_TEXT_METHODS = ("__str__", "__repr__")  # dunder methods whose text a test reads (str(obj), repr(obj))
+_SINK_MUTATORS = frozenset({"append", "extend", "insert", "appendleft"})
+_TEXT_CALLS = frozenset({"list", "tuple", "str", "reversed", "dict"})  # calls that pass a text (or texts) on unchanged
+_CONTAINER_READS = frozenset({"copy", "values", "items"})
+_WORD = re.compile(r"[A-Za-z]+")
+_QUOTED = re.compile(r"``(.+?)``|`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'")
+_PERCENT_SPEC = r"%%|%(?:\([^)]*\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[a-zA-Z]"
+
+
+@dataclass
+class _TextStatements:
+    """What the docstrings state about texts: their whole wording (whitespace collapsed), and the words that
+    appear quoted or in an example (a template such as "line N: reason" states the word "line")."""
+
+    prose: str
+    quoted_words: set[str]
+
+    @classmethod
+    def of(cls, statements: Statements) -> _TextStatements:
+        docs = [statements.class_doc, *statements.methods.values()]
+        fragments: list[str] = []
+        for doc in docs:
+            fragments += ["".join(g for g in m.groups() if g) for m in _QUOTED.finditer(doc)]
+            example = False
+            for line in doc.splitlines():  # an example's calls and the output lines after them
+                example = line.strip().startswith(">>>") or (example and bool(line.strip()))
+                if example:
+                    fragments.append(line)
+        return cls(" ".join(" ".join(docs).split()),
+                   {w for f in fragments for w in _WORD.findall(f)})
+
+    def chunk_stated(self, chunk: str) -> bool:
+        """A fixed part of a format written out in a docstring: more than one bare word ("expected 0" is not
+        stated by prose that uses "expected"), found verbatim (whitespace collapsed)."""
+        text = " ".join(chunk.split())
+        bare_word = _WORD.fullmatch(text) is not None
+        return bool(text) and not bare_word and bool(_WORD.search(text)) and text in self.prose
+
+
+def _format_chunks(node: ast.expr) -> list[str] | None:
+    """The fixed parts of a text-building expression, or None when it builds no text from values: an
+    f-string with a value in it, ``"...".format(...)``, ``"..." % x``, or a concatenation of literal text
+    and values."""
+    if isinstance(node, ast.JoinedStr):
+        if not any(isinstance(v, ast.FormattedValue) for v in node.values):
+            return None
+        return [v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"
+            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str)):
+        try:
+            return [literal for literal, *_ in string.Formatter().parse(node.func.value.value)]
+        except ValueError:
+            return None
+    if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant)
+            and isinstance(node.left.value, str) and re.search(_PERCENT_SPEC, node.left.value)):
+        return re.split(_PERCENT_SPEC, node.left.value)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        pieces = _added(node)
+        texts = [p.value for p in pieces if isinstance(p, ast.Constant) and isinstance(p.value, str)]
+        if texts and len(texts) < len(pieces):
+            return texts
+    return None
+
+
+def _added(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _added(node.left) + _added(node.right)
+    return [node]
+
+
+def _literals(node: ast.expr) -> list[ast.Constant | ast.JoinedStr]:
+    """The string literals a format's words live in (the ones the variant rewrites)."""
+    if isinstance(node, ast.JoinedStr):
+        return [node]
+    if isinstance(node, ast.Call):
+        return [node.func.value]  # type: ignore[attr-defined, list-item]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return [node.left]  # type: ignore[list-item]
+    return [p for p in _added(node) if isinstance(p, ast.Constant) and isinstance(p.value, str)]
+
+
+class _TextFlow:
+    """Where the texts built in the class's methods go. A text may be varied only where nothing in the class
+    looks at its wording: it is returned by a public method (or ``__str__``/``__repr__``), possibly inside a
+    list, tuple, join or another format, or stored in a place (``self.log``, a local list) that is only ever
+    added to, measured with ``len``, and returned the same way."""
+
+    def __init__(self, methods: _Methods) -> None:
+        self.methods = methods
+        self.parents: dict[ast.AST, ast.AST] = {}
+        self.owner: dict[ast.AST, str] = {}  # node -> the method it is in (not in a nested function)
+        for name, function in methods.nodes.items():
+            for node in ast.walk(function):
+                for child in ast.iter_child_nodes(node):
+                    self.parents[child] = node
+            self._own(function, name)
+
+    def _own(self, node: ast.AST, name: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                self.owner[child] = name
+                self._own(child, name)
+
+    def _outputs(self, method: str) -> bool:
+        return _is_public(method) or method in _TEXT_METHODS
+
+    def destination(self, node: ast.AST, container: bool = False) -> tuple[str, ...] | None:
+        """("return",) when the value of `node` leaves through a return untouched, ("store", key) when it
+        is put into a place, else None. `container`: `node` holds texts (a subscript of it is a text)."""
+        method = self.owner.get(node)
+        if method is None:
+            return None
+        child, parent = node, self.parents.get(node)
+        while parent is not None:
+            if isinstance(parent, ast.Return):
+                return ("return",) if self._outputs(method) else None
+            if isinstance(parent, (ast.JoinedStr, ast.FormattedValue, ast.List, ast.Tuple)) or \
+                    (isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add)) or \
+                    (isinstance(parent, (ast.ListComp, ast.GeneratorExp)) and child is parent.elt) or \
+                    (isinstance(parent, ast.IfExp) and child is not parent.test) or \
+                    (isinstance(parent, ast.Dict) and any(child is v for v in parent.values)):
+                container = isinstance(parent, (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp, ast.Dict))
+            elif container and isinstance(parent, ast.Subscript) and child is parent.value and \
+                    isinstance(parent.ctx, ast.Load):
+                pass
+            elif container and isinstance(parent, ast.Attribute) and parent.attr in _CONTAINER_READS and \
+                    isinstance(self.parents.get(parent), ast.Call):
+                parent = self.parents[parent]
+            elif isinstance(parent, ast.Call) and any(child is a for a in parent.args):
+                func = parent.func
+                if isinstance(func, ast.Name) and func.id in _TEXT_CALLS:
+                    pass
+                elif (isinstance(func, ast.Attribute) and func.attr == "join" and isinstance(func.value, ast.Constant)
+                      and isinstance(func.value.value, str)):
+                    container = False
+                elif (isinstance(func, ast.Attribute) and func.attr in _SINK_MUTATORS
+                      and isinstance(self.parents.get(parent), ast.Expr)):
+                    key = self._place(func.value)
+                    return ("store", *key) if key else None
+                else:
+                    return None
+            elif isinstance(parent, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and child is parent.value:
+                targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+                if len(targets) != 1:
+                    return None
+                target = targets[0]
+                key = self._place(target.value if isinstance(target, ast.Subscript) else target)
+                return ("store", *key) if key else None
+            else:
+                return None
+            child, parent = parent, self.parents.get(parent)
+        return None
+
+    def _place(self, node: ast.AST) -> tuple[str, str] | None:
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            return ("self", node.attr)
+        if isinstance(node, ast.Name) and node.id != "self":
+            return (self.owner.get(node, ""), node.id)
+        return None
+
+    def place_is_output_only(self, scope: str, name: str) -> bool:
+        """Every read of the place adds to it, measures it, or returns what it holds."""
+        functions = self.methods.nodes.values() if scope == "self" else [self.methods.nodes[scope]]
+        for function in functions:
+            for node in ast.walk(function):
+                if scope == "self":
+                    use = isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.value, ast.Name) \
+                        and node.value.id == "self" and isinstance(node.ctx, ast.Load)
+                else:
+                    use = isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
+                if use and not self._fine_read(node):
+                    return False
+        return True
+
+    def _fine_read(self, node: ast.AST) -> bool:
+        parent = self.parents.get(node)
+        if isinstance(parent, ast.Attribute) and parent.attr in _SINK_MUTATORS | {"clear"} and \
+                isinstance(self.parents.get(parent), ast.Call) and \
+                isinstance(self.parents.get(self.parents[parent]), ast.Expr):
+            return True
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len":
+            return True
+        if isinstance(parent, ast.Subscript) and parent.value is node and not isinstance(parent.ctx, ast.Load):
+            return True  # `self.notes[k] = ...`: a store into the place
+        return self.destination(node, container=True) == ("return",)
+
+    def goes_out(self, node: ast.AST) -> bool:
+        where = self.destination(node)
+        if where is None:
+            return False
+        return where == ("return",) or self.place_is_output_only(where[1], where[2])
+
+
+def _text_plan(source: str, class_name: str, statements: Statements,
+               methods: _Methods) -> tuple[dict[tuple[int, int], tuple[str, set[str]]], dict[tuple[int, int], str]]:
+    """The literals to reword: (line, column) -> (how its text is read: "f", "format", "percent", "plain",
+    the open words in it), and the site of each ("method:line")."""
+    stated = _TextStatements.of(statements)
+    flow = _TextFlow(methods)
+    lines = source.splitlines()
+    formats: list[tuple[ast.expr, set[str], str]] = []
+    for node in list(flow.owner):
+        parent = flow.parents.get(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(parent, ast.BinOp) \
+                and isinstance(parent.op, ast.Add):
+            continue  # the inner part of a longer concatenation
+        # (an exception's message never goes out here: the `message` kind rewords those)
+        chunks = _format_chunks(node) if isinstance(node, ast.expr) else None
+        if chunks is None:
+            continue
+        open_words = {w for chunk in chunks if not stated.chunk_stated(chunk)
+                      for w in _WORD.findall(chunk) if len(w) > 1 and w not in stated.quoted_words}
+        if open_words and flow.goes_out(node):
+            formats.append((node, open_words, flow.owner[node]))
+    # A text another method of the class reads back (`if self.describe() == ...`) is not only output.
+    returned = {method for node, _, method in formats if flow.destination(node) == ("return",)}
+    for function in methods.nodes.values():
+        for node in ast.walk(function):
+            if (callee := _self_method(node)) in returned and node in flow.owner and not flow.goes_out(node):
+                returned.discard(callee)
+    formats = [f for f in formats if flow.destination(f[0]) != ("return",) or f[2] in returned]
+    # A word of the text that another literal of the class holds may be looked for there (`startswith`).
+    # Exception messages are only shown, never looked into.
+    own = {id(n) for node, _, _ in formats for n in ast.walk(node)}
+    own |= {id(n) for f in methods.nodes.values() for r in ast.walk(f) if isinstance(r, ast.Raise) for n in ast.walk(r)}
+    others = [n.value for f in methods.nodes.values() for n in ast.walk(f) if isinstance(n, ast.Constant)
+              and isinstance(n.value, str) and id(n) not in own and not _is_docstring(n, flow.parents)]
+    plan: dict[tuple[int, int], tuple[str, set[str]]] = {}
+    sites: dict[tuple[int, int], str] = {}
+    for node, open_words, method in formats:
+        if any(word in other for other in others for word in open_words):
+            continue
+        mode = "f" if isinstance(node, ast.JoinedStr) else "format" if isinstance(node, ast.Call) else \
+            "percent" if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) else "plain"
+        for literal in _literals(node):
+            line = lines[literal.lineno - 1]
+            key = (literal.lineno, len(line.encode()[:literal.col_offset].decode(errors="ignore")))
+            plan[key] = (mode, open_words)
+            sites[key] = f"{method}:{literal.lineno}"
+    return plan, sites
+
+
+def _is_docstring(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    parent = parents.get(node)
+    holder = parents.get(parent) if parent is not None else None
+    return isinstance(parent, ast.Expr) and isinstance(holder, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+        holder.body and holder.body[0] is parent
+
+
+def reword(word: str) -> str:
+    """Another wording of a word, the same letters backwards (upper case for a palindrome): no
+    normalisation a test could apply (lower case, stripping) brings it back."""
+    backwards = word[::-1]
+    if backwards != word:
+        return backwards
+    return word.upper() if word.upper() != word else word.lower()
+
+
+def _reword_raw(raw: str, mode: str, open_words: set[str]) -> str:
+    """The literal's source text with its open words reworded; escapes, format fields and ``%`` specs stay."""
+    skip = {"format": r"\{\{|\}\}|\{[^{}]*\}|", "percent": _PERCENT_SPEC + "|", "f": r"\{\{|\}\}|"}.get(mode, "")
+    pattern = re.compile(skip + r"\\N\{[^}]*\}|\\.|[A-Za-z]+|.", re.S)
+    return "".join(reword(t) if t in open_words and _WORD.fullmatch(t) else t for t in
+                   (m.group(0) for m in pattern.finditer(raw)))
+
+
+class _RewordTexts(_ClassRewriter):
+    def __init__(self, class_name: str, plan: dict[tuple[int, int], tuple[str, set[str]]],
+                 sites: dict[tuple[int, int], str]) -> None:
+        super().__init__(class_name)
+        self.plan, self.places = plan, sites
+        self.reworded: set[str] = set()
+
+    def _planned(self, node: cst.CSTNode) -> tuple[str, set[str]] | None:
+        if not self.in_class:
+            return None
+        start = self.get_metadata(cst.metadata.PositionProvider, node).start
+        key = (start.line, start.column)
+        if key in self.plan:
+            self.sites.append(self.places[key])
+        return self.plan.get(key)
+
+    def leave_SimpleString(self, original: cst.SimpleString, updated: cst.SimpleString) -> cst.SimpleString:
+        planned = self._planned(original)
+        if planned is None:
+            return updated
+        mode, words = planned
+        head = len(updated.prefix) + len(updated.quote)
+        inner = _reword_raw(updated.value[head:-len(updated.quote)], mode, words)
+        self.reworded |= {w for w in words if w in _WORD.findall(updated.value[head:-len(updated.quote)])}
+        return updated.with_changes(value=updated.value[:head] + inner + updated.quote)
+
+    def leave_FormattedString(self, original: cst.FormattedString, updated: cst.FormattedString) -> cst.FormattedString:
+        planned = self._planned(original)
+        if planned is None:
+            return updated
+        _, words = planned
+        parts = []
+        for part in updated.parts:
+            if isinstance(part, cst.FormattedStringText):
+                self.reworded |= {w for w in words if w in _WORD.findall(part.value)}
+                part = part.with_changes(value=_reword_raw(part.value, "f", words))
+            parts.append(part)
+        return updated.with_changes(parts=parts)
+
+
+# --- state after a failed call: what a raising call leaves behind -------------------------------------------
+
+_LEAVES_STATED = re.compile(
+    r"unchanged|untouched|intact|as it was|as before|no effect|all[- ]or[- ]nothing|atomic\w*|"
+    r"roll(?:s|ed)? back|rolled|partial\w*|\bstays?\b|\bremains?\b|\bkept\b|\bleav(?:e|es|ing)\b|"
+    r"without (?:any )?(?:effect|chang\w*|record\w*|add\w*|count\w*|stor\w*|modif\w*|touch\w*)|"
+    r"(?:changes|records|adds|counts|stores|keeps|modifies|does|applies|writes) nothing|"
+    r"(?:changing|recording|counting|adding|storing|applying|doing|modifying|writing) nothing|"
+    r"nothing (?:is |was |gets |has been )?(?:recorded|changed|added|counted|stored|kept|modified|applied|written|done)|"
+    r"before (?:changing|recording|touching|modifying|storing|adding|any change)", re.I)
+
+
+def leaves_stated(doc: str) -> bool:
+    """Whether a docstring says what a failed call leaves behind ("unchanged", "nothing is recorded", "the
+    values before it stay added", "checks its arguments before changing anything")."""
+    return _LEAVES_STATED.search(doc) is not None
+
+
+class _ChangeBeforeChecks(_ClassRewriter):
+    """Where a public method checks its arguments before changing the object, and no docstring says what a
+    failed call leaves: when a check fails, a copy of the method without its argument checks runs first (its
+    own errors swallowed: the change an implementation that checks late would have made), then the check's
+    exception is raised as before. Checks of the object's own state (a frozen lock) stay in the copy, so a
+    refused call on a locked object still changes nothing."""
+
+    PREFIX = "_faithful_unchecked_"
+
+    def __init__(self, class_name: str, statements: Statements, methods: _Methods) -> None:
+        super().__init__(class_name)
+        self.statements, self.methods = statements, methods
+        self.guards = _ReorderGuards(class_name, statements, methods)  # its guard recogniser
+        self.copies: list[cst.FunctionDef] = []
+
+    def _argument_guards(self, body: list[cst.BaseStatement], params: set[str]) -> list[cst.BaseStatement]:
+        module = cst.Module(body=[])
+        start = 1 if _docstring_statement(body) else 0
+        while start < len(body) and self.guards._guard(body[start], module) is None and _call_statement(body[start]):
+            start += 1
+        if start < len(body) and isinstance(body[start], cst.Try) and start == len(body) - 1:
+            return self._argument_guards(list(body[start].body.body), params)
+        found = []
+        for statement in body[start:]:
+            if self.guards._guard(statement, module) is None:
+                break
+            node = ast.parse(module.code_for_node(statement).strip()).body[0]
+            if (_raising_if(node) or isinstance(node, ast.For)) and \
+                    {n.id for n in ast.walk(node.test if isinstance(node, ast.If) else node.iter)
+                     if isinstance(n, ast.Name)} & params:
+                found.append(statement)
+        return found
+
+    def finish_method(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        name = original.name.value
+        node = self.methods.nodes.get(name)
+        if (not _is_public(name) or original.decorators or original.asynchronous or node is None
+                or not self.methods.writes(name) or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node))
+                or leaves_stated(self.statements.of(name)) or leaves_stated(self.statements.class_doc)):
+            return updated
+        params = {a.arg for a in [*node.args.posonlyargs, *node.args.args[1:], *node.args.kwonlyargs]}
+        params |= {a.arg for a in (node.args.vararg, node.args.kwarg) if a is not None}
+        guards = self._argument_guards(list(original.body.body), params)
+        if not guards:
+            return updated
+        call = cst.SimpleStatementLine([cst.Expr(cst.Call(
+            func=cst.Attribute(cst.Name("self"), cst.Name(self.PREFIX + name)), args=_forwarded(original.params)))])
+        marked = {id(g) for g in guards}
+        for guard in guards:
+            check = guard if isinstance(guard, cst.If) else guard.body.body[0]  # type: ignore[attr-defined]
+            self.site(check.body.body[0])  # the raise: its line runs only where the check fails
+        self.copies.append(self._copy(original, marked))
+        return original.with_changes(body=_GuardCalls(marked, call).visit_block(original.body))
+
+    def _copy(self, method: cst.FunctionDef, marked: set[int]) -> cst.FunctionDef:
+        body = list(method.body.body)
+        start = 1 if _docstring_statement(body) else 0
+        module = cst.Module(body=[])
+        while start < len(body) and self.guards._guard(body[start], module) is None and _call_statement(body[start]):
+            start += 1  # the call recorder and its kin: the refused call was counted once already
+        kept = _without(body[start:], marked) or [cst.SimpleStatementLine([cst.Pass()])]
+        swallowed = cst.Try(body=cst.IndentedBlock(kept), handlers=[cst.ExceptHandler(
+            body=cst.IndentedBlock([cst.SimpleStatementLine([cst.Pass()])]), type=cst.Name("Exception"))])
+        return method.with_changes(name=cst.Name(self.PREFIX + method.name.value), decorators=(),
+                                   body=method.body.with_changes(body=[swallowed]))
+
+    def finish_class(self, node: cst.ClassDef) -> cst.ClassDef:
+        if not self.copies:
+            return node
+        return node.with_changes(body=node.body.with_changes(body=list(node.body.body) + self.copies))
+
+
+def _forwarded(params: cst.Parameters) -> list[cst.Arg]:
+    """The arguments that pass a method's own parameters on to a method of the same signature (self aside)."""
+    positional = [*params.posonly_params, *params.params][1:]
+    args = [cst.Arg(cst.Name(p.name.value)) for p in positional]
+    if isinstance(params.star_arg, cst.Param):
+        args.append(cst.Arg(cst.Name(params.star_arg.name.value), star="*"))
+    args += [cst.Arg(cst.Name(p.name.value), keyword=cst.Name(p.name.value)) for p in params.kwonly_params]
+    if params.star_kwarg is not None:
+        args.append(cst.Arg(cst.Name(params.star_kwarg.name.value), star="**"))
+    return args
+
+
+def _without(statements: Sequence[cst.BaseStatement], marked: set[int]) -> list[cst.BaseStatement]:
+    """The statements without the marked ones, looked for inside a leading `try` too."""
+    out: list[cst.BaseStatement] = []
+    for statement in statements:
+        if id(statement) in marked:
+            continue
+        if isinstance(statement, cst.Try):
+            inner = _without(list(statement.body.body), marked) or [cst.SimpleStatementLine([cst.Pass()])]
+            statement = statement.with_changes(body=statement.body.with_changes(body=inner))
+        out.append(statement)
+    return out
+
+
+class _GuardCalls:
+    """Puts the call of the unchecked copy before the `raise` of each marked guard (an `if`, or the `if`
+    inside a loop over items)."""
+
+    def __init__(self, marked: set[int], call: cst.SimpleStatementLine) -> None:
+        self.marked, self.call = marked, call
+
+    def visit_block(self, block: cst.BaseSuite) -> cst.BaseSuite:
+        assert isinstance(block, cst.IndentedBlock)
+        body = []
+        for statement in block.body:
+            if id(statement) in self.marked:
+                statement = self._guard(statement)
+            elif isinstance(statement, cst.Try):
+                statement = statement.with_changes(body=self.visit_block(statement.body))
+            body.append(statement)
+        return block.with_changes(body=body)
+
+    def _guard(self, statement: cst.BaseStatement) -> cst.BaseStatement:
+        if isinstance(statement, cst.For):
+            inner = statement.body.body[0]
+            return statement.with_changes(body=statement.body.with_changes(body=[self._guard(inner)]))
+        assert isinstance(statement, cst.If)
+        suite = statement.body
+        raises = list(suite.body) if isinstance(suite, cst.IndentedBlock) else [cst.SimpleStatementLine(list(suite.body))]
+        return statement.with_changes(body=cst.IndentedBlock([self.call, *raises]))
+
+
 # --- generation ----------------------------------------------------------------------------------------
 
 
@@ -740,6 +1204,28 @@ def _unordered_variant(source: str, class_name: str, statements: Statements, met
                            f"results of {len(sites)} return(s) whose order is not stated, reordered")
 
 
+def _text_variant(source: str, class_name: str, statements: Statements, methods: _Methods) -> FaithfulVariant | None:
+    plan, sites = _text_plan(source, class_name, statements, methods)
+    if not plan:
+        return None
+    rewriter = _RewordTexts(class_name, plan, sites)
+    code, changed = _rewrite(source, rewriter)
+    if not changed:
+        return None
+    return FaithfulVariant(VariantKind.TEXT_FORMAT, code, tuple(dict.fromkeys(changed)),
+                           f"the fixed words of {len(set(changed))} returned text format(s) the skeleton does not "
+                           f"state, reworded", open_words=tuple(sorted(rewriter.reworded)))
+
+
+def _state_variant(source: str, class_name: str, statements: Statements, methods: _Methods) -> FaithfulVariant | None:
+    code, sites = _rewrite(source, _ChangeBeforeChecks(class_name, statements, methods))
+    if not sites:
+        return None
+    count = len({site.split(":")[0] for site in sites})
+    return FaithfulVariant(VariantKind.STATE_AFTER_ERROR, code, tuple(sites),
+                           f"{count} method(s) change the object before a failed argument check raises")
+
+
 def faithful_variants(source: str, class_name: str, skeleton: str) -> list[FaithfulVariant]:
     """One variant per kind that has a place in this class, in `VariantKind` order."""
     statements = skeleton_statements(skeleton, class_name)
@@ -748,5 +1234,7 @@ def faithful_variants(source: str, class_name: str, skeleton: str) -> list[Faith
             _float_variant(source, class_name, statements),
             _guard_variant(source, class_name, statements, methods),
             _route_variant(source, class_name),
-            _unordered_variant(source, class_name, statements, methods)]
+            _unordered_variant(source, class_name, statements, methods),
+            _text_variant(source, class_name, statements, methods),
+            _state_variant(source, class_name, statements, methods)]
     return [v for v in made if v is not None and v.source != source]

@@ -266,8 +266,10 @@ def _seam_checks(report: _Report, candidate: Candidate, base: RunResult) -> None
 
     parts = recorded_parts(candidate.generator.parameters)
     if parts is None:
+        why = candidate.generator.parameters.get("parts_unknown")
         report.check("seam_interaction", None, 1, True, gated=False,
-                     detail="not measured: the composition recorded no parts (a model's composition)")
+                     detail="not measured: the composition recorded no parts"
+                            + (f" (they could not be recovered: {why})" if why else ""))
         return
     problem = ""
     try:
@@ -607,6 +609,7 @@ def _faithful(report: _Report, candidate: Candidate, plan: _FaithfulPlan, policy
         row["failing_tests"] = sorted(failing)
         failed.append({"kind": variant.kind.value, "description": variant.description,
                        "sites": list(variant.sites), "diff": variant.diff(candidate.solution_code),
+                       **({"open_words": list(variant.open_words)} if variant.open_words else {}),
                        "failing_tests": {t: {"outcome": o, "reason": r[:600], "line": lines.get(t)}
                                          for t, (o, r) in sorted(failing.items())}})
     evidence = {"kinds": kinds, "failed": failed}

@@ -30,8 +30,9 @@ from pipeline.base.analysis.class_model import ClassModel, analyse
 
 
 def recorded_parts(parameters: Mapping[str, Any]) -> dict[str, dict[str, list[str]]] | None:
-    """The parts a composed candidate's generator recorded, or None when it recorded none (a composition
-    by a model, or a candidate made before the parts were recorded)."""
+    """The parts a composed candidate's generator recorded, or None when it recorded none (a model's
+    composition whose parts could not be recovered from its seeds, or a candidate made before the parts
+    were recorded)."""
     parts = parameters.get("parts")
     if not isinstance(parts, Mapping) or len(parts) != 2:
         return None

@@ -26,6 +26,7 @@ from pipeline.models.conversation import Conversation, WriterRejected
 from pipeline.models.feedback import (append_tests, contradicted_tests, coverage_findings, drop_tests,
                                       failing_test_names, failure_findings)
 from pipeline.models.client import Role
+from pipeline.base.analysis.parts import part_members
 from pipeline.base.analysis.python_need import requires_python
 from pipeline.base.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
 from pipeline.synthesis.weaken import weaken_overspecified
@@ -49,6 +50,7 @@ class Blueprint:
     domains: tuple[str, ...]
     description: str
     provenance: Provenance
+    seeds: tuple[tuple[str, str], ...] = ()  # a composition's two seeds (class name, source): its parts
 
 
 @dataclass
@@ -108,6 +110,8 @@ class _Maker:
         }
         if self.weakenings:  # the key and meaning of the offline repair's (pipeline/synthesis/weaken.py)
             parameters["weakened_checks"] = len(self.weakened)
+        if b.seeds:
+            parameters.update(_parts(reference, b))
         return Candidate(
             candidate_id=Candidate.make_id(b.class_name, reference, tests), class_name=b.class_name,
             module_name=b.module_name, domains=b.domains, description=self.description(), skeleton=self.skeleton,
@@ -177,6 +181,19 @@ class _Maker:
 
         combined, _ = self.talk.ask_code(Role.TEST_WRITER, "tests_feedback", values, parse, f"tests of {b.class_name}")
         return combined
+
+
+def _parts(reference: str, blueprint: Blueprint) -> dict[str, Any]:
+    """The composition's parts as the offline composer records them (`parts`, read by the gate's seam
+    check), recovered from the reference and the two seeds; `parts_unknown` says why when they could not
+    be (the gate then reports the seam as not measured)."""
+    try:
+        parts = part_members(reference, blueprint.class_name, blueprint.seeds)
+    except (SyntaxError, LookupError) as exc:
+        return {"parts_unknown": f"{type(exc).__name__}: {exc}"}
+    if parts is None:
+        return {"parts_unknown": "a part has no method or no field recognisable in the composed class"}
+    return {"parts": parts}
 
 
 def _rejection(blueprint: Blueprint, conversation: Conversation, rejected: WriterRejected) -> Rejection:

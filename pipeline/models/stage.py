@@ -75,7 +75,8 @@ def compose_blueprints(seeds: Sequence[SeedClass], config, registry: DomainRegis
             description=f"{a.description} Combined with: {b.description}",
             provenance=Provenance(seed_ids=(a.seed_id, b.seed_id), transforms=("model:compose",),
                                   rng_seed=compose.rng_seed, source="model composition of two seeds",
-                                  first_commit_date=max(dates) if dates else None)))
+                                  first_commit_date=max(dates) if dates else None),
+            seeds=((a.class_name, a.source), (b.class_name, b.source))))
     return out
 
 

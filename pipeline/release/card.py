@@ -73,7 +73,9 @@ def funnel_section(funnel: Funnel) -> str:
 FAITHFUL_KINDS = (("message", "exception messages reworded"), ("float_ulp", "computed floats moved by one ulp"),
                   ("guard_order", "independent guard checks reordered"),
                   ("internal_route", "internal calls routed around a call recorder"),
-                  ("unordered", "unordered results in another order"))
+                  ("unordered", "unordered results in another order"),
+                  ("text_format", "unstated words of a returned text reworded"),
+                  ("state_after_error", "the change made before a failed argument check raises"))
 
 
 def faithful_section(tasks: Sequence[Task], funnel: Funnel) -> str:

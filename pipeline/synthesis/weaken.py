@@ -6,6 +6,13 @@ leaves open, so that check is weakened to what the skeleton states, or dropped:
 
 - a reworded message: the `match=` of the `pytest.raises` on that line goes (the exception type stays);
 - a computed float: the floats of that assertion (short decimals too) are compared with `pytest.approx`;
+- a reworded text: each expected text of that assertion that holds a reworded word is compared as
+  `TextWith(...)`, equal to any text containing its other parts (the values formatted into it, the words the
+  skeleton states): `assert r.rejected() == ["line 1: expected 0 characters, got 17"]` becomes
+  `assert r.rejected() == [TextWith("line", "1", "0", "17")]` (the class is added to the test module);
+  a check of the text in another way (`in`, `startswith`) goes;
+- the state after a failed call: the check that saw it and everything after it in the test go (what
+  follows ran on a state the skeleton leaves open), and the test goes when nothing it checks is left;
 - any other kind (an order, a guard's precedence, call counts that depend on internal calls): the check
   goes and its calls stay (`assert obj.reset() == 4` becomes `obj.reset()`, since later checks see what the
   call changed); a `pytest.raises(X)` becomes `pytest.raises(Exception)` (the call must still fail).
@@ -19,7 +26,10 @@ one that still fails rejects it.
 
 from __future__ import annotations
 
+import json
+import re
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -41,16 +51,97 @@ class Weakening:
         return bool(self.weakened or self.dropped)
 
 
-def _failures(report: GateReport) -> dict[str, list[tuple[str, int | None]]]:
-    """Test function name -> (variant kind, failing line) for every test that failed a faithful variant."""
+Failure = tuple[str, "int | None", frozenset[str]]  # variant kind, failing test line, words it reworded
+
+
+def _failures(report: GateReport) -> dict[str, list[Failure]]:
+    """Test function name -> (variant kind, failing line, reworded words) for every test that failed a
+    faithful variant."""
     evidence = report.evidence.get("faithful_variants") if isinstance(report.evidence, dict) else None
-    out: dict[str, list[tuple[str, int | None]]] = defaultdict(list)
+    out: dict[str, list[Failure]] = defaultdict(list)
     for variant in (evidence or {}).get("failed", []) if isinstance(evidence, dict) else []:
+        words = frozenset(str(w) for w in variant.get("open_words") or ())
         for test_id, detail in (variant.get("failing_tests") or {}).items():
             name = test_id.split("::")[-1].split("[")[0]
             line = detail.get("line") if isinstance(detail, dict) else None
-            out[name].append((str(variant.get("kind")), line if isinstance(line, int) else None))
+            out[name].append((str(variant.get("kind")), line if isinstance(line, int) else None, words))
     return dict(out)
+
+
+TEXT_WITH = '''
+
+class TextWith:
+    """Equal to any text that contains each of these parts (the values it reports, the words its
+    specification states), however the rest of it is worded."""
+
+    def __init__(self, *parts):
+        self.parts = parts
+
+    def __eq__(self, other):
+        return isinstance(other, str) and all(part in other for part in self.parts)
+
+    def __repr__(self):
+        return f"TextWith{self.parts!r}"
+'''
+
+_TEXT_PART = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)?|[^\W\d_A-Za-z]+")
+
+
+def text_parts(text: str, open_words: Collection[str]) -> list[str]:
+    """The parts of an expected text a reworded one still holds: its words and numbers, without the words
+    the variant reworded."""
+    return list(dict.fromkeys(p for p in _TEXT_PART.findall(text) if p not in open_words))
+
+
+class _TextWith(cst.CSTTransformer):
+    """In `==`/`!=` comparisons, expected texts (alone or inside list, tuple and dict displays) that hold a
+    reworded word become `TextWith(<their other parts>)`; `found` counts texts with a reworded word anywhere
+    else in the statement (looked into another way: `in`, `startswith`), which this cannot weaken."""
+
+    def __init__(self, open_words: frozenset[str]) -> None:
+        super().__init__()
+        self.open_words = open_words
+        self.count = 0
+        self.replaced: set[int] = set()
+
+    def _worded(self, node: cst.CSTNode) -> str | None:
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            value = node.evaluated_value
+            if isinstance(value, str) and set(re.findall(r"[A-Za-z]+", value)) & self.open_words:
+                return value
+        return None
+
+    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.Comparison:
+        if not all(isinstance(t.operator, (cst.Equal, cst.NotEqual)) for t in updated.comparisons):
+            return updated
+        targets = [t.with_changes(comparator=self._deep(t.comparator)) for t in updated.comparisons]
+        return updated.with_changes(left=self._deep(updated.left), comparisons=targets)
+
+    def _deep(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        if isinstance(node, (cst.List, cst.Tuple)):
+            return node.with_changes(elements=[e.with_changes(value=self._deep(e.value)) for e in node.elements])
+        if isinstance(node, cst.Dict):
+            return node.with_changes(elements=[e.with_changes(value=self._deep(e.value))
+                                               if isinstance(e, cst.DictElement) else e for e in node.elements])
+        text = self._worded(node)
+        if text is None:
+            return node
+        self.count += 1
+        args = [cst.Arg(cst.SimpleString(json.dumps(part, ensure_ascii=False)))
+                for part in text_parts(text, self.open_words)]
+        return cst.Call(func=cst.Name("TextWith"), args=args)
+
+    def left_over(self, statement: cst.CSTNode) -> bool:
+        """Whether the weakened statement still holds a text with a reworded word."""
+        found: list[cst.CSTNode] = []
+
+        class Find(cst.CSTVisitor):
+            def visit_SimpleString(inner, node: cst.SimpleString) -> None:  # noqa: N805
+                if self._worded(node) is not None:
+                    found.append(node)
+
+        statement.visit(Find())
+        return bool(found)
 
 
 def _raises_call(item: cst.WithItem) -> cst.Call | None:
@@ -104,7 +195,8 @@ def _called_method(statement: cst.BaseStatement) -> str | None:
     nodes: list[cst.CSTNode] = []
     if isinstance(statement, cst.SimpleStatementLine) and statement.body and isinstance(statement.body[0], cst.Assert):
         test = statement.body[0].test
-        nodes = [test.left if isinstance(test, cst.Comparison) else test]
+        # the left side first; a check written the other way round (`"x" in obj.m()`) names it on the right
+        nodes = [test.left, *(t.comparator for t in test.comparisons)] if isinstance(test, cst.Comparison) else [test]
     elif isinstance(statement, cst.With):
         nodes = list(statement.body.body)
     for node in nodes:
@@ -156,8 +248,9 @@ def _unchecked(statement: cst.BaseStatement) -> cst.BaseStatement | None:
     if isinstance(statement, cst.With):
         return _any_exception(statement)
     test = statement.body[0].test  # an assert (see _checks)
-    kept = test.left if isinstance(test, cst.Comparison) else test
-    if not _calls(kept):
+    sides = [test.left, *(t.comparator for t in test.comparisons)] if isinstance(test, cst.Comparison) else [test]
+    kept = next((side for side in sides if _calls(side)), None)
+    if kept is None:
         return None
     return statement.with_changes(body=[cst.Expr(kept)])
 
@@ -169,16 +262,28 @@ class _Weaken(cst.CSTTransformer):
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, failures: dict[str, list[tuple[str, int | None]]]) -> None:
+    def __init__(self, failures: dict[str, list[Failure]]) -> None:
         super().__init__()
         self.failures = failures
         self.done = Weakening()
+        self.uses_text_with = False
 
     def _span(self, node: cst.CSTNode) -> tuple[int, int]:
         position = self.get_metadata(PositionProvider, node)
         return position.start.line, position.end.line
 
-    def _weaken(self, kind: str, statement: cst.BaseStatement) -> tuple[cst.BaseStatement | None, str]:
+    def _weaken(self, kind: str, statement: cst.BaseStatement, words: frozenset[str],
+                failed: bool) -> tuple[cst.BaseStatement | None, str | None]:
+        """The statement weakened for a variant of `kind`; `failed`: the variant failed on it (a later check
+        about the same method is weakened only where it holds what the variant changed)."""
+        if kind == VariantKind.TEXT_FORMAT.value:
+            texts = _TextWith(words)
+            changed = statement.visit(texts)
+            if texts.count and not texts.left_over(changed):
+                self.uses_text_with = True
+                return changed, f"{texts.count} text(s) compared by their values and stated words"
+            if not failed and not texts.left_over(statement):
+                return statement, None  # it checks nothing the variant reworded
         if kind == VariantKind.MESSAGE.value and isinstance(statement, cst.With):
             return _without_match(statement), "pytest.raises without match"
         if kind == VariantKind.FLOAT_ULP.value:
@@ -194,8 +299,14 @@ class _Weaken(cst.CSTTransformer):
             return updated
         statements: list[cst.BaseStatement | None] = list(updated.body.body)
         spans = [self._span(s) for s in original.body.body]
-        for kind, line in self.failures[name]:
+        for kind, line, words in self.failures[name]:
             index = next((i for i, (lo, hi) in enumerate(spans) if line is not None and lo <= line <= hi), None)
+            if kind == VariantKind.STATE_AFTER_ERROR.value and index is not None:
+                # What follows the check ran on a state the skeleton leaves open: it goes with the check.
+                gone = sum(1 for s in statements[index:] if s is not None and _checks(s))
+                statements[index:] = [None] * (len(statements) - index)
+                self.done.weakened.append(f"{name}: {gone} check(s) of the state after a failed call dropped")
+                continue
             if index is None or statements[index] is None or not _checks(statements[index]):
                 self.done.dropped.append(name)  # it failed outside a check (a call raised, a helper's line)
                 return cst.RemovalSentinel.REMOVE
@@ -205,8 +316,9 @@ class _Weaken(cst.CSTTransformer):
                 if statement is None or not _checks(statement) or (at > index and (
                         method is None or _called_method(statement) != method)):
                     continue
-                statements[at], what = self._weaken(kind, statement)
-                self.done.weakened.append(f"{name}: {what}")
+                statements[at], what = self._weaken(kind, statement, words, at == index)
+                if what is not None:
+                    self.done.weakened.append(f"{name}: {what}")
         kept = [s for s in statements if s is not None]
         if not any(_checks(s) for s in kept):
             self.done.dropped.append(name)
@@ -224,6 +336,8 @@ def weaken_overspecified(candidate: Candidate, report: GateReport) -> tuple[Cand
     test_code = MetadataWrapper(cst.parse_module(candidate.test_code)).visit(weaken).code
     if not weaken.done.changed:
         return candidate, weaken.done
+    if weaken.uses_text_with and "class TextWith" not in test_code:
+        test_code = _with_text_with(test_code)
     if "pytest.approx" in test_code and "import pytest" not in test_code:
         test_code = "import pytest\n" + test_code
     parameters = {**candidate.generator.parameters, "weakened_checks": len(weaken.done.weakened),
@@ -233,3 +347,20 @@ def weaken_overspecified(candidate: Candidate, report: GateReport) -> tuple[Cand
         "candidate_id": Candidate.make_id(candidate.class_name, candidate.solution_code, test_code),
         "generator": candidate.generator.model_copy(update={"parameters": parameters}),
     }), weaken.done
+
+
+def _with_text_with(test_code: str) -> str:
+    """The test module with the `TextWith` class after its imports."""
+    module = cst.parse_module(test_code)
+    body = list(module.body)
+    at = 0
+    for index, statement in enumerate(body):
+        if isinstance(statement, cst.SimpleStatementLine) and \
+                any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body):
+            at = index + 1
+        elif at or not (isinstance(statement, cst.SimpleStatementLine) and statement.body
+                        and isinstance(statement.body[0], cst.Expr)):
+            break  # past the imports (a module docstring before them is skipped)
+    helper = list(cst.parse_module(TEXT_WITH.lstrip("\n")).body)
+    helper[0] = helper[0].with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+    return module.with_changes(body=body[:at] + helper + body[at:]).code

@@ -59,6 +59,10 @@ class Ledger:
         """Refuse deposits from now on."""
         self._frozen = True
 
+    def statement(self, account):
+        """Return a line naming ``account`` and its balance."""
+        return f"{account} holds {self._balances.get(account, 0)} credits"
+
     def calls(self):
         """Return method -> calls counted."""
         return dict(self._calls)
@@ -146,6 +150,33 @@ def test_calls_after_share():
     ledger.share("alice")
     assert ledger.calls()["deposit"] == 1 and ledger.calls()["share"] == 1
 '''),
+    VariantKind.TEXT_FORMAT: ('''
+def test_statement_of_an_account():
+    ledger = Ledger()
+    ledger.deposit("alice", 5)
+    assert ledger.statement("alice") == "alice holds 5 credits"
+''', '''
+def test_statement_of_an_account():
+    ledger = Ledger()
+    ledger.deposit("alice", 5)
+    text = ledger.statement("alice")
+    assert "alice" in text and "5" in text
+'''),
+    VariantKind.STATE_AFTER_ERROR: ('''
+def test_a_refused_deposit():
+    ledger = Ledger()
+    ledger.deposit("alice", 5)
+    with pytest.raises(ValueError):
+        ledger.deposit("alice", -1)
+    assert ledger.balance("alice") == 5
+''', '''
+def test_a_refused_deposit():
+    ledger = Ledger()
+    ledger.deposit("alice", 5)
+    with pytest.raises(ValueError):
+        ledger.deposit("alice", -1)
+    assert ledger.balance("bob") == 0
+'''),
     VariantKind.UNORDERED: ('''
 def test_order_of_balances():
     ledger = Ledger()
@@ -198,6 +229,28 @@ def test_stated_details_are_not_varied():
     message = variants[VariantKind.MESSAGE].source
     assert "amount must be positive, got" in message and 'RuntimeError("the ledger is frozen")' not in message
     assert "_faithful_reorder(dict(self._balances))" not in variants[VariantKind.UNORDERED].source
+
+
+def test_a_stated_text_format_and_a_stated_failure_are_not_varied():
+    variants = {v.kind: v for v in faithful_variants(LEDGER, "Ledger", make_skeleton(LEDGER, "Ledger"))}
+    assert variants[VariantKind.TEXT_FORMAT].open_words == ("credits", "holds")
+    assert 'f"{account} sdloh {self._balances.get(account, 0)} stiderc"' in variants[VariantKind.TEXT_FORMAT].source
+    state = variants[VariantKind.STATE_AFTER_ERROR].source
+    assert "self._faithful_unchecked_deposit(account, amount)\n            raise ValueError" in state
+    copy = state.split("def _faithful_unchecked_deposit", 1)[1]
+    assert "self._ensure_open()" in copy and "self._record" not in copy and "amount <= 0" not in copy
+    stated = (LEDGER
+              .replace('"""Return a line naming ``account`` and its balance."""',
+                       '"""Return a line naming ``account`` and its balance: "NAME holds N credits"."""')
+              .replace(':raises ValueError: if ``amount`` is not positive.',
+                       ':raises ValueError: if ``amount`` is not positive; the ledger is then unchanged.'))
+    kinds = {v.kind for v in faithful_variants(stated, "Ledger", make_skeleton(stated, "Ledger"))}
+    assert VariantKind.TEXT_FORMAT not in kinds and VariantKind.STATE_AFTER_ERROR not in kinds
+    # Prose that merely uses a word of the format does not state it.
+    prose = LEDGER.replace('"""Return a line naming ``account`` and its balance."""',
+                           '"""Return a line naming ``account`` and the credits it holds."""')
+    variants = {v.kind: v for v in faithful_variants(prose, "Ledger", make_skeleton(prose, "Ledger"))}
+    assert variants[VariantKind.TEXT_FORMAT].open_words == ("credits", "holds")
 
 
 def test_computed_floats_and_stated_messages():
@@ -284,6 +337,12 @@ def test_weakening_keeps_what_the_skeleton_states_and_the_gate_then_passes(kind,
         assert "pytest.approx(0.3333333333333333)" in weakened.test_code
     elif kind is VariantKind.GUARD_ORDER:  # the call must still fail, in whatever way
         assert "with pytest.raises(Exception):" in weakened.test_code.split(f"def {name}(")[1]
+    elif kind is VariantKind.TEXT_FORMAT:  # the values stay asked for, the unstated words go
+        assert 'assert ledger.statement("alice") == TextWith("alice", "5")' in weakened.test_code
+        assert "class TextWith" in weakened.test_code and done.dropped == []
+    elif kind is VariantKind.STATE_AFTER_ERROR:  # the failed call stays checked; the state after it goes
+        body = weakened.test_code.split(f"def {name}(")[1]
+        assert "with pytest.raises(ValueError):" in body and 'balance("alice")' not in body
     else:  # its only check was over-specified: the check went, and the test with nothing left to check
         assert f"def {name}(" not in weakened.test_code and done.dropped == [name]
 

@@ -54,7 +54,8 @@ def test_the_card_counts_faithful_variants_per_kind_and_the_overspecified_reject
     from pipeline.base.records import RejectReason
     from pipeline.release.card import faithful_section
 
-    checked = {"line_coverage": 0.95, "faithful_variants": 0.0, "faithful_message": 3.0, "faithful_guard_order": 1.0}
+    checked = {"line_coverage": 0.95, "faithful_variants": 0.0, "faithful_message": 3.0, "faithful_guard_order": 1.0,
+               "faithful_state_after_error": 2.0}
     tasks = [build_task("A", metrics=checked), build_task("B", metrics={**checked, "faithful_guard_order": None}),
              build_task("C", metrics={"line_coverage": 0.95})]
     funnel = Funnel(run_id="r", stages={
@@ -66,6 +67,8 @@ def test_the_card_counts_faithful_variants_per_kind_and_the_overspecified_reject
     assert "| message | exception messages reworded | 2 | 6 |" in text
     assert "| guard_order | independent guard checks reordered | 1 | 1 |" in text
     assert "| float_ulp | computed floats moved by one ulp | 0 | 0 |" in text
+    assert "| state_after_error | the change made before a failed argument check raises | 2 | 4 |" in text
+    assert "| text_format | unstated words of a returned text reworded | 0 | 0 |" in text
     assert faithful_section([tasks[2]], funnel) == "Faithful variants were not run for the tasks of this release."
 
 

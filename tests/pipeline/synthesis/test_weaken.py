@@ -105,3 +105,74 @@ def test_counts():
     code = weaken_overspecified(candidate, report)[0].test_code
     assert "    shop.reset()\n    assert shop.total() == 1\n    shop.reset()\n" in code
     assert "with pytest.raises(Exception):" in code
+
+
+LOADER_TESTS = '''"""Loader tests."""
+import pytest
+from loader import Loader
+
+
+def test_rejections_and_summary():
+    loader = Loader(3)
+    loader.load(["abc", "toolong"])
+    assert loader.rejected_lines() == ["line 2: expected 3 characters, got 7"]
+    assert loader.rejected_lines()[0] != "line 1: expected 3 characters, got 7"
+    assert loader.summary() == "1 rows"
+    assert "expected" in loader.rejected_lines()[0]
+
+
+def test_refused_load():
+    loader = Loader(3)
+    loader.load(["abc"])
+    with pytest.raises(ValueError):
+        loader.load("abc")
+    assert loader.rows() == ["abc"]
+    loader.load(["xyz"])
+    assert loader.rows() == ["abc", "xyz"]
+
+
+def test_refused_load_then_nothing_else():
+    loader = Loader(3)
+    with pytest.raises(ValueError):
+        loader.load("abc")
+    assert loader.rows() == []
+'''
+
+
+def _loader_report(rows: list[tuple[str, str, str]], open_words: tuple[str, ...] = ()) -> GateReport:
+    failed = [{"kind": kind, "open_words": list(open_words), "failing_tests": {
+        f"test_loader.py::{test}": {"line": next(i + 1 for i, line in enumerate(LOADER_TESTS.splitlines()) if text in line)}}}
+        for kind, test, text in rows]
+    return GateReport(candidate_id="c", passed=False, evidence={"faithful_variants": {"failed": failed}})
+
+
+def test_a_reworded_text_is_compared_by_its_values_and_stated_words():
+    candidate = _candidate().model_copy(update={"test_code": LOADER_TESTS})
+    report = _loader_report([("text_format", "test_rejections_and_summary", "rejected_lines() == [")],
+                            ("characters", "expected", "got"))
+    weakened, done = weaken_overspecified(candidate, report)
+    code = weakened.test_code
+    namespace: dict = {}
+    exec(code.split("import pytest")[0] + code.split("from loader import Loader")[1].split("def test_")[0], namespace)
+    assert 'assert loader.rejected_lines() == [TextWith("line", "2", "3", "7")]' in code
+    assert 'assert loader.rejected_lines()[0] != TextWith("line", "1", "3", "7")' in code
+    assert 'assert loader.summary() == "1 rows"' in code  # about another method: untouched
+    assert '"expected" in' not in code  # looked for another way: that check goes (its call stays)
+    assert code.rstrip().split("def test_refused_load():")[0].rstrip().endswith("    loader.rejected_lines()[0]")
+    assert code.index("class TextWith") > code.index("from loader import Loader")  # after the imports
+    text_with = namespace["TextWith"]
+    assert ["line 2: wanted 3 chars but had 7"] == [text_with("line", "2", "3", "7")]
+    assert "line 9: expected 3 characters, got 7" != text_with("line", "2", "3", "7") and 7 != text_with("7")
+    assert len(done.weakened) == 3 and done.dropped == []
+
+
+def test_the_state_after_a_failed_call_is_no_longer_checked():
+    candidate = _candidate().model_copy(update={"test_code": LOADER_TESTS})
+    report = _loader_report([("state_after_error", "test_refused_load", 'rows() == ["abc"]'),
+                             ("state_after_error", "test_refused_load_then_nothing_else", "rows() == []")])
+    weakened, done = weaken_overspecified(candidate, report)
+    body = weakened.test_code.split("def test_refused_load():")[1].split("def test_refused_load_then")[0]
+    # The failed call is still checked; what follows it ran on a state the skeleton leaves open.
+    assert "with pytest.raises(ValueError):" in body and "rows()" not in body and '"xyz"' not in body
+    assert "def test_refused_load_then_nothing_else" in weakened.test_code  # its `pytest.raises` still checks
+    assert done.dropped == [] and len(done.weakened) == 2
