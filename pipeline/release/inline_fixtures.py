@@ -46,18 +46,6 @@ def _is_plain_fixture_decorator(decorator: cst.Decorator) -> bool:
             and node.attr.value == "fixture")
 
 
-def is_fixture(statement: cst.CSTNode) -> bool:
-    """Whether a module-level statement is a function under `@pytest.fixture`, with or without arguments."""
-    if not isinstance(statement, cst.FunctionDef):
-        return False
-    for decorator in statement.decorators:
-        node = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
-        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "pytest" \
-                and node.attr.value == "fixture":
-            return True
-    return False
-
-
 def _plain_params(params: cst.Parameters) -> tuple[str, ...] | None:
     """The names of positional parameters without defaults, or None for any other kind."""
     if params.posonly_params or params.kwonly_params or isinstance(params.star_arg, cst.Param) or params.star_kwarg:
