@@ -17,9 +17,12 @@ class, the reference included. So the export differs from the released `Task` in
 - `solution_code` is the whole reference module, its imports first, so it runs on its own as ClassEval's
   does; `import_statement` lists those imports for the completions.
 
-A test function that takes arguments (pytest fixtures) or carries decorators (`parametrize`) has no unittest
-equivalent here: it stays a module-level function the harness does not run, and its task is named in the
-release's manifest under `export_notes` (as are tasks whose test imports its module).
+A test that takes fixtures starts, in its unittest method, with the fixtures' statements, its instance under
+the name the test uses (`pipeline.release.inline_fixtures`); a fixture no remaining function takes is left
+out. A test function whose fixtures cannot be written in (a `yield` fixture, one with a scope, a name clash)
+or that carries decorators (`parametrize`) has no unittest equivalent here: it stays a module-level function
+the harness does not run, and its task is named in the release's manifest under `export_notes` (as are
+tasks whose test imports its module).
 """
 
 from __future__ import annotations
@@ -29,7 +32,10 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import libcst as cst
+
 from pipeline.base.records import Task
+from pipeline.release.inline_fixtures import inline_fixtures, inlinable_fixtures
 
 
 def strip_module_import(test: str, module_name: str) -> tuple[str, bool]:
@@ -73,15 +79,14 @@ def to_unittest(test: str, class_name: str, method_names: Sequence[str],
                 taken: frozenset[str] = frozenset()) -> UnittestModule:
     """`test` (a pytest module without the import of the class) as unittest classes in ClassEval's shape.
 
-    Only top-level `def test_*()` functions without arguments or decorators move into classes; everything
-    else (imports, helpers, constants, fixtures, existing test classes) keeps its place, in order, and the
-    classes follow. `from __future__` lines are dropped: in the pasted module they would come after the
+    Only top-level `def test_*()` functions without decorators move into classes, those with arguments only
+    when the arguments are fixtures that can be written into them; everything else (imports, helpers,
+    constants, fixtures some function still takes, existing test classes) keeps its place, in order, and
+    the classes follow. `from __future__` lines are dropped: in the pasted module they would come after the
     solution, a SyntaxError. `taken` holds names the classes must not shadow (the solution's). libcst moves
     the functions, so a multi-line string inside a test keeps its exact text when the body is indented.
     Raises SyntaxError (libcst's ParserSyntaxError) for a test that does not parse.
     """
-    import libcst as cst  # import on use, as the class facts do
-
     module = cst.parse_module(test)
     methods = frozenset(m for m in method_names if not (m.startswith("__") and m.endswith("__")))
     defined = module_names(test)
@@ -97,16 +102,20 @@ def to_unittest(test: str, class_name: str, method_names: Sequence[str],
     not_converted: list[str] = []
     plain_class = unique(f"{class_name}Test")
     uses_unittest = False
+    fixtures = inlinable_fixtures(module)
     # statement by statement in libcst's terms (`import a; import b` is one libcst line, two ast nodes)
     for statement in module.body:
-        nodes = ast.parse(module.code_for_node(statement)).body
         if isinstance(statement, cst.FunctionDef) and statement.name.value.startswith("test"):
             params = statement.params
+            if params.params and not statement.decorators and not statement.asynchronous:
+                statement = inline_fixtures(statement, fixtures) or statement
+                params = statement.params
             if (statement.decorators or statement.asynchronous or params.params or params.posonly_params
                     or params.kwonly_params or isinstance(params.star_arg, cst.Param) or params.star_kwarg):
                 not_converted.append(statement.name.value)
                 head.append(statement)
                 continue
+            nodes = ast.parse(module.code_for_node(statement)).body
             called = _called_methods(nodes[0], methods)
             name = plain_class
             if len(called) == 1:  # a test of one method goes to that method's class
@@ -117,11 +126,13 @@ def to_unittest(test: str, class_name: str, method_names: Sequence[str],
             groups.setdefault(name, []).append(statement.with_changes(params=params.with_changes(
                 params=[cst.Param(cst.Name("self"))])))
             continue
+        nodes = ast.parse(module.code_for_node(statement)).body
         if any(isinstance(n, ast.ImportFrom) and n.module == "__future__" for n in nodes):
             continue
         uses_unittest |= any(isinstance(n, ast.Import) and any(a.name == "unittest" and a.asname is None
                                                                for a in n.names) for n in nodes)
         head.append(statement)
+    head = _without_unused_fixtures(head, set(fixtures))
     if not uses_unittest:
         head.insert(0, cst.parse_statement("import unittest\n"))
     # ClassEval's order: the per-method classes first, the class of the methods working together last
@@ -136,6 +147,24 @@ def to_unittest(test: str, class_name: str, method_names: Sequence[str],
     code = module.with_changes(body=[*head, *classes.values()]).code
     sources = {name: cst.Module(body=[c.with_changes(leading_lines=[])]).code for name, c in classes.items()}
     return UnittestModule(code=code, classes=sources, method_class=method_class, not_converted=not_converted)
+
+
+def _without_unused_fixtures(head: list[cst.CSTNode], inlinable: set[str]) -> list[cst.CSTNode]:
+    """`head` without the fixtures that were written into every test taking them: those no remaining
+    statement asks for (as a parameter, or in a string such as `usefixtures("x")`)."""
+    while True:
+        named: set[str] = set()
+        for statement in head:
+            for node in ast.walk(ast.parse(cst.Module(body=[statement]).code)):
+                if isinstance(node, ast.arg):
+                    named.add(node.arg)
+                elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    named.add(node.value)
+        unused = [s for s in head if isinstance(s, cst.FunctionDef) and s.name.value in inlinable
+                  and s.name.value not in named]
+        if not unused:
+            return head
+        head = [s for s in head if not any(s is u for u in unused)]
 
 
 def module_names(source: str) -> frozenset[str]:

@@ -8,6 +8,10 @@ data does. Names are unique within a module; when two tests would share one, the
 them apart (every earlier change, the other method the test checks, a fresh instance) before a number is
 the last resort.
 
+A fixture (the setup several tests share) is named for the object it makes, the way a person names one:
+`graph`, `graph_with_four_tasks_and_two_dependencies` when it only adds things, `account_after_depositing`
+otherwise (`fixture_names`).
+
 English inflection is done by a few rules (`gerund`, `plural`) rather than a library: method names are
 short verbs and nouns of code, the rules cover them, and a wrong form costs only a slightly odd name.
 """
@@ -256,3 +260,57 @@ def _clip(base: str) -> str:
     for dangling in ("_and", "_after", "_for", "_a", "_an", "_on", "_involving"):
         base = base.removesuffix(dangling)
     return base.rstrip("_")
+
+
+_ADDING = frozenset({
+    "add", "append", "attach", "create", "enqueue", "enroll", "include", "insert", "open", "place", "plant",
+    "push", "put", "record", "register", "schedule", "store", "track",
+})
+"""Verbs of methods that add one named thing (`add_task`, `register_user`): a fixture made of such calls is
+named for what it holds, `graph_with_two_tasks`."""
+_COUNTS = ("", "", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def _holding(method: str, times: int) -> str | None:
+    """`add_task` x2 -> `two_tasks`, `open_account` x1 -> `an_account`; None for a method that does not add a
+    named thing."""
+    words = [w for w in method.strip("_").lower().split("_") if w]
+    if len(words) < 2 or words[0] not in _ADDING:
+        return None
+    noun = words[1:]
+    if noun[-1].endswith("s") and not noun[-1].endswith(("ss", "us", "is")):
+        return None  # `add_items` adds several at once: counting its calls would say the wrong number
+    if times == 1:
+        return "_".join(["an" if noun[0][0] in "aeio" else "a", *noun])  # a user, a unit: "u" takes "a"
+    count = _COUNTS[times] if times < len(_COUNTS) else "many"
+    return "_".join([count, *noun[:-1], plural(noun[-1])])
+
+
+def fixture_names(variable: str, steps: Sequence[NamedStep]) -> list[str]:
+    """Names for a fixture that builds `variable` and then makes the calls `steps`, from the plainest to the
+    most specific (the first one free in the module is taken).
+
+    No call: the variable itself (`graph`). Calls that each add a named thing: what the object then holds
+    (`graph_with_four_tasks_and_four_dependencies`). Otherwise the state-changing calls as in a test's name
+    (`account_after_depositing_twice`; the last two methods, then all of them). Values never appear."""
+    if not steps:
+        return [variable]
+    changing = [s for s in steps if s.changes_state] or list(steps)
+    counts: dict[str, int] = {}
+    verbs: dict[str, bool] = {}
+    for step in changing:
+        counts[step.method] = counts.get(step.method, 0) + 1
+        verbs[step.method] = step.verb
+    out = []
+    held = [_holding(m, n) for m, n in counts.items()]
+    if all(held):
+        out.append(f"{variable}_with_" + "_and_".join(h for h in held if h))
+    phrases = [doing(m, n, verbs[m]) for m, n in counts.items()]
+    out.append(f"{variable}_{_after(phrases[-2:])}")
+    out.append(f"{variable}_{_after(phrases)}")
+    names = []
+    for name in out:
+        name = re.sub(r"_+", "_", name).strip("_")
+        if len(name) <= MAX_LENGTH and name.isidentifier() and name not in names:
+            names.append(name)
+    return names

@@ -11,7 +11,7 @@ from pipeline.base.analysis.python_need import requires_python
 from pipeline.base.records import Candidate, GateReport, RejectReason
 from pipeline.base.analysis.class_model import analyse
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
-from pipeline.synthesis.testgen import Renderer, dedupe, random_walks
+from pipeline.synthesis.testgen import Renderer, dedupe, random_walks, written_fixtures
 from pipeline.synthesis.tracing import harvest, replay_scenarios
 from pipeline.synthesis.weaken import weaken_overspecified
 from validation.sandbox import SandboxPool
@@ -70,6 +70,7 @@ def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool)
     renderer = Renderer(model, candidate.module_name, candidate.solution_code)
     existing = ast.parse(candidate.test_code)
     renderer.names |= {n.name for n in existing.body if isinstance(n, ast.FunctionDef)}
+    renderer.existing_fixtures = written_fixtures(candidate.test_code)  # an added test takes one it starts with
     new_module = renderer.module_text(chosen)
     functions = new_module.split("\n\n\n", 1)[1] if "\n\n\n" in new_module else ""
     imported = {alias.name for n in existing.body if isinstance(n, ast.ImportFrom) for alias in n.names}

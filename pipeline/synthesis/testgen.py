@@ -4,7 +4,8 @@ pytest module of the scenarios that add coverage and interaction edges, greedily
 Tests read like hand-written ones: one scenario per test, named as a sentence about the behaviour it checks
 (`pipeline.synthesis.naming`), the instance in a variable named after the class, literal expectations,
 `pytest.raises` for refused calls, no repeated query and no call whose effect nothing observes
-(`pipeline.synthesis.pruning`). An expectation is written only when the value has a literal that evaluates
+(`pipeline.synthesis.pruning`), and the setup several tests share written once, as a fixture they take
+(`plan_fixtures`). An expectation is written only when the value has a literal that evaluates
 back to it and the value was the same in two runs and under another hash seed; otherwise the call stays,
 unasserted, if a later assertion depends on it.
 """
@@ -16,12 +17,13 @@ import builtins
 import json
 import keyword
 import random
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pipeline.base.analysis.class_model import ClassModel
-from pipeline.synthesis.naming import NamedStep, TestNamer, snake
+from pipeline.synthesis.naming import NamedStep, TestNamer, fixture_names, snake
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from pipeline.synthesis.pruning import ClassReads, RunFacts, StepFacts, class_reads, prune_suite
 from pipeline.synthesis.scenarios import CLASS, MAIN, Arg, Scenario, Step
@@ -35,6 +37,10 @@ MIN_TESTS = 5  # fewer written tests than this: no candidate (counted after rend
 MAX_REPLAYS = 30
 WALKS = 48
 LINE_WEIGHT, EDGE_WEIGHT = 1.0, 2.0
+MIN_LINES_SAVED = 3
+"""A setup that several tests start with becomes a fixture when writing it once saves at least this many
+lines ((tests - 1) x its lines): four tests that build the same instance, three that build it and make the
+same call, two that share three lines. Less is not worth the indirection: a reader sees the test whole."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,94 @@ class SynthesisResult:
     test_code: str
     scenarios_run: int
     tests: int  # test functions written (a chosen scenario that renders to a bare constructor is not written)
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """A setup written once for the tests that share it: `setup` holds its lines as a test would write them
+    (the constructor `variable = Class(...)`, then calls on `variable`)."""
+
+    name: str
+    variable: str
+    setup: tuple[str, ...]
+
+    def text(self) -> str:
+        """The fixture's definition: a bare constructor is returned as it is, a longer setup is written out
+        and its instance returned. Function scope (pytest's default): every test gets a fresh instance, so
+        tests stay independent, and the fixture runs inside each test's setup, where the gate's coverage
+        and interaction tracer count it for that test."""
+        if len(self.setup) == 1:
+            lines = ["return " + self.setup[0].split(" = ", 1)[1]]
+        else:
+            lines = [*self.setup, f"return {self.variable}"]
+        return f"@pytest.fixture\ndef {self.name}():\n" + "\n".join("    " + line for line in lines) + "\n"
+
+
+def plan_fixtures(setups: Sequence[tuple[str, ...]], name_for: Callable[[tuple[str, ...], int], str | None],
+                  existing: Mapping[tuple[str, ...], str] | None = None) -> dict[int, tuple[str, tuple[str, ...]]]:
+    """Which tests take which shared setup: test index -> (fixture name, its setup lines).
+
+    `setups[i]` is what test i starts with (its constructor, then the calls before its first check);
+    a fixture's setup is a prefix of it. Setups with calls come first, the largest saving first (ties: the
+    longer setup, then the earlier test), each test taking at most one; then one bare constructor for the
+    tests left. `name_for(setup, first test)` names a new fixture, or returns None when no free name says
+    what it is (those tests keep their own setup). `existing` fixtures (setup -> name, already in the
+    module) are taken by any test that starts with them."""
+    assigned: dict[int, tuple[str, tuple[str, ...]]] = {}
+    existing = dict(existing or {})
+    for calls in (True, False):
+        for index, setup in enumerate(setups):
+            known = [p for p in existing if (len(p) > 1) == calls and setup[:len(p)] == p and len(p) <= len(setup)]
+            if index not in assigned and known:
+                prefix = max(known, key=len)
+                assigned[index] = (existing[prefix], prefix)
+        refused: set[tuple[str, ...]] = set()
+        while True:
+            counts: Counter[tuple[str, ...]] = Counter()
+            first: dict[tuple[str, ...], int] = {}
+            for index, setup in enumerate(setups):
+                if index in assigned:
+                    continue
+                for length in (range(2, len(setup) + 1) if calls else range(1, min(1, len(setup)) + 1)):
+                    prefix = setup[:length]
+                    counts[prefix] += 1
+                    first.setdefault(prefix, index)
+            options = [p for p, n in counts.items() if n >= 2 and (n - 1) * len(p) >= MIN_LINES_SAVED
+                       and p not in refused]
+            if not options:
+                break
+            prefix = min(options, key=lambda p: (-(counts[p] - 1) * len(p), -len(p), first[p]))
+            name = name_for(prefix, first[prefix])
+            if name is None:
+                refused.add(prefix)
+                continue
+            for index, setup in enumerate(setups):
+                if index not in assigned and setup[:len(prefix)] == prefix:
+                    assigned[index] = (name, prefix)
+    return assigned
+
+
+def written_fixtures(test_code: str) -> dict[tuple[str, ...], str]:
+    """The fixtures a test module already defines, as `plan_fixtures` takes them (setup -> name): those of
+    the shapes `Fixture.text` writes (`return Class(...)`, or lines then `return variable`)."""
+    try:
+        tree = ast.parse(test_code)
+    except SyntaxError:
+        return {}
+    out: dict[tuple[str, ...], str] = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.FunctionDef) and not node.args.args and len(node.decorator_list) == 1
+                and ast.unparse(node.decorator_list[0]) == "pytest.fixture"
+                and isinstance(node.body[-1], ast.Return) and node.body[-1].value is not None):
+            continue
+        returned = ast.get_source_segment(test_code, node.body[-1].value)
+        if len(node.body) == 1:
+            out[(f"{node.name} = {returned}",)] = node.name
+        elif isinstance(node.body[-1].value, ast.Name):
+            lines = tuple(ast.get_source_segment(test_code, s) or "" for s in node.body[:-1])
+            if lines[0].startswith(f"{returned} = "):
+                out[lines] = node.name
+    return out
 
 
 def variable_for(class_name: str, taken: set[str]) -> str:
@@ -190,18 +284,22 @@ class Renderer:
     repeated identical queries, calls whose effect nothing later observes, each only while the suite keeps
     its measured lines and edges); without it every step up to the last assertion is written."""
 
-    def __init__(self, model: ClassModel, module: str, source: str | None = None) -> None:
+    def __init__(self, model: ClassModel, module: str, source: str | None = None, *,
+                 shared_setup: bool = True) -> None:
         self.model = model
         self.module = module
         self.var = variable_for(model.name, set(model.methods))
+        self.instance = self.var  # the instance's name in the test being written (a fixture's, when it takes one)
         self.imports: set[str] = set()
-        self.names: set[str] = set()
+        self.names: set[str] = set()  # module-level names: tests and fixtures
         self.namer = TestNamer(self.names)
         self.written = 0  # test functions in the last module_text
         self.reads = _class_reads(source, model.name)
+        self.shared_setup = shared_setup
+        self.existing_fixtures: dict[tuple[str, ...], str] = {}  # fixtures the module already has (repair)
 
     def _name_of(self, variable: str) -> str:
-        return self.var if variable == MAIN else variable
+        return self.instance if variable == MAIN else variable
 
     def _arg(self, arg: Arg) -> str:
         if arg.literal is not None:
@@ -271,12 +369,20 @@ class Renderer:
             arguments=arguments,
             verb=step.method in self.model.mutators or bool(changed) and step.method in FEATURE_METHODS)
 
-    def lines_for(self, run: ScenarioRun, keep: Sequence[bool] | None = None) -> tuple[list[str], list[NamedStep]]:
+    def lines_for(self, run: ScenarioRun, keep: Sequence[bool] | None = None, *,
+                  instance: str | None = None) -> tuple[list[str], list[NamedStep]]:
         """The test body (constructor, then each kept step up to the last assertion) and its steps for the
-        name."""
+        name; `instance` names the instance (default: the variable named after the class)."""
+        self.instance = instance or self.var
+        try:
+            return self._lines_for(run, keep)
+        finally:
+            self.instance = self.var
+
+    def _lines_for(self, run: ScenarioRun, keep: Sequence[bool] | None) -> tuple[list[str], list[NamedStep]]:
         scenario = run.scenario
         ctor = ", ".join([self._arg(a) for a in scenario.ctor_args] + [f"{k}={self._arg(v)}" for k, v in scenario.ctor_kwargs])
-        body = [f"{self.var} = {self.model.name}({ctor})"]
+        body = [f"{self.instance} = {self.model.name}({ctor})"]
         named: list[NamedStep] = []
         last = self._last_checked(run)
         # Call counters change with every call: they are the situation only for a test that checks them.
@@ -308,22 +414,59 @@ class Renderer:
                 body.append(f"assert {expr} == {literal}")
         return body, named
 
+    def setup_length(self, body: Sequence[str]) -> int:
+        """How many lines the test starts with that could be a fixture: the constructor and the calls on
+        the instance before the first check or bound result (at least one line is left to the test)."""
+        length = 1
+        while length < len(body) - 1 and body[length].startswith(f"{self.var}."):
+            length += 1
+        return length
+
     def module_text(self, runs: Sequence[ScenarioRun]) -> str:
         """The test module; `self.written` is then the number of test functions in it."""
         facts = [self.facts(run) for run in runs]
         if self.reads is not None:
             prune_suite(facts, self.reads)
-        blocks = []
+        tests = []  # (name, run, keep, body, named)
         for run, fact in zip(runs, facts):
             body, named = self.lines_for(run, fact.keep)
             if len(body) < 2:
                 continue
-            name = self.namer.name(named, run.scenario.title)
-            blocks.append(f"def {name}():\n" + "\n".join("    " + line for line in body) + "\n")
-        self.written = len(blocks)
+            tests.append((self.namer.name(named, run.scenario.title), run, fact.keep, body, named))
+        setups = [tuple(body[:self.setup_length(body)]) for _, _, _, body, _ in tests]
+        fixtures: dict[str, Fixture] = {}
+
+        def name_for(setup: tuple[str, ...], first: int) -> str | None:
+            steps = tests[first][4][:len(setup) - 1]  # the setup's calls, one line each
+            free = next((n for n in fixture_names(self.var, steps) if self._free(n)), None)
+            if free is not None:
+                self.names.add(free)
+                fixtures[free] = Fixture(free, self.var, setup)
+            return free
+
+        plan = plan_fixtures(setups, name_for, self.existing_fixtures) if self.shared_setup else {}
+        used = {name: min(i for i, p in plan.items() if p[0] == name) for name in fixtures
+                if any(p[0] == name for p in plan.values())}
+        blocks = [fixtures[name].text() for name in sorted(used, key=used.__getitem__)]  # in order of first use
+        for index, (name, run, keep, body, _) in enumerate(tests):
+            if index in plan:
+                fixture, setup = plan[index]
+                instance = self.var if len(setup) == 1 else fixture  # a bare constructor's fixture is the variable
+                body = self.lines_for(run, keep, instance=instance)[0][len(setup):]
+                blocks.append(f"def {name}({fixture}):\n" + "\n".join("    " + line for line in body) + "\n")
+            else:
+                blocks.append(f"def {name}():\n" + "\n".join("    " + line for line in body) + "\n")
+        self.written = len(tests)
         names = ", ".join([self.model.name] + sorted(self.imports - {self.model.name}))
         header = f"import pytest\n\nfrom {self.module} import {names}\n"
         return header + "\n\n" + "\n\n".join(blocks)
+
+    def _free(self, name: str) -> bool:
+        """Whether a fixture may take `name`: no test, fixture or imported name of the module has it, and it
+        is not a name a test binds (`before`, `restored`) or a Python keyword or builtin."""
+        return (name.isidentifier() and not keyword.iskeyword(name) and not hasattr(builtins, name)
+                and not name.startswith("test") and name not in self.names and name not in self.imports
+                and name not in (self.model.name, "pytest", "restored", "before"))
 
 
 def _class_reads(source: str | None, class_name: str) -> ClassReads | None:

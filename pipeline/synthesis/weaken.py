@@ -18,8 +18,9 @@ leaves open, so that check is weakened to what the skeleton states, or dropped:
   call changed); a `pytest.raises(X)` becomes `pytest.raises(Exception)` (the call must still fail).
 
 A test stops at its first failure, so the variant never reached its later checks: those about the same
-method are weakened alike. A failure on a line that is no check (a call that now raises, a helper's line)
-drops the whole test, and so does a test left with nothing it checks. The weakened candidate then goes
+method are weakened alike. A failure on a line that is no check (a call that now raises, a helper's line,
+a line of a fixture the test takes) drops the whole test, and so does a test left with nothing it checks;
+a fixture no test takes any more goes with the last test that took it. The weakened candidate then goes
 through the whole gate again, which measures coverage and interaction anew and runs the variants again:
 one that still fails rejects it.
 """
@@ -296,7 +297,7 @@ class _Weaken(cst.CSTTransformer):
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef | cst.RemovalSentinel:
         name = original.name.value
         if name not in self.failures:
-            return updated
+            return updated  # a fixture is never named: a failure inside it is the failure of a test
         statements: list[cst.BaseStatement | None] = list(updated.body.body)
         spans = [self._span(s) for s in original.body.body]
         for kind, line, words in self.failures[name]:
@@ -324,6 +325,51 @@ class _Weaken(cst.CSTTransformer):
             self.done.dropped.append(name)
             return cst.RemovalSentinel.REMOVE
         return updated.with_changes(body=updated.body.with_changes(body=kept))
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        if not self.done.dropped:
+            return updated
+        body = list(updated.body)
+        while True:  # a fixture taken only by another orphaned fixture goes too
+            orphans = {i for i, s in enumerate(body) if _plain_fixture(s) and not _taken(s.name.value, body, i)}
+            if not orphans:
+                return updated.with_changes(body=body)
+            body = [s for i, s in enumerate(body) if i not in orphans]
+
+
+def _plain_fixture(statement: cst.CSTNode) -> bool:
+    """A function under `@pytest.fixture` (no arguments: not autouse, which no test names)."""
+    if not isinstance(statement, cst.FunctionDef) or len(statement.decorators) != 1:
+        return False
+    decorator = statement.decorators[0].decorator
+    if isinstance(decorator, cst.Call):
+        if decorator.args:
+            return False
+        decorator = decorator.func
+    return (isinstance(decorator, cst.Attribute) and isinstance(decorator.value, cst.Name)
+            and decorator.value.value == "pytest" and decorator.attr.value == "fixture")
+
+
+def _taken(name: str, body: list[cst.CSTNode], at: int) -> bool:
+    """Whether a statement other than the fixture itself asks for it: as a parameter, or in a string
+    (`usefixtures("name")`). A local variable of the same name (`graph = TaskGraph()` in a test that builds
+    its own) does not."""
+    class Find(cst.CSTVisitor):
+        found = False
+
+        def visit_Param(self, node: cst.Param) -> None:
+            self.found |= node.name.value == name
+
+        def visit_SimpleString(self, node: cst.SimpleString) -> None:
+            self.found |= node.evaluated_value == name
+
+    for index, statement in enumerate(body):
+        if index != at:
+            finder = Find()
+            statement.visit(finder)
+            if finder.found:
+                return True
+    return False
 
 
 def weaken_overspecified(candidate: Candidate, report: GateReport) -> tuple[Candidate, Weakening]:

@@ -105,6 +105,23 @@ def _composed(candidate_of, solution: str, tests: str, parts=PARTS):
     return candidate.model_copy(update={"origin": Origin.COMPOSED,
                                         "generator": GeneratorSpec(backend="offline", parameters=parameters)})
 
+# The value crosses in a fixture (the setup the renderer shares between tests): the carrier runs in the
+# test's setup, the reader in its body. Nothing else calls the carrier, so its edges are this test's alone.
+FIXTURE_FLOW_TEST = '''
+
+@pytest.fixture
+def card_with_recorded_total():
+    card = ScorecardStats()
+    card.score(3)
+    card.score(5)
+    card.record_total_in_add()
+    return card
+
+
+def test_the_mean_after_recording_the_total(card_with_recorded_total):
+    assert card_with_recorded_total.mean() == 8.0
+'''
+
 
 @pytest.fixture(scope="module")
 def policy(fast_policy):
@@ -121,6 +138,20 @@ def test_parts_that_exchange_a_value_in_a_test_pass(pool, policy, candidate_of):
     assert seam["tests_crossing"] == ["test_scorecard_stats.py::test_recording_the_total_changes_the_mean"]
     assert seam["directions"]["Scorecard -> Stats"]["tests"] == 1
     assert seam["directions"]["Stats -> Scorecard"] == {"edges": 0, "tests": 0}
+
+
+def test_calls_a_fixture_makes_count_for_the_test_taking_it(pool, policy, candidate_of):
+    report = validate_candidate(_composed(candidate_of, HALVES + BRIDGE, INTERLEAVED_TESTS + FIXTURE_FLOW_TEST),
+                                policy, pool)
+    assert report.passed, report.reasons
+    test = "test_scorecard_stats.py::test_the_mean_after_recording_the_total"
+    assert report.evidence["seam_interaction"]["tests_crossing"] == [test]
+    # the edges only the fixture's calls exercise (the carrier's calls) count, for this test alone; a state
+    # edge from a call in the fixture to one in the body counts for it too
+    edges = {(e["kind"], e["source"], e["target"]): e["tests"] for e in report.evidence["interaction"]["edges"]}
+    assert edges[("call", "record_total_in_add", "total")] == [test]
+    assert edges[("call", "record_total_in_add", "add")] == [test]
+    assert test in edges[("state", "add", "mean")]
 
 
 def test_parts_that_never_exchange_a_value_are_rejected(pool, policy, candidate_of):

@@ -336,8 +336,27 @@ def _method_description(method: MethodFacts) -> str:
     return method.description
 
 
-def _top_level_tests(test_code: str) -> list[tuple[str, bool, str]]:
-    """(name, is a class, source) of every top-level test function or class of `test_code`, parsed once.
+@dataclass(frozen=True)
+class _TopLevelTest:
+    name: str
+    is_class: bool
+    source: str
+    fixtures: tuple[str, ...]  # sources of the module's fixtures it takes, directly or through another fixture
+
+
+def _is_fixture(statement: cst.CSTNode) -> bool:
+    if not isinstance(statement, cst.FunctionDef):
+        return False
+    for decorator in statement.decorators:
+        node = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "pytest" \
+                and node.attr.value == "fixture":
+            return True
+    return False
+
+
+def _top_level_tests(test_code: str) -> list[_TopLevelTest]:
+    """Every top-level test function or class of `test_code`, with the fixtures it takes, parsed once.
 
     Why once: `methods_info` asks which tests mention each method; parsing the test module again per
     method made the release stage spend most of its time in the libcst parser.
@@ -348,22 +367,40 @@ def _top_level_tests(test_code: str) -> list[tuple[str, bool, str]]:
         module = cst.parse_module(test_code)
     except cst.ParserSyntaxError:
         return []
-    return [(stmt.name.value, isinstance(stmt, cst.ClassDef), module.code_for_node(stmt).strip("\n"))
+    fixtures = {stmt.name.value: stmt for stmt in module.body if _is_fixture(stmt)}
+
+    def taken(function: cst.FunctionDef) -> list[str]:
+        out: list[str] = []
+        todo = [p.name.value for p in function.params.params]
+        while todo:
+            name = todo.pop(0)
+            if name in fixtures and name not in out:
+                out.append(name)
+                todo.extend(p.name.value for p in fixtures[name].params.params)
+        return out
+
+    return [_TopLevelTest(stmt.name.value, isinstance(stmt, cst.ClassDef), module.code_for_node(stmt).strip("\n"),
+                          tuple(module.code_for_node(fixtures[f]).strip("\n") for f in
+                                (taken(stmt) if isinstance(stmt, cst.FunctionDef) else ())))
             for stmt in module.body
-            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and stmt.name.value.lower().startswith("test")]
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and stmt.name.value.lower().startswith("test")
+            and stmt.name.value not in fixtures]
 
 
-def _tests_using(tests: Sequence[tuple[str, bool, str]], method_name: str) -> tuple[str, str]:
-    """(test class name or "", source of the top-level tests that mention `.method_name`)."""
+def _tests_using(tests: Sequence[_TopLevelTest], method_name: str) -> tuple[str, str]:
+    """(test class name or "", source of the top-level tests that mention `.method_name`, in their own code
+    or in a fixture they take; the fixtures they take come first, each once)."""
     pattern = re.compile(rf"\.{re.escape(method_name)}\b")
+    fixtures: list[str] = []
     chunks: list[str] = []
     test_class = ""
-    for name, is_class, code in tests:
-        if pattern.search(code):
-            chunks.append(code)
-            if is_class and not test_class:
-                test_class = name
-    return test_class, "\n\n\n".join(chunks)
+    for test in tests:
+        if pattern.search(test.source) or any(pattern.search(f) for f in test.fixtures):
+            chunks.append(test.source)
+            fixtures.extend(f for f in test.fixtures if f not in fixtures)
+            if test.is_class and not test_class:
+                test_class = test.name
+    return test_class, "\n\n\n".join(fixtures + chunks)
 
 
 def methods_info(source: str, class_name: str, test_code: str = "", *,

@@ -67,18 +67,18 @@ LEDGER_TESTS = textwrap.dedent('''
 ''').lstrip()
 
 
-def ledger_task(source_date: str | None = "2025-06-01") -> Task:
+def ledger_task(source_date: str | None = "2025-06-01", tests: str = LEDGER_TESTS) -> Task:
     skeleton = make_skeleton(LEDGER, "Ledger")
-    return Task(task_id=Task.make_id("Ledger", skeleton, LEDGER, LEDGER_TESTS), skeleton=skeleton, test=LEDGER_TESTS,
+    return Task(task_id=Task.make_id("Ledger", skeleton, LEDGER, tests), skeleton=skeleton, test=tests,
                 solution_code=LEDGER, class_name="Ledger", class_description="Keeps account balances.",
-                methods_info=tuple(MethodInfo.model_validate(m) for m in methods_info(LEDGER, "Ledger", LEDGER_TESTS)),
+                methods_info=tuple(MethodInfo.model_validate(m) for m in methods_info(LEDGER, "Ledger", tests)),
                 module_name="ledger", domains=("Finance_Ecommerce",), origin=Origin.ENHANCED,
                 provenance=Provenance(first_commit_date=source_date, licence="MIT"),
                 generator=GeneratorSpec(backend="offline"), source_date=source_date, candidate_id="cand-ledger")
 
 
-def ledger_eval_task() -> EvalTask:
-    return task_from_release(ledger_task(), "fixture")
+def ledger_eval_task(tests: str = LEDGER_TESTS) -> EvalTask:
+    return task_from_release(ledger_task(tests=tests), "fixture")
 
 
 def fenced(code: str) -> str:

@@ -49,6 +49,40 @@ def test_each_scripted_completion_lands_in_its_class(pool, name):
         assert score.tampering and not any(score.methods.values())
 
 
+FIXTURE_TESTS = """import pytest
+
+from ledger import Ledger
+
+
+@pytest.fixture
+def ledger_with_ten_in_a():
+    ledger = Ledger()
+    ledger.deposit("a", 10)
+    return ledger
+
+
+def test_balance_after_depositing(ledger_with_ten_in_a):
+    assert ledger_with_ten_in_a.balance("a") == 10
+
+
+def test_transfer_after_depositing(ledger_with_ten_in_a):
+    assert ledger_with_ten_in_a.transfer("a", "b", 4) == 4
+    assert ledger_with_ten_in_a.balance("a") == 6
+"""
+
+
+@pytest.mark.parametrize("name", ["right", "wrong"])
+def test_tests_taking_a_fixture_are_scored_and_aimed_at_the_methods_their_fixture_calls(pool, name):
+    # the shape the offline test writer gives shared setup: a method called only in the fixture (deposit)
+    # is one the tests taking it are aimed at
+    task = ledger_eval_task(FIXTURE_TESTS)
+    assert task.method_tests["deposit"] == ("test_balance_after_depositing", "test_transfer_after_depositing")
+    score = score_completion(task, SCRIPTED[name].split("```python\n")[1].split("```")[0], pool, FAST.limits())
+    assert score.passed == (name == "right") and len(score.tests) == 2
+    assert (score.failure.value if score.failure else None) == EXPECTED_FAILURE[name]
+    assert score.methods == {m: name == "right" for m in ("deposit", "balance", "transfer")}
+
+
 def _test(reason, outcome="failed", exc=None, frames=()):
     from validation.sandbox import TestResult
 

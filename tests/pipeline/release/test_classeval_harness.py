@@ -101,6 +101,17 @@ TOKENS_TEST = textwrap.dedent('''
 
     def test_with_a_fixture(tokens):
         assert tokens.share("one") == 0.25
+
+
+    @pytest.fixture
+    def counted():
+        tokens = Tokens()
+        yield tokens
+        tokens.counts.clear()
+
+
+    def test_with_a_yield_fixture(counted):
+        assert counted.feed("a") == 1
 ''').strip() + "\n"
 
 
@@ -130,8 +141,12 @@ def test_the_pytest_module_becomes_unittest_classes_in_classeval_shape():
     test = entry["test"]
     assert "from tokens import" not in test and "from __future__" not in test and test.startswith("import unittest\n")
     assert "class TokensTestFeed(unittest.TestCase):\n    def test_feed_counts_words(self):" in test
-    # the multi-line string keeps its exact text; the fixture test stays a function the harness does not run
-    assert 'TEXT = """one two\ntwo three"""' in test and "\ndef test_with_a_fixture(tokens):" in test
+    # the multi-line string keeps its exact text; a fixture's statements are written into the test taking it
+    # (the fixture goes), and a test whose fixture has a teardown stays a function the harness does not run
+    assert 'TEXT = """one two\ntwo three"""' in test
+    assert "    def test_with_a_fixture(self):\n        tokens = fed()\n        assert tokens.share" in test
+    assert "def tokens():" not in test
+    assert "\ndef test_with_a_yield_fixture(counted):" in test and "def counted():" in test
     assert entry["solution_code"].startswith('import re\nfrom collections import Counter\n\n"""Word counting."""')
     assert entry["import_statement"] == ["import re", "from collections import Counter"]
     methods = {m["method_name"]: m for m in entry["methods_info"]}
@@ -161,14 +176,15 @@ def test_a_release_export_passes_the_harness_with_the_reference_and_fails_with_t
     export = result.path / "classeval.json"
     manifest = json.loads((result.path / "manifest.json").read_text())
     tokens_id = next(e["task_id"] for e in json.loads(export.read_text()) if e["class_name"] == "Tokens")
-    assert manifest["export_notes"]["tests_not_converted"] == {tokens_id: ["test_with_a_fixture"]}
+    assert manifest["export_notes"]["tests_not_converted"] == {tokens_id: ["test_with_a_yield_fixture"]}
 
     reference = _harness(export, "reference", tmp_path / "reference")
     assert len(reference) == 2
     for per_class in reference.values():
         for outcome in per_class.values():
             assert outcome["testsRun"] > 0 and outcome["errors"] == outcome["failures"] == 0, per_class
-    assert reference[tokens_id]["TokensTestShare"]["testsRun"] == 2  # the one that also feeds is in TokensTest
+    # the one that also feeds is in TokensTest; the one taking a fixture that feeds is in TokensTestShare
+    assert reference[tokens_id]["TokensTestShare"]["testsRun"] == 3
 
     skeleton = _harness(export, "skeleton", tmp_path / "skeleton")
     for per_class in skeleton.values():

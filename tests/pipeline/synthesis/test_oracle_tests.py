@@ -51,14 +51,19 @@ def test_generated_tests_read_like_hand_written_ones(two_builds):
     candidate = next(c for c in two_builds[0] if "history_undo" in c.provenance.transforms)
     tree = ast.parse(candidate.test_code)
     assert "from account import Account" in candidate.test_code
-    tests = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    functions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    fixtures = {f.name: f for f in functions if [ast.unparse(d) for d in f.decorator_list] == ["pytest.fixture"]}
+    tests = [f for f in functions if f.name not in fixtures]
     assert len(tests) >= 5
-    assert len({t.name for t in tests}) == len(tests)
+    assert len({f.name for f in functions}) == len(functions)
     assert all(t.name.startswith("test_") and "test_s0" not in t.name for t in tests)
-    assert not any(ch.isdigit() for t in tests for ch in t.name)  # names say what, never which values
+    assert not any(ch.isdigit() for f in functions for ch in f.name)  # names say what, never which values
     assert any(t.name.startswith("test_undo") for t in tests)
-    for test in tests:  # one instance built per test, literal expectations only
-        assert isinstance(test.body[0], ast.Assign)
+    for test in tests:  # one instance per test, built in it or by the one fixture it takes
+        taken = [a.arg for a in test.args.args]
+        assert taken == [] or len(taken) == 1 and taken[0] in fixtures, taken
+        first = fixtures[taken[0]].body[0] if taken else test.body[0]
+        assert isinstance(first, ast.Assign | ast.Return) and "Account(" in ast.unparse(first)
         for node in ast.walk(test):
             if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare):
                 right = node.test.comparators[0]

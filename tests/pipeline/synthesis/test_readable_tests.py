@@ -69,8 +69,9 @@ def oracle_run(*steps: tuple, edges=(), driven: int = 0, known: bool = True) -> 
 
 
 def render(*runs: ScenarioRun, source: str | None = LEDGER) -> dict[str, list[str]]:
-    """Each rendered test's body lines (after the constructor), by test name."""
-    text = Renderer(analyse(LEDGER, "Ledger"), "ledger", source).module_text(list(runs))
+    """Each rendered test's body lines (after the constructor), by test name; every test written whole
+    (no shared setup as a fixture: what is written does not depend on it, see test_shared_setup.py)."""
+    text = Renderer(analyse(LEDGER, "Ledger"), "ledger", source, shared_setup=False).module_text(list(runs))
     tree = ast.parse(text)
     return {f.name: [ast.unparse(s) for s in f.body[1:]] for f in tree.body if isinstance(f, ast.FunctionDef)}
 

@@ -176,3 +176,69 @@ def test_the_state_after_a_failed_call_is_no_longer_checked():
     assert "with pytest.raises(ValueError):" in body and "rows()" not in body and '"xyz"' not in body
     assert "def test_refused_load_then_nothing_else" in weakened.test_code  # its `pytest.raises` still checks
     assert done.dropped == [] and len(done.weakened) == 2
+
+
+FIXTURE_TESTS = '''import pytest
+
+from shop import Shop
+
+
+@pytest.fixture
+def shop_with_two_items():
+    shop = Shop()
+    shop.add("tea", 3)
+    shop.add("jam", 1)
+    return shop
+
+
+def test_items_after_adding(shop_with_two_items):
+    assert shop_with_two_items.items() == ["tea", "jam"]
+    assert shop_with_two_items.total() == 0.30000000000000004
+
+
+def test_total_after_adding(shop_with_two_items):
+    assert shop_with_two_items.total() == 4
+
+
+def test_items_on_a_fresh_instance():
+    shop = Shop()
+    assert shop.items() == []
+'''
+
+
+def _fixture_report(failures: list[tuple[str, str, str]]) -> GateReport:
+    """(kind, test, text of the failing line) -> a gate report naming those failures."""
+    def line(text: str) -> int:
+        return next(i + 1 for i, row in enumerate(FIXTURE_TESTS.splitlines()) if text in row)
+
+    failed = [{"kind": kind, "failing_tests": {f"test_shop.py::{test}": {"outcome": "failed", "line": line(text)}}}
+              for kind, test, text in failures]
+    return GateReport(candidate_id="c", passed=False, reasons=(RejectReason.OVERSPECIFIED_TESTS,),
+                      evidence={"faithful_variants": {"failed": failed}})
+
+
+def test_a_check_in_a_test_taking_a_fixture_is_weakened_and_the_fixture_stays():
+    candidate = _candidate().model_copy(update={"test_code": FIXTURE_TESTS})
+    report = _fixture_report([("unordered", "test_items_after_adding", '.items() == ["tea", "jam"]'),
+                              ("float_ulp", "test_items_after_adding", "0.30000000000000004")])
+    weakened, done = weaken_overspecified(candidate, report)
+    code = weakened.test_code
+    assert "def test_items_after_adding(shop_with_two_items):\n    shop_with_two_items.items()\n" in code
+    assert "assert shop_with_two_items.total() == pytest.approx(0.30000000000000004)" in code
+    assert code.count("@pytest.fixture\ndef shop_with_two_items():") == 1 and done.dropped == []
+
+
+def test_a_failure_inside_a_fixture_drops_the_tests_and_a_fixture_no_test_takes_goes():
+    candidate = _candidate().model_copy(update={"test_code": FIXTURE_TESTS})
+    # a guard reordered: the fixture's own call raises, in each test that takes it (a line of no test)
+    report = _fixture_report([("guard_order", test, 'shop.add("jam", 1)')
+                              for test in ("test_items_after_adding", "test_total_after_adding")])
+    weakened, done = weaken_overspecified(candidate, report)
+    assert done.dropped == ["test_items_after_adding", "test_total_after_adding"]
+    assert "shop_with_two_items" not in weakened.test_code
+    tree = ast.parse(weakened.test_code)
+    assert [n.name for n in tree.body if isinstance(n, ast.FunctionDef)] == ["test_items_on_a_fresh_instance"]
+    # one test dropped of two: the fixture stays for the other
+    report = _fixture_report([("guard_order", "test_items_after_adding", 'shop.add("jam", 1)')])
+    weakened, done = weaken_overspecified(candidate, report)
+    assert done.dropped == ["test_items_after_adding"] and "def shop_with_two_items():" in weakened.test_code
