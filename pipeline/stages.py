@@ -367,16 +367,16 @@ def repair_recorded(ctx: RunContext, item: str, pool: SandboxPool, last_attempt:
     from pipeline.synthesis.jobs import JobFailed
     from pipeline.synthesis.repair import repair_tests
 
-    fixed = ctx.store.read(ctx.run_id, Stage.REPAIR, item, Candidate) if ctx.store.has(ctx.run_id, Stage.REPAIR, item) else None
+    store, run_id = ctx.store, ctx.run_id
+    fixed = store.read(run_id, Stage.REPAIR, item, Candidate) if store.has(run_id, Stage.REPAIR, item) else None
     if fixed is None:
-        candidate = _candidate(ctx.store, ctx.run_id, item)
         try:
-            fixed = repair_tests(candidate, _report(ctx.store, ctx.run_id, item), pool=pool)
+            fixed = repair_tests(_candidate(store, run_id, item), _report(store, run_id, item), pool=pool)
         except JobFailed:
-            return None
+            return None  # nothing could be added: the original's rejection stands
         if fixed.candidate_id == item:
             return None
-        ctx.store.write(ctx.run_id, Stage.REPAIR, item, fixed)
+        store.write(run_id, Stage.REPAIR, item, fixed)
     gate_recorded(ctx, fixed, pool, last_attempt)
     return fixed
 

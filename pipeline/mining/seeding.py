@@ -24,7 +24,8 @@ from pipeline.base.layout import Stage
 from pipeline.base.records import Candidate, GateReport, SeedClass
 from pipeline.stages import gate_recorded, repair_recorded, repairable
 
-SEED_SUFFIX_LENGTH = 8  # hex digits of the candidate id in a mined seed's id: two repositories' classes of one name differ
+# Hex digits of the candidate id in a mined seed's id: two repositories' classes of one name must differ.
+SEED_SUFFIX_LENGTH = 8
 
 
 def seed_of(candidate: Candidate) -> SeedClass:

@@ -50,7 +50,8 @@ def pair_seeds(seeds: Sequence[SeedClass], *, rng_seed: int, max_pairs: int, max
     rng.shuffle(domain_pairs)
     queues: dict[tuple[str, str], list[Pair]] = {}
     for a, b in domain_pairs:
-        queues[(a, b)] = _shuffled([(x, y) for x in by_domain[a] for y in by_domain[b] if fits is None or fits(x, y)], rng)
+        pairs = [(x, y) for x in by_domain[a] for y in by_domain[b] if fits is None or fits(x, y)]
+        queues[(a, b)] = _shuffled(pairs, rng)
     # Drawn after the cross-domain queues, so that those take the same numbers as for bundled seeds alone.
     for domain in sorted(by_domain):
         same = [(x, y) for x, y in itertools.combinations(by_domain[domain], 2)

@@ -65,7 +65,8 @@ def test_a_build_mines_per_repository_keeps_the_first_classes_in_source_order_an
     assert list(funnel["stages"])[:5] == ["seeds", "mine", "mined_seeds", "enhance", "compose"]
     assert funnel["stages"]["mined_seeds"]["accepted"] == 2
     enhanced = {c.class_name: c.provenance for _, c in store.iter_records(run, Stage.ENHANCE, Candidate)}
-    assert (enhanced["BookLedger"].repository, enhanced["BookLedger"].first_commit_date) == ("local:a-books", "2025-03-02")
+    book = enhanced["BookLedger"]
+    assert (book.repository, book.first_commit_date) == ("local:a-books", "2025-03-02")
     [(_, composed)] = store.iter_records(run, Stage.COMPOSE, Candidate)  # max_pairs = 1: a mined class's pair first
     fresh = {seed.seed_id for _, seed in store.iter_records(run, Stage.MINED_SEEDS, SeedClass)}
     assert len(fresh) == 2 and set(composed.provenance.seed_ids) & fresh

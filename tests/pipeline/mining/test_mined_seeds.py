@@ -93,7 +93,8 @@ def test_mined_classes_that_pass_the_gate_are_enhanced_and_composed_with_their_p
         mined = {c.class_name: c for _, c in store.iter_records(ctx.run_id, Stage.MINE, Candidate)}
         assert set(mined) == {"FreshLedger", "SampleStats"}
         # gated (and repaired) once, here: the gate and repair stages find the records and do nothing again
-        reports = {name: store.read(ctx.run_id, Stage.VALIDATE, c.candidate_id, GateReport) for name, c in mined.items()}
+        reports = {name: store.read(ctx.run_id, Stage.VALIDATE, c.candidate_id, GateReport)
+                   for name, c in mined.items()}
         assert reports["SampleStats"].passed
         # the ledger's oracle tests over-specify at first: the repair round weakens them, as the repair stage would
         assert reports["FreshLedger"].reasons == (RejectReason.OVERSPECIFIED_TESTS,)
@@ -101,6 +102,13 @@ def test_mined_classes_that_pass_the_gate_are_enhanced_and_composed_with_their_p
         assert store.read(ctx.run_id, Stage.VALIDATE, repaired.candidate_id, GateReport).passed
         assert (counts[Stage.MINED_SEEDS].received, counts[Stage.MINED_SEEDS].accepted) == (2, 2)
         assert run_stage(stages.GateStage(), ctx, executor)[Stage.VALIDATE].received == 2
+        # Resuming: a finished stage is not run again; a seed lost after its reports is written again from
+        # them (nothing is gated or repaired twice: the records are read back).
+        assert run_stage(MinedSeedsStage(), ctx, executor) == counts
+        seeds_stage, ledger_id = MinedSeedsStage(), mined["FreshLedger"].candidate_id
+        (store.runs / ctx.run_id / Stage.MINED_SEEDS / f"{ledger_id}.json").unlink()
+        assert not seeds_stage.is_done(ctx, ledger_id) and seeds_stage.is_done(ctx, mined["SampleStats"].candidate_id)
+        assert seeds_stage.run_one(ctx, ledger_id, None, last_attempt=True) and seeds_stage.is_done(ctx, ledger_id)
         assert stages.RepairStage().is_done(ctx, mined["FreshLedger"].candidate_id)
         fresh = {s.class_name: s for s in ctx.all_seeds if s.mined_from is not None}
         assert {s.mined_from for s in fresh.values()} == {"local:books", "local:lab"}
@@ -126,7 +134,8 @@ def test_mined_classes_that_pass_the_gate_are_enhanced_and_composed_with_their_p
         assert {ledger.seed_id, samples.seed_id} in pairs  # one domain, two repositories
         assert any(pair & {ledger.seed_id, samples.seed_id} and pair & bundled for pair in pairs)
         assert not any(pair <= bundled for pair in pairs[:1])  # the fresh pairs come first
-        item = next(i for i in compose.items(ctx) if set(i.split(stages.PAIR_SEPARATOR)) == {ledger.seed_id, samples.seed_id})
+        both = {ledger.seed_id, samples.seed_id}
+        item = next(i for i in compose.items(ctx) if set(i.split(stages.PAIR_SEPARATOR)) == both)
         work = compose.run_one(ctx, item, pool, last_attempt=True)
     assert work.candidate_ids, work.count
     composed = store.read(ctx.run_id, Stage.COMPOSE, work.candidate_ids[0], Candidate)
