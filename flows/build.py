@@ -10,7 +10,8 @@ truth and a rerun of the same run id resumes from it (each stage skips what is a
 the UI shows progress per record, a record is retried on its own, and the flow's task runner (threads, or
 Dask workers: flows/runners.py) spreads them. The stages whose items share this process's state (the seeds
 read once, the model backend's budget, the release) run in its threads. Mining runs when `[mine]` names a
-source (a local folder, or GitHub with a token).
+source (a local folder, or GitHub with a token), and then first: with `[mine] as_seeds` its candidates that
+pass the gate become seeds of enhance and compose.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pipeline.config import BuildConfig
 from pipeline.driver import Driver, RunContext
 from pipeline.funnel import Funnel
 from pipeline.base.layout import Stage
+from pipeline.mining.seeding import MinedSeedsStage
 from pipeline.mining.stage import MineStage, mining_configured
 from pipeline.models.run_state import model_stop_message
 from pipeline.report import REPORT_FILE, collect_run, render_report, write_run_report
@@ -125,10 +127,12 @@ def _run_stages(ctx: RunContext) -> BuildSummary:
                              runs.read_funnel(store, run_id).model_copy(update={"stopped": None}).to_json() + "\n")
     driver = Driver(ctx, PrefectExecutor())  # a stage whose items share one process's state runs in threads
     driver.run(stages.SeedsStage())
+    if mining_configured(config.mine, ctx.settings):  # a local folder or GitHub with a token
+        driver.run(MineStage())  # first, so that what it finds can feed enhance and compose
+        if config.mine.as_seeds:
+            driver.run(MinedSeedsStage())  # gated now; the gate stage below reuses these reports
     driver.run(stages.generating_stage(Stage.ENHANCE, config))
     driver.run(stages.generating_stage(Stage.COMPOSE, config))
-    if mining_configured(config.mine, ctx.settings):  # a local folder or GitHub with a token
-        driver.run(MineStage())
     if (stopped := model_stop_message(store.runs / run_id)) is not None:
         # The model budget left work undone: no gate, judges or release until a raised budget resumes the run.
         return BuildSummary(run_id=run_id, run_dir=store.runs / run_id, funnel=runs.read_funnel(store, run_id),

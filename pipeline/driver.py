@@ -73,6 +73,13 @@ class RunContext:
         """The seeds the run recorded (runs.run_seeds), read once per process."""
         return runs.run_seeds(self.store, self.run_id)
 
+    @property
+    def all_seeds(self) -> tuple[SeedClass, ...]:
+        """What enhance and compose work on: the recorded seeds, then the mined classes the run took as seeds
+        (runs.run_mined_seeds). Read from the store on every call, not cached: the mined ones are written by
+        a stage that runs after this context was made, and a context that read them first would miss them."""
+        return self.seeds + runs.run_mined_seeds(self.store, self.run_id)
+
     @cached_property
     def registry(self) -> DomainRegistry:
         """The domain registry the run recorded with its seeds (runs.run_registry), read once per process."""

@@ -106,6 +106,13 @@ def run_seeds(store: ArtifactStore, run_id: str) -> tuple[SeedClass, ...]:
     return tuple(sorted(seeds, key=lambda s: s.seed_id))
 
 
+def run_mined_seeds(store: ArtifactStore, run_id: str) -> tuple[SeedClass, ...]:
+    """The mined classes the run took as seeds (`[mine] as_seeds`: those whose candidate passed the gate), in
+    seed id order; none when the run mined nothing or keeps mined classes to themselves."""
+    seeds = (seed for _, seed in store.iter_records(run_id, Stage.MINED_SEEDS, SeedClass))
+    return tuple(sorted(seeds, key=lambda s: s.seed_id))
+
+
 def record_registry(store: ArtifactStore, run_id: str, registry: DomainRegistry) -> None:
     """Keep the domain registry the run starts from (written with its seeds), so that an edit to the live
     registry between two attempts cannot change the pairs or the mining of a run that resumes."""

@@ -156,9 +156,10 @@ def _is_transient(item: Candidate | Rejection) -> bool:
 
 
 class SynthesisStage(RecordStage):
-    """Offline enhance (one item per seed the run recorded) or compose (one per pair of seeds of different
-    domains): candidates made by libcst transforms, with tests derived by running the reference as the
-    oracle in the sandbox."""
+    """Offline enhance (one item per seed the run recorded, the bundled ones and the mined classes that
+    passed the gate: `RunContext.all_seeds`) or compose (one per pair of seeds of different domains, or of
+    mined classes of one domain from different repositories: pipeline/synthesis/pairing.py): candidates made
+    by libcst transforms, with tests derived by running the reference as the oracle in the sandbox."""
 
     reads = (Stage.SEEDS,)
 
@@ -169,12 +170,12 @@ class SynthesisStage(RecordStage):
 
     def items(self, ctx: RunContext) -> list[str]:
         if self.stage is Stage.ENHANCE:
-            return [s.seed_id for s in ctx.seeds]
+            return [s.seed_id for s in ctx.all_seeds]
         from pipeline.synthesis.compose import may_bridge
         from pipeline.synthesis.pairing import pair_seeds
 
         compose = ctx.config.compose_config(ctx.registry)
-        pairs = pair_seeds(ctx.seeds, rng_seed=compose.rng_seed, max_pairs=compose.max_pairs,
+        pairs = pair_seeds(ctx.all_seeds, rng_seed=compose.rng_seed, max_pairs=compose.max_pairs,
                            max_uses_per_seed=compose.max_uses_per_seed, composable=compose.composable,
                            fits=may_bridge)
         return [f"{a.seed_id}{PAIR_SEPARATOR}{b.seed_id}" for a, b in pairs]
@@ -190,7 +191,7 @@ class SynthesisStage(RecordStage):
         store, run_id = ctx.store, ctx.run_id
         if self.is_done(ctx, item):
             return store.read(run_id, Folder.SYNTHESIS_WORK, self._work_id(item), SynthesisWork)
-        seeds = {s.seed_id: s for s in ctx.seeds}
+        seeds = {s.seed_id: s for s in ctx.all_seeds}
         try:
             chosen = [seeds[seed_id] for seed_id in item.split(PAIR_SEPARATOR)]
         except KeyError as missing:
@@ -268,8 +269,9 @@ def review_one(panel: LayeredPanel, candidate: Candidate, report: GateReport | N
     return decision
 
 
-def _gate(ctx: RunContext, candidate: Candidate, pool: SandboxPool, last_attempt: bool) -> GateReport:
-    """The candidate's gate report, written once (read back when an earlier attempt wrote it)."""
+def gate_recorded(ctx: RunContext, candidate: Candidate, pool: SandboxPool, last_attempt: bool) -> GateReport:
+    """The candidate's gate report, written once (read back when an earlier attempt wrote it): the gate stage,
+    repair, and the mined-seeds stage that gates mined candidates before enhance and compose."""
     if ctx.store.has(ctx.run_id, Stage.VALIDATE, candidate.candidate_id):
         return _report(ctx.store, ctx.run_id, candidate.candidate_id)
     report = gate_one(candidate, ctx.config.gate, pool, last_attempt)
@@ -303,7 +305,7 @@ class GateStage(RecordStage):
         return ctx.store.has(ctx.run_id, Stage.VALIDATE, item)
 
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> bool:
-        return _gate(ctx, _candidate(ctx.store, ctx.run_id, item), kit, last_attempt).passed
+        return gate_recorded(ctx, _candidate(ctx.store, ctx.run_id, item), kit, last_attempt).passed
 
     def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
         failing = [(item, report) for item in items if not (report := _report(ctx.store, ctx.run_id, item)).passed]
@@ -327,7 +329,7 @@ class RepairStage(RecordStage):
     def items(self, ctx: RunContext) -> list[str]:
         if not ctx.config.repair:
             return []
-        return [c for c in self._failing(ctx) if set(_report(ctx.store, ctx.run_id, c).reasons) <= REPAIRABLE]
+        return [c for c in self._failing(ctx) if repairable(ctx, _report(ctx.store, ctx.run_id, c))]
 
     def _repaired(self, ctx: RunContext, item: str) -> Candidate | None:
         if ctx.store.has(ctx.run_id, Stage.REPAIR, item):
@@ -340,20 +342,7 @@ class RepairStage(RecordStage):
         return fixed is not None and ctx.store.has(ctx.run_id, Stage.VALIDATE, fixed.candidate_id)
 
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> None:
-        from pipeline.synthesis.jobs import JobFailed
-        from pipeline.synthesis.repair import repair_tests
-
-        fixed = self._repaired(ctx, item)
-        if fixed is None:
-            candidate = _candidate(ctx.store, ctx.run_id, item)
-            try:
-                fixed = repair_tests(candidate, _report(ctx.store, ctx.run_id, item), pool=kit)
-            except JobFailed:
-                return  # nothing could be added: the original's rejection stands
-            if fixed.candidate_id == item:
-                return
-            ctx.store.write(ctx.run_id, Stage.REPAIR, item, fixed)
-        _gate(ctx, fixed, kit, last_attempt)
+        repair_recorded(ctx, item, kit, last_attempt)
 
     def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
         store, run_id = ctx.store, ctx.run_id
@@ -369,6 +358,32 @@ class RepairStage(RecordStage):
                     and _report(store, run_id, f.candidate_id).passed)
         return {self.stage: StageCount(received=len(items), accepted=saved, rejected=_rejection_count(
             r for r in rejections if r.candidate_id in repairable))}
+
+
+def repair_recorded(ctx: RunContext, item: str, pool: SandboxPool, last_attempt: bool) -> Candidate | None:
+    """The repaired candidate of a gated one (`item`), written once under `repair/<item>.json` and gated; None
+    when repair could add nothing (the original's rejection stands). The repair stage's work for one item,
+    and the mined-seeds stage's for a mined candidate the gate found short."""
+    from pipeline.synthesis.jobs import JobFailed
+    from pipeline.synthesis.repair import repair_tests
+
+    store, run_id = ctx.store, ctx.run_id
+    fixed = store.read(run_id, Stage.REPAIR, item, Candidate) if store.has(run_id, Stage.REPAIR, item) else None
+    if fixed is None:
+        try:
+            fixed = repair_tests(_candidate(store, run_id, item), _report(store, run_id, item), pool=pool)
+        except JobFailed:
+            return None  # nothing could be added: the original's rejection stands
+        if fixed.candidate_id == item:
+            return None
+        store.write(run_id, Stage.REPAIR, item, fixed)
+    gate_recorded(ctx, fixed, pool, last_attempt)
+    return fixed
+
+
+def repairable(ctx: RunContext, report: GateReport) -> bool:
+    """Whether the repair round is on and may lift what the gate found (`REPAIRABLE` reasons only)."""
+    return ctx.config.repair and not report.passed and set(report.reasons) <= REPAIRABLE
 
 
 def _survivor(store: ArtifactStore, run_id: str, candidate_id: str) -> tuple[Candidate, GateReport]:

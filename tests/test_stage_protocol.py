@@ -24,11 +24,12 @@ def _tree(path: Path) -> ast.AST:
 def test_every_stage_is_one_object_of_the_protocol():
     from pipeline import stages
     from pipeline.funnel import Funnel
+    from pipeline.mining.seeding import MinedSeedsStage
     from pipeline.mining.stage import MineStage
     from pipeline.models.stage import ModelStage
 
-    objects = [stages.SeedsStage(), stages.SynthesisStage(Stage.ENHANCE), stages.SynthesisStage(Stage.COMPOSE),
-               MineStage(), stages.GateStage(), stages.RepairStage(), stages.JudgeStage(),
+    objects = [stages.SeedsStage(), MineStage(), MinedSeedsStage(), stages.SynthesisStage(Stage.ENHANCE),
+               stages.SynthesisStage(Stage.COMPOSE), stages.GateStage(), stages.RepairStage(), stages.JudgeStage(),
                stages.ReleaseStage(Funnel(run_id="r"))]
     assert [o.stage for o in objects] == list(Stage)
     assert {ModelStage(Stage.ENHANCE).stage, ModelStage(Stage.COMPOSE).stage} == {Stage.ENHANCE, Stage.COMPOSE}

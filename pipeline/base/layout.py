@@ -16,9 +16,10 @@ class Stage(StrEnum):
     """A stage of the build, in build order; its value is its folder under the run and its funnel step."""
 
     SEEDS = "seeds"
+    MINE = "mine"  # runs only when [mine] names a source, and then before enhance and compose
+    MINED_SEEDS = "mined_seeds"  # the mined candidates that passed the gate, as seeds (SeedClass) for the two below
     ENHANCE = "enhance"
     COMPOSE = "compose"
-    MINE = "mine"
     VALIDATE = "validate"
     REPAIR = "repair"
     JUDGE = "judge"
@@ -36,7 +37,8 @@ class Folder(StrEnum):
     MINE_WORK = "mine_work"  # one finished repository (MineWork)
 
 
-CANDIDATE_STAGES = (Stage.ENHANCE, Stage.COMPOSE, Stage.MINE)  # the stages that make candidates, in build order
+# The stages that make candidates, in the order the gate takes (and the report lists) their candidates.
+CANDIDATE_STAGES = (Stage.ENHANCE, Stage.COMPOSE, Stage.MINE)
 
 
 def done_marker(step: str) -> str:

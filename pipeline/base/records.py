@@ -159,6 +159,23 @@ class SeedClass(Record):
         """The module the tests import the class from."""
         return self.name
 
+    @property
+    def mined_from(self) -> str | None:
+        """The repository of a mined class taken as a seed (`[mine] as_seeds`), None for any other seed. Only
+        mining records the commit that first added a class; a bundled seed may name the repository it was
+        adapted from, never such a commit."""
+        return (self.provenance.repository or "") if self.provenance.first_commit is not None else None
+
+
+def seed_provenance(seed: SeedClass, **fields: Any) -> Provenance:
+    """The provenance of a class made from one seed: where the seed came from (its path, licence, repository,
+    the commit it was read at and the one that first added it, for a mined seed) and its date, with `fields`
+    (seed ids, transforms, ...) added. A task grown from a mined class keeps that class's freshness date."""
+    own = seed.provenance
+    carried = {"path": own.path, "licence": own.licence, "repository": own.repository, "commit": own.commit,
+               "first_commit": own.first_commit, "first_commit_date": own.first_commit_date}
+    return Provenance(**{**carried, **fields})
+
 
 class Candidate(Record):
     """A proposed task, as emitted by enhance, compose or mine, before any gate."""

@@ -86,3 +86,6 @@ class MineConfig(BaseModel):
     docstring_api_base: str | None = Field(default=None, description="Server of the docstring model, if not the provider's.")
     github_settings: GithubSettings = Field(default_factory=GithubSettings, description="GitHub search and API.")
     test_rng_seed: int = Field(default=20250101, description="Seed of the oracle test synthesis for mined classes.")
+    as_seeds: bool = Field(default=True, description="Mined classes that pass the validation gate also become seeds "
+                           "of enhance and compose in the same build (their tasks keep the class's provenance and "
+                           "first-commit date); false: each mined class gives its own task only.")

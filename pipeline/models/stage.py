@@ -31,7 +31,7 @@ from pipeline.models.client import BudgetExhausted, ModelClient, Role
 from pipeline.models.conversation import Conversation
 from pipeline.models.making import Blueprint, Outcome, make_candidate
 from pipeline.models.run_state import ModelWork, RunLedger
-from pipeline.base.records import Origin, Provenance, RejectReason, SeedClass, content_hash
+from pipeline.base.records import Origin, Provenance, RejectReason, SeedClass, content_hash, seed_provenance
 from pipeline.base.store import ArtifactStore
 
 log = logging.getLogger(__name__)
@@ -47,9 +47,8 @@ def enhance_blueprints(seeds: Sequence[SeedClass]) -> list[Blueprint]:
                              "seed_source": seed.source, "seed_tests": seed.tests},
             class_name=seed.class_name, module_name=seed.module_name, domains=(seed.domain,),
             description=seed.description,
-            provenance=Provenance(seed_ids=(seed.seed_id,), transforms=("model:enhance",), path=seed.provenance.path,
-                                  licence=seed.provenance.licence, first_commit_date=seed.provenance.first_commit_date,
-                                  source="model enhancement of a seed")))
+            provenance=seed_provenance(seed, seed_ids=(seed.seed_id,), transforms=("model:enhance",),
+                                       source="model enhancement of a seed")))
     return out
 
 
@@ -139,8 +138,8 @@ class ModelStage(RecordStage):
 
     def blueprints(self, ctx: RunContext) -> dict[str, Blueprint]:
         if self._blueprints is None:
-            made = (enhance_blueprints(ctx.seeds) if self.stage is Stage.ENHANCE
-                    else compose_blueprints(ctx.seeds, ctx.config, ctx.registry))
+            made = (enhance_blueprints(ctx.all_seeds) if self.stage is Stage.ENHANCE
+                    else compose_blueprints(ctx.all_seeds, ctx.config, ctx.registry))
             self._blueprints = {b.work_id: b for b in made}
         return self._blueprints
 

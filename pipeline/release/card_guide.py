@@ -13,7 +13,7 @@ import typing
 from collections import Counter
 from collections.abc import Sequence
 
-from pipeline.base.records import Task
+from pipeline.base.records import Origin, Task
 
 EXAMPLE_MAX_LINES = 40
 STRATEGIES_TEXT = (
@@ -123,9 +123,16 @@ method, where `eval --model skeleton` runs the skeleton as given):
 def source_date_section(tasks: Sequence[Task]) -> str:
     origins = sorted({t.origin.value for t in tasks})
     lines = [f"- `{origin}`: {SOURCE_DATES.get(origin, 'the date recorded in its provenance')}." for origin in origins]
+    grown = sum(1 for t in tasks if t.origin is not Origin.MINED and t.provenance.first_commit)
+    if not grown:
+        return ("`source_date` is the date the task's source first existed, per origin:\n\n" + "\n".join(lines)
+                + "\n\nOnly mined tasks are younger than their code on GitHub; enhanced and composed tasks are new "
+                  "combinations of older, bundled classes, and are fresh only in that sense.")
+    # Mined classes taken as seeds ([mine] as_seeds): what grew from them is as young as their code.
     return ("`source_date` is the date the task's source first existed, per origin:\n\n" + "\n".join(lines)
-            + "\n\nOnly mined tasks are younger than their code on GitHub; enhanced and composed tasks are new "
-              "combinations of older, bundled classes, and are fresh only in that sense.")
+            + f"\n\nMined tasks, and the {grown} task(s) enhanced from a mined class (`provenance.first_commit` "
+              "set: their date is that class's first commit), are as young as their code on GitHub; the other "
+              "enhanced and composed tasks are new combinations of older classes, and are fresh only in that sense.")
 
 
 def limitations_section(tasks: Sequence[Task]) -> str:

@@ -16,7 +16,8 @@ from typing import Any
 
 from pipeline.base.analysis.python_need import requires_python
 from pipeline.base.layout import Stage
-from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
+from pipeline.base.records import (Candidate, GeneratorSpec, Origin, Rejection, RejectReason, SeedClass, content_hash,
+                                   seed_provenance)
 from pipeline.synthesis import transforms as registry
 from pipeline.base.analysis.class_model import ClassModel, analyse
 from pipeline.synthesis.config import EnhanceConfig
@@ -123,9 +124,8 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
         solution_code=solution,
         test_code=result.test_code,
         origin=Origin.ENHANCED,
-        provenance=Provenance(seed_ids=(seed.seed_id,), transforms=tuple(names), rng_seed=config.rng_seed,
-                              path=seed.provenance.path, licence=seed.provenance.licence,
-                              first_commit_date=seed.provenance.first_commit_date, source=seed.provenance.source),
+        provenance=seed_provenance(seed, seed_ids=(seed.seed_id,), transforms=tuple(names), rng_seed=config.rng_seed,
+                                   source=seed.provenance.source),
         generator=GeneratorSpec(backend="offline", parameters={"stage": STAGE, "features": list(names),
                                                                "scenarios_run": result.scenarios_run,
                                                                "skipped_transforms": dict(skipped or {})}),

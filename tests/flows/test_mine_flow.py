@@ -14,7 +14,7 @@ from pipeline.driver import RunContext, ThreadExecutor, run_stage
 from pipeline.base.layout import Folder, Stage
 from pipeline.mining.records import MineConfig
 from pipeline.mining.stage import MineStage
-from pipeline.base.records import Candidate
+from pipeline.base.records import Candidate, SeedClass
 from pipeline.base.store import ArtifactStore
 from pipeline.settings import Settings
 from tests.pipeline.mining.git_fixtures import commit, make_repo
@@ -59,6 +59,19 @@ def test_a_build_mines_per_repository_keeps_the_first_classes_in_source_order_an
     [release] = [p for p in (artifacts / "releases").iterdir() if not p.name.startswith(".")]
     released = {t["class_name"] for t in json.loads((release / "classeval.json").read_text())}
     assert {"BookLedger", "ShopLedger"} <= released and "FarmLedger" not in released
+
+    # [mine] as_seeds (the default): mining runs first, its candidates that pass the gate (here after the
+    # repair round) seed enhance and compose, and what grows from them keeps their provenance.
+    assert list(funnel["stages"])[:5] == ["seeds", "mine", "mined_seeds", "enhance", "compose"]
+    assert funnel["stages"]["mined_seeds"]["accepted"] == 2
+    enhanced = {c.class_name: c.provenance for _, c in store.iter_records(run, Stage.ENHANCE, Candidate)}
+    book = enhanced["BookLedger"]
+    assert (book.repository, book.first_commit_date) == ("local:a-books", "2025-03-02")
+    [(_, composed)] = store.iter_records(run, Stage.COMPOSE, Candidate)  # max_pairs = 1: a mined class's pair first
+    fresh = {seed.seed_id for _, seed in store.iter_records(run, Stage.MINED_SEEDS, SeedClass)}
+    assert len(fresh) == 2 and set(composed.provenance.seed_ids) & fresh
+    card = (release / "README.md").read_text()
+    assert "| 2025-03 | enhanced | 1 |\n| 2025-03 | mined | 1 |" in card
 
     # One repository at a time in this process (waves of one) chooses the same classes: it stops after c-shop.
     serial, stage = ArtifactStore(tmp_path / "serial"), MineStage()

@@ -35,3 +35,17 @@ def test_a_bad_setting_names_the_file_and_field(tmp_path: Path, text: str, field
     with pytest.raises(InputError) as info:
         load_config(path)
     assert str(info.value).startswith(f"{path}: field {field}:")
+
+
+def test_mined_classes_as_seeds_is_the_default_and_keeps_earlier_run_ids(tmp_path: Path):
+    from pipeline.mining.records import MineConfig
+
+    mining = BuildConfig(mine=MineConfig(local=Path("/tmp/repos")))
+    assert mining.mine.as_seeds is True
+    # digests of these configurations before `[mine] as_seeds` existed: their runs keep their ids
+    assert (mining.fingerprint(), BuildConfig().fingerprint()) == ("c6374d4b15", "02b2632ba8")
+    path = tmp_path / "build.toml"
+    path.write_text('[mine]\nlocal = "/tmp/repos"\nas_seeds = false\n')
+    apart = load_config(path)
+    assert apart.mine.as_seeds is False and apart.fingerprint() != mining.fingerprint()
+    assert not apart.resumes_as(mining)

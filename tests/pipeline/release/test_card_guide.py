@@ -56,6 +56,16 @@ def test_source_dates_and_limitations_describe_only_the_origins_present():
     assert "**Mined tasks** (1)" in limits and "Near-variants" not in limits
 
 
+def test_source_dates_say_which_enhanced_tasks_are_as_young_as_a_mined_class():
+    offline = [build_task("A"), build_task("B", origin=Origin.COMPOSED, module="b")]
+    assert "Only mined tasks are younger" in source_date_section(offline)
+    grown = build_task("G")
+    grown = grown.model_copy(update={"provenance": grown.provenance.model_copy(update={
+        "repository": "acme/lab", "first_commit": "f" * 40, "first_commit_date": "2025-05-10"})})
+    text = source_date_section(offline + [grown])
+    assert "Only mined tasks" not in text and "the 1 task(s) enhanced from a mined class" in text
+
+
 def test_the_citation_gives_an_address_only_for_a_hub_repository():
     assert "https://huggingface.co/datasets/acme/cep" in citation_section("ClassEval-Pro", "2026.12.0", "acme/cep")
     local = citation_section("ClassEval-Pro", "2026.12.0", None)

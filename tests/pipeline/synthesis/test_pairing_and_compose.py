@@ -228,3 +228,39 @@ def test_a_bridge_run_shows_its_flow_only_when_the_observer_changed():
     assert not shows_the_flow(run({"kind": "return", "literal": "1.0", "unstable": True}, none,
                                   {"kind": "return", "literal": "2.0"}))
     assert shows_the_flow(ScenarioRun(Scenario(steps=(call("mean"),), origin="walk"), None, [raised]))
+
+
+def _mined(domain: str, name: str, repository: str) -> SeedClass:
+    """A mined class taken as a seed: mining alone records the commit that first added a class."""
+    return _seed(domain, name).model_copy(update={"provenance": Provenance(
+        repository=repository, commit="c" * 40, first_commit="f" * 40, first_commit_date="2025-03-01")})
+
+
+def test_mined_classes_of_one_domain_pair_across_repositories_and_come_first():
+    bundled = [_seed(d, f"{d.lower()}_{i}") for d in ("A", "B") for i in range(3)]
+    one, two, same_repo = _mined("A", "m1", "x/one"), _mined("A", "m2", "x/two"), _mined("A", "m3", "x/one")
+    assert bundled[0].mined_from is None and one.mined_from == "x/one"
+    pairs = pair_seeds(bundled + [one, two, same_repo], rng_seed=3, max_pairs=100, max_uses_per_seed=9, composable={})
+    ids = [{a.seed_id, b.seed_id} for a, b in pairs]
+    # one domain: only mined classes of different repositories; never two bundled seeds, nor one repository twice
+    same_domain = [pair for (a, b), pair in zip(pairs, ids) if a.domain == b.domain]
+    assert sorted(map(sorted, same_domain)) == [["A/m1", "A/m2"], ["A/m2", "A/m3"]]
+    # with a mined class: its own domain's other repository and every seed of the other domain
+    with_mined = [pair for pair in ids if pair & {"A/m1", "A/m2", "A/m3"}]
+    assert len(with_mined) == 2 + 3 * 3
+    assert ids[:len(with_mined)] == with_mined  # taken before any pair of bundled seeds
+    assert len(ids) == len(with_mined) + 3 * 3
+    # under a quota the fresh pairs are the ones kept
+    few = pair_seeds(bundled + [one, two], rng_seed=3, max_pairs=4, max_uses_per_seed=9, composable={})
+    assert all({a.seed_id, b.seed_id} & {"A/m1", "A/m2"} for a, b in few) and len(few) == 4
+
+
+FIRST_PAIRS = [("C/c_3", "A/a_1"), ("B/b_3", "C/c_1"), ("B/b_0", "A/a_2")]
+
+
+def test_bundled_seeds_alone_pair_as_before_mined_classes_existed():
+    """The pairs of a corpus without mined classes do not depend on the same-domain rule (no draw is added)."""
+    bundled = [_seed(d, f"{d.lower()}_{i}") for d in ("A", "B", "C") for i in range(4)]
+    pairs = pair_seeds(bundled, rng_seed=7, max_pairs=12, max_uses_per_seed=2, composable={})
+    # this corpus's first pairs, fixed when the pairing was written (a change here changes every build's pairs)
+    assert [(a.seed_id, b.seed_id) for a, b in pairs][:3] == FIRST_PAIRS
