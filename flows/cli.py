@@ -12,7 +12,7 @@ from rich.console import Console
 
 from pipeline.base.errors import InputError
 
-console = Console(stderr=True)
+console = Console(stderr=True, emoji=False)
 
 
 def _check_schedule(cron: str | None, interval: float | None) -> None:

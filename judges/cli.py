@@ -25,10 +25,10 @@ from pipeline.settings import Settings
 from pipeline.base.agreement import Agreement, agreement
 from judges.panel import LayeredPanel, PanelDecision
 
-console = Console()
+console = Console(emoji=False)
 if not console.is_terminal:  # piped output: rich would assume 80 columns and cut ids
-    console = Console(width=200)
-err_console = Console(stderr=True)
+    console = Console(width=200, emoji=False)
+err_console = Console(stderr=True, emoji=False)
 Pair = tuple[Candidate, GateReport | None]
 
 

@@ -28,8 +28,9 @@ app = typer.Typer(
 seeds_app = typer.Typer(help="Inspect and check the bundled seed corpus.", no_args_is_help=True)
 app.add_typer(seeds_app, name="seeds")
 
-console = Console()
-err_console = Console(stderr=True)
+# emoji=False: printed data (a local repository named `local:books:...`) must not turn into pictures
+console = Console(emoji=False)
+err_console = Console(stderr=True, emoji=False)
 
 
 @app.callback()

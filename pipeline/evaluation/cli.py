@@ -13,10 +13,10 @@ from rich.table import Table
 
 from pipeline.base.errors import InputError
 
-console = Console()
+console = Console(emoji=False)
 if not console.is_terminal:  # piped output: rich would assume 80 columns
-    console = Console(width=160)
-err_console = Console(stderr=True)
+    console = Console(width=160, emoji=False)
+err_console = Console(stderr=True, emoji=False)
 
 
 def _ks(text: str) -> tuple[int, ...]:

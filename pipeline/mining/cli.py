@@ -13,7 +13,7 @@ from rich.console import Console
 from pipeline.settings import Settings
 from pipeline.base.errors import InputError
 
-console = Console()
+console = Console(emoji=False)
 
 
 def candidate_summary(mined, candidate) -> dict[str, str]:  # noqa: ANN001 - MinedClass, Candidate

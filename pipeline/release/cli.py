@@ -14,8 +14,8 @@ import typer
 from rich.console import Console
 
 release_app = typer.Typer(help="Inspect and check releases.", no_args_is_help=True)
-console = Console()
-err_console = Console(stderr=True)
+console = Console(emoji=False)
+err_console = Console(stderr=True, emoji=False)
 
 
 RELEASE_HELP = "A release: its version (e.g. 2026.12.0) or its folder (artifacts/releases/<version>)."

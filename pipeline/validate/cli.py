@@ -19,10 +19,10 @@ from pipeline.base.records import GateReport
 from pipeline.settings import Settings
 from pipeline.validate.inputs import NamedCandidate
 
-console = Console()
+console = Console(emoji=False)
 if not console.is_terminal:  # piped output: rich would assume 80 columns and cut task ids
-    console = Console(width=160)
-err_console = Console(stderr=True)
+    console = Console(width=160, emoji=False)
+err_console = Console(stderr=True, emoji=False)
 
 
 def _pct(value: float | None) -> str:

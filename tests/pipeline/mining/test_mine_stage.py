@@ -43,9 +43,11 @@ def test_mined_candidates_pass_the_gate_into_dated_tasks(tmp_path):
     [candidate] = stages.generated_candidates(store, "run-1")
     assert candidate.origin is Origin.MINED
     gate = run_stage(stages.GateStage(), ctx)[Stage.VALIDATE]
-    run_stage(stages.RepairStage(), ctx)
+    repair = run_stage(stages.RepairStage(), ctx)[Stage.REPAIR]
     pairs = list(stages.accepted_pairs(store, "run-1"))
-    assert gate.received == 1 and len(pairs) == gate.accepted, gate.rejected
+    # the oracle's tests may pin what the ledger's docstrings leave open (a faithful variant fails them): the
+    # repair round weakens those checks, and the candidate goes on from there
+    assert gate.received == 1 and len(pairs) == gate.accepted + repair.accepted == 1, (gate.rejected, repair.rejected)
     assert pairs, "the oracle's tests for a fresh ledger pass the gate"
     task = build_task(*pairs[0])
     assert task.source_date == "2025-04-02" and task.provenance.first_commit == candidate.provenance.first_commit

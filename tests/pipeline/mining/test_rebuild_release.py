@@ -141,7 +141,7 @@ def test_a_rebuild_after_the_repositories_moved_on_releases_only_the_new_classes
     assert (diff["previous_version"], diff["added"], diff["changed"], diff["removed"], diff["unchanged"]) == (
         "2026.12.0", [own[0].task_id], [], [], 1)
     card = (store.release_dir("2026.12.1") / "README.md").read_text()
-    assert f"| added | `{own[0].task_id}` | StockShelf | mined | 2025-04-06 | `{repo}:books/shelf.py` |" in card
+    assert f"| added | `{own[0].task_id}` | StockShelf | mined | 2025-04-06 | `local:books:books/shelf.py` |" in card
     assert "| 2025-03 | mined | 1 |\n| 2025-04 | mined | 1 |" in card  # per month of source date and origin
     # The class released before is known at the mine stage: no tests are written or gated for it again.
     funnel = json.loads((store.runs / second_run / "funnel.json").read_text())["stages"]
@@ -152,7 +152,7 @@ def test_a_rebuild_after_the_repositories_moved_on_releases_only_the_new_classes
     assert shown.exit_code == 0, shown.output
     lines = shown.output.splitlines()
     assert lines[0] == "2026.12.1 against 2026.12.0: added 1, changed 0, removed 0, unchanged 1"
-    assert lines[1].split() == ["added", own[0].task_id, "StockShelf", "mined", "2025-04-06", f"{repo}:books/shelf.py"]
+    assert lines[1].split() == ["added", own[0].task_id, "StockShelf", "mined", "2025-04-06", "local:books:books/shelf.py"]
     assert len(lines) == 2
     assert CliRunner().invoke(app, ["release", "diff", "2026.12.1", "--json", str(tmp_path / "diff.json")]).exit_code == 0
     rows = json.loads((tmp_path / "diff.json").read_text())["rows"]
