@@ -45,7 +45,10 @@ class HttpRequestParser:
 
         Raises:
             ValueError: for a malformed request line or header, an unsupported method
-                or version, a bad Content-Length, or data after a complete message.
+                or version, a bad Content-Length, or data after a complete message:
+                a chunk that carries more body than Content-Length announces (nothing
+                of the surplus is kept for a next message), or any chunk fed once the
+                message is complete and before ``reset``.
 
         >>> parser = HttpRequestParser()
         >>> parser.feed("POST /n HTTP/1.0\\nContent-Length: 5\\n\\nab")
@@ -234,7 +237,8 @@ class HttpRequestParser:
         """Clear the parsed message so the parser can read the next one.
 
         Returns:
-            Any buffered text that was not part of the message (normally empty).
+            The text of an unfinished message still in the buffer, not yet parsed
+            (empty after a complete message, which keeps no text beyond its body).
 
         >>> parser = HttpRequestParser()
         >>> parser.feed("GET / HTTP/1.1\\nHost: a")
