@@ -86,13 +86,17 @@ class ReleaseResult:
         return self.version is not None
 
 
-def local_name(folder: Path) -> str:
-    """A release folder as the card names it: relative to the checkout when inside it (the same text on
-    every clone), else absolute."""
+def local_name(folder: Path, artifacts: Path) -> str:
+    """A release folder as the card names it when no Hub repository is configured: relative to the checkout
+    when inside it (the same text on every clone), else relative to the artifacts folder. Never absolute:
+    the card is published as it is (the manifest pins it), and an absolute path names the maintainer's
+    machine and home folder."""
     from pipeline.settings import PROJECT_ROOT
 
     folder = Path(folder).resolve()
-    return str(folder.relative_to(PROJECT_ROOT)) if folder.is_relative_to(PROJECT_ROOT) else str(folder)
+    if folder.is_relative_to(PROJECT_ROOT):
+        return folder.relative_to(PROJECT_ROOT).as_posix()
+    return folder.relative_to(Path(artifacts).resolve()).as_posix()
 
 
 PENDING_FILE = "release.pending.json"
@@ -251,7 +255,7 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
                                     if benchmarks else "no benchmark files were supplied, so none was checked"}
         atomic_write_text(folder / "README.md", render_card(
             version=version, splits=splits, funnel=funnel, diff=diff, licence=config.licence,
-            pretty_name=config.pretty_name, repo_hint=config.repo_hint or local_name(store.release_dir(version)),
+            pretty_name=config.pretty_name, repo_hint=config.repo_hint or local_name(store.release_dir(version), store.root),
             hub_repo=config.repo_hint, contamination=contamination,
             dedup={"threshold": config.near_duplicate_threshold}, judging=judging, interpreters=interpreters))
         from pipeline.report import collect_release, write_release_report  # plotly: imported when a release is made

@@ -316,7 +316,8 @@ def render_card(*, version: str, splits: Mapping[str, Sequence[Task]], funnel: F
                 dedup: Mapping[str, Any], judging: Agreement | None = None, interpreters: Sequence[str] = (),
                 hub_repo: str | None = None) -> str:
     """The whole README.md of a release. `repo_hint` is what the loading example loads: the Hub repository
-    when one is configured (`hub_repo`), else the release's local folder."""
+    when one is configured (`hub_repo`), else the release's local folder, relative to the checkout or the
+    artifacts folder (`assemble.local_name`: never a path on the maintainer's machine)."""
     tasks = [t for v in splits.values() for t in v]
     split_rows = [(name, len(ts), "this release" if name == version else "earlier release") for name, ts in splits.items()]
     return f"""{yaml_header(splits, licence, pretty_name)}
@@ -410,7 +411,7 @@ recent = tasks.filter(lambda t: (t["source_date"] or "") > "2025-01-01")
 # one task per family (no near-variants): the lowest task_id of each family
 one_per_family = tasks.to_pandas().sort_values("task_id").drop_duplicates("family")
 ```
-
+{"" if hub_repo else chr(10) + "The path is relative to the checkout that built the release (or to its artifacts folder, when that lies outside the checkout)." + chr(10)}
 `classeval.json` holds every task in ClassEval's format for ClassEval harnesses: there the test's
 `from <module> import ...` line is removed, because such a harness pastes solution and test into one file.
 `manifest.json` lists the sha256 of every file and every task (checked by `classeval-pro release verify {version}`). Columns `generator.parameters` and `verdicts[].judge.parameters` hold JSON text.

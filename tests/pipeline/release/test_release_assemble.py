@@ -128,7 +128,10 @@ def test_first_release_writes_everything_and_reloads_exactly(tmp_path):
     assert "2 tasks come from 2 families" in card and "| Algo_DataStruct/counter | 1 |" in card
     # No Hub repository configured: the loading example loads this folder. Only the sources that
     # contributed are described.
-    assert f'load_dataset("{folder.resolve()}", split="2026.11.0")' in card and "ORG/NAME" not in card
+    # The artifacts folder lies outside the checkout: the example names the release relative to it, never
+    # by a path on the maintainer's machine (the card is published as it is).
+    assert 'load_dataset("releases/2026.11.0", split="2026.11.0")' in card and "ORG/NAME" not in card
+    assert str(tmp_path) not in card and "relative to the checkout that built the release" in card
     assert "The tasks come from one source: seed classes made harder" in card and "mined" not in card.split("## How it was built")[1].split("###")[0]
 
 
