@@ -79,6 +79,15 @@ def documented_slice(unit: ClassUnit, piece: Slice, documenter: Documenter | Non
     return documenter(unit.name, piece.code, missing)
 
 
+DERIVED = "derived"
+"""`MinedClass.docstrings_by` for docstrings derived offline from observed behaviour (no model wrote them)."""
+
+
+def docstring_author(config: MineConfig) -> str:
+    """Who writes the missing docstrings under `config`: the model, or the offline derivation."""
+    return config.docstring_model or DERIVED
+
+
 @dataclass(frozen=True)
 class Passed:
     """A class that passed the cheap filters, with its slice."""
