@@ -137,11 +137,12 @@ def observe(runs: Sequence[Any], class_name: str, variable: str, methods: dict[s
             continue
         prefix: list[tuple[str, dict[str, Any]]] = []
         clean = ctor_call is not None
-        for step, outcome in zip(scenario.steps, run.steps):
+        texts = [_call_text(variable if s.target == MAIN else class_name if s.target == CLASS else "", s)
+                 if s.target in (MAIN, CLASS) else None for s in scenario.steps]
+        for index, (step, outcome) in enumerate(zip(scenario.steps, run.steps)):
             if outcome.get("kind") == "skipped" or step.bind is not None:
                 break
-            target = variable if step.target == MAIN else class_name if step.target == CLASS else None
-            call = _call_text(target, step) if target is not None else None
+            call = texts[index]
             seen = methods.get(step.method)
             if seen is not None and call is not None:
                 seen.calls += 1
@@ -157,12 +158,32 @@ def observe(runs: Sequence[Any], class_name: str, variable: str, methods: dict[s
                         seen.returned_values.append(literal)
                     if (clean and not outcome.get("unstable") and len(prefix) <= MAX_PREFIX
                             and len(seen.examples) < MAX_EXAMPLES * 3):
-                        text = _example(variable, ctor_call, [*prefix, (call, outcome)])
+                        after = _observer(scenario, run, texts, index)
+                        # a call returning nothing, with nothing after it that shows its effect, teaches nothing
+                        text = (_example(variable, ctor_call, [*prefix, (call, outcome), *after])
+                                if after or not outcome.get("is_none") else None)
                         if text is not None and text not in seen.examples:
                             seen.examples.append(text)
             if outcome.get("kind") != "return" or outcome.get("unstable") or call is None:
                 clean = False  # later calls depend on a state this example cannot show
             prefix.append((call or "", outcome))
+
+
+def _observer(scenario: Any, run: Any, texts: Sequence[str | None], index: int) -> list[tuple[str, dict[str, Any]]]:
+    """After a call that returned None, the calls up to the next one whose result can be shown (at most two),
+    so that its example shows what the call did; [] when none follows cleanly."""
+    if not run.steps[index].get("is_none"):
+        return []
+    following: list[tuple[str, dict[str, Any]]] = []
+    for later in range(index + 1, min(index + 3, len(run.steps))):
+        outcome, call = run.steps[later], texts[later]
+        if (call is None or outcome.get("kind") != "return" or outcome.get("unstable")
+                or scenario.steps[later].bind is not None):
+            return []
+        following.append((call, outcome))
+        if not outcome.get("is_none") and outcome.get("literal") is not None:
+            return following
+    return []
 
 
 def _raise_case(variable: str, ctor: str, prefix: Sequence[tuple[str, dict[str, Any]]], call: str) -> str:
@@ -188,6 +209,19 @@ def _raised(seen: MethodObservations, exc: str, call: str) -> None:
         cases.append(call)
 
 
+def _type_names(literals: Sequence[str]) -> str | None:
+    """'int or str' for arguments of several types, from their literals; None when one does not read."""
+    names: list[str] = []
+    for text in literals:
+        try:
+            name = type(ast.literal_eval(text)).__name__
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+        if name not in names:
+            names.append(name)
+    return " or ".join(names) if names else None
+
+
 def _quoted(values: Sequence[str], limit: int = MAX_VALUES) -> str:
     shown = [v if len(v) <= 60 else v[:57] + "..." for v in values[:limit]]
     return ", ".join(f"`{v}`" for v in shown)
@@ -203,7 +237,7 @@ def docstring_for(seen: MethodObservations, examples: Sequence[str]) -> str:
         lines += ["", "Parameters:"]
         for name, annotation, kind in seen.params:
             values = seen.arguments.get(name, [])
-            typed = annotation or observed_type(values) or "type not observed"
+            typed = annotation or observed_type(values) or _type_names(values) or "type not observed"
             star = "*" if kind == "varargs" else "**" if kind == "varkw" else ""
             lines.append(f"    {star}{name} ({typed})" + (f": observed {_quoted(values)}" if values else ""))
     if seen.name != "__init__":

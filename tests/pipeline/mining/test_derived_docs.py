@@ -15,7 +15,7 @@ from pipeline import settings
 from pipeline.base.records import Candidate, RejectReason, Rejection
 from pipeline.config import BuildConfig
 from pipeline.domains import load_domains
-from pipeline.mining.candidates import build_candidate, module_name_for
+from pipeline.mining.candidates import build_candidate, documented_raises, module_name_for
 from pipeline.mining.derived_docs import (MARKER, MethodObservations, _check_examples, _display, docstring_for,
                                           insert_block_docstrings, observe)
 from pipeline.mining.examine import undocumented_methods
@@ -54,6 +54,29 @@ def test_observations_become_a_docstring_with_types_results_raises_and_examples(
     assert "label (str): observed `\"a\"`, `\"b\"`" in text and "amount (int)" in text
     assert "Returns int; values observed: `1`." in text and "ValueError: observed for" in text
     assert ">>> ledger.add(\"a\", 2)\n1" in text
+
+
+def test_a_call_returning_nothing_is_shown_with_the_query_that_sees_its_effect():
+    scenario = Scenario((), (), (_step("push", "1", "2"), _step("clear"), _step("size"), _step("push", '"x"')))
+    run = ScenarioRun(scenario, None, [_returned("None", "NoneType"), _returned("None", "NoneType"),
+                                       _returned("0", "int"), _returned("None", "NoneType")])
+    push = MethodObservations("push", [("value", None, "positional"), ("count", None, "positional")])
+    clear = MethodObservations("clear", [])
+    observe([run], "Stack", "stack", {"push": push, "clear": clear}, None)
+    assert clear.examples == [">>> stack = Stack()\n>>> stack.push(1, 2)\n>>> stack.clear()\n>>> stack.size()\n0"]
+    # the last push has no query after it: no example of it; the first is shown with what observed it
+    assert push.examples == [">>> stack = Stack()\n>>> stack.push(1, 2)\n>>> stack.clear()\n>>> stack.size()\n0"]
+    assert "value (int or str): observed `1`, `\"x\"`" in docstring_for(push, [])
+
+
+def test_tests_of_derived_docstrings_expect_only_the_exceptions_they_state():
+    code = insert_block_docstrings(ledger_module("Bare", documented=False), "Bare",
+                                   {"add": "Raises:\n    ValueError: observed for `ledger.add('a', 500)`"})
+    shows = documented_raises(code, "Bare")
+    scenario = Scenario((), (), (_step("add", '"a"', "500"),))
+    assert shows(ScenarioRun(scenario, None, [{"kind": "raise", "exc": "ValueError"}]))
+    assert not shows(ScenarioRun(scenario, None, [{"kind": "raise", "exc": "RuntimeError"}]))
+    assert shows(ScenarioRun(scenario, None, [_returned("1", "int")]))
 
 
 def test_only_order_free_values_are_shown_as_printed():
