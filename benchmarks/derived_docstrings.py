@@ -54,8 +54,8 @@ def main() -> int:
     rejections = [r for _, r in store.iter_records(args.run_id, Folder.REJECTIONS, Rejection)]
     undocumented = [r for r in rejections if r.stage == "mine" and r.reason is RejectReason.UNDOCUMENTED]
     derived_failed = [r for r in undocumented if r.evidence.get("docstrings") == "derived"]
-    print(f"undocumented rejections {len(undocumented)} (of which the derivation could not document "
-          f"{len(derived_failed)}; the rest were never fresh-dated or a model was configured)")
+    print(f"undocumented rejections {len(undocumented)}, {len(derived_failed)} of them classes the derivation "
+          "could not document:")
     for rejection in derived_failed:
         print(f"  {rejection.detail[:220]}")
     candidates = stages.generated_candidates(store, args.run_id)

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import ast
 import random
-import re
 
 from pipeline.base.analysis.python_need import requires_python
 from pipeline.base.analysis.skeleton import make_skeleton
 from pipeline.mining.docstrings import PROMPT as DOCSTRING_PROMPT
 from pipeline.mining.examine import DERIVED, STAGE
 from pipeline.mining.records import MinedClass
+from pipeline.synthesis.stated_raises import documented_raises
 from pipeline.mining.slicing import STDLIB
 from pipeline.models.prompts import load_prompt
 from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
@@ -94,27 +94,6 @@ def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: i
     result = synthesize_tests(pool, source=mined.slice_code, module=module, model=model, pools=pools, extra=(),
                               rng=rng, shows=shows)
     return result.test_code, result.tests
-
-
-def documented_raises(source: str, class_name: str):  # noqa: ANN201 - Callable[[ScenarioRun], bool]
-    """For a class whose docstrings were derived from one oracle run: whether a test scenario's run raises only
-    exceptions its method's docstring (or the class docstring) names. The test synthesis runs other scenarios
-    than the derivation did, and a test expecting an exception the skeleton never mentions is one a correct
-    implementation may fail (the consistency judge rejects it), so such runs are not made into tests."""
-    tree = ast.parse(source)
-    node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name)
-    class_doc = ast.get_docstring(node) or ""
-    docs = {f.name: (ast.get_docstring(f) or "") + "\n" + class_doc for f in node.body
-            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
-
-    def shows(run) -> bool:  # noqa: ANN001 - a ScenarioRun
-        for step, outcome in zip(run.scenario.steps, run.steps):
-            if outcome.get("kind") == "raise" and not re.search(rf"\b{re.escape(outcome['exc'])}\b",
-                                                               docs.get(step.method, class_doc)):
-                return False
-        return True
-
-    return shows
 
 
 def _docstrings_origin(mined: MinedClass) -> str:

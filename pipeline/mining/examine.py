@@ -26,6 +26,7 @@ from pipeline.mining.records import MineConfig, mined_id
 from pipeline.mining.shape import interaction_filter, is_test_path, kind_filter, size_filter
 from pipeline.mining.slicing import Slice, self_contained, slice_class
 from pipeline.base.records import Rejection, RejectReason
+from pipeline.synthesis.stated_raises import DERIVED
 
 STAGE = Stage.MINE
 def undocumented_methods(unit: ClassUnit) -> list[str]:
@@ -77,10 +78,6 @@ def documented_slice(unit: ClassUnit, piece: Slice, documenter: Documenter | Non
     if not missing or documenter is None:
         return piece.code
     return documenter(unit.name, piece.code, missing)
-
-
-DERIVED = "derived"
-"""`MinedClass.docstrings_by` for docstrings derived offline from observed behaviour (no model wrote them)."""
 
 
 def docstring_author(config: MineConfig) -> str:

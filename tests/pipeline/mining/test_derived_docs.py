@@ -15,7 +15,7 @@ from pipeline import settings
 from pipeline.base.records import Candidate, RejectReason, Rejection
 from pipeline.config import BuildConfig
 from pipeline.domains import load_domains
-from pipeline.mining.candidates import build_candidate, documented_raises, module_name_for
+from pipeline.mining.candidates import build_candidate, module_name_for
 from pipeline.mining.derived_docs import (MARKER, MethodObservations, _check_examples, _display, docstring_for,
                                           insert_block_docstrings, observe)
 from pipeline.mining.examine import undocumented_methods
@@ -25,6 +25,7 @@ from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.stage import make_documenter
 from pipeline.mining.tally import Tally
 from pipeline.synthesis.oracle import ScenarioRun
+from pipeline.synthesis.stated_raises import documented_raises
 from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
 
 
