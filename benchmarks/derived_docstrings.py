@@ -74,8 +74,8 @@ def main() -> int:
                 note = reason.detail[:160] if reason else ""
             else:
                 folder = store.runs / args.run_id / "judge"
-                path = next(p for p in (folder / f"{candidate.candidate_id}.json", folder / f"{final.candidate_id}.json")
-                            if p.exists())
+                named = (folder / f"{candidate.candidate_id}.json", folder / f"{final.candidate_id}.json")
+                path = next(p for p in named if p.exists())
                 judged = json.loads(path.read_text(encoding="utf-8"))
                 fate = "accepted" if judged["outcome"] == "accept" else f"judges: {', '.join(judged['rejected_by'])}"
                 note = "; ".join(f"{f['criterion']}: {f['note']}" for v in judged["verdicts"]

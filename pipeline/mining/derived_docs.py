@@ -307,7 +307,8 @@ def insert_block_docstrings(slice_code: str, class_name: str, docstrings: dict[s
             text = docstrings.get(updated.name.value)
             if text is None or updated.get_docstring() is not None or not isinstance(updated.body, cst.IndentedBlock):
                 return updated
-            indent = (self.class_indent or default) + (updated.body.indent if updated.body.indent is not None else default)
+            own = updated.body.indent if updated.body.indent is not None else default
+            indent = (self.class_indent or default) + own
             lines = _escaped(text).splitlines()
             body = lines[0] + "".join("\n" + (indent + line if line else "") for line in lines[1:])
             literal = f'"""{body}\n{indent}"""' if len(lines) > 1 else f'"""{body}"""'
@@ -378,7 +379,8 @@ def derive_docstrings(pool: Any, class_name: str, slice_code: str, missing: list
         pools = static_pools(slice_code, class_name)
         signatures = _method_params(slice_code, class_name)
     except (SyntaxError, LookupError, StopIteration) as exc:
-        return Drop(RejectReason.UNDOCUMENTED, f"{class_name}: its methods could not be read to derive docstrings: {exc}",
+        return Drop(RejectReason.UNDOCUMENTED, f"{class_name}: its methods could not be read to derive docstrings: "
+                    f"{exc}",
                     {"methods": missing, "docstrings": "derived"})
     rng = random.Random(f"{rng_seed}:derive:{class_name}")
     scenarios = dedupe(replay_scenarios(pools) + random_walks(model, pools, rng, WALKS))
@@ -388,7 +390,8 @@ def derive_docstrings(pool: Any, class_name: str, slice_code: str, missing: list
         return Drop(RejectReason.UNDOCUMENTED, f"{class_name}: the oracle run that would observe it failed: {exc}",
                     {"methods": missing, "docstrings": "derived"})
     variable = variable_for(class_name, {n.name for n in ast.parse(slice_code).body if hasattr(n, "name")})
-    seen = {name: MethodObservations(name, *signatures.get(name, ([], False))) for name in missing if name != "__init__"}
+    seen = {name: MethodObservations(name, *signatures.get(name, ([], False)))
+            for name in missing if name != "__init__"}
     ctor = MethodObservations("__init__", *signatures.get("__init__", ([], False))) if "__init__" in missing else None
     observe(runs, class_name, variable, seen, ctor)
     succeeded = sum(1 for run in runs if run.ctor is None for s in run.steps if s.get("kind") == "return")

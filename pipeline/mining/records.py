@@ -34,7 +34,7 @@ class MinedClass(Record):
     repo_tests: tuple[str, ...] = Field(default=(), description="The repository's test modules that import the class.")
     description: str = Field(default="", description="The class docstring's first paragraph.")
     docstrings_by: str | None = Field(default=None, description="Who wrote missing method docstrings, if any: the "
-                                      "model's name, or 'derived' when they were derived offline from observed behaviour.")
+                                      "model's name, or 'derived' when derived offline from observed behaviour.")
 
     @property
     def mined_id(self) -> str:

@@ -324,7 +324,8 @@ class MineStage(RecordStage):
     @contextmanager
     def open(self, ctx: RunContext, pool: Any) -> Iterator[tuple[Any, Any, Any, Any]]:
         github = self._client(ctx) if ctx.config.mine.github else None
-        yield pool, github, make_documenter(ctx.config.mine, ctx.settings, self.model_client, pool=pool), released_code(ctx.store)
+        documenter = make_documenter(ctx.config.mine, ctx.settings, self.model_client, pool=pool)
+        yield pool, github, documenter, released_code(ctx.store)
 
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> None:
         pool, github, documenter, released = kit

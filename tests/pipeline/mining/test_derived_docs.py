@@ -107,12 +107,14 @@ def mined(tmp_path_factory, pool):
     root = tmp_path_factory.mktemp("repos")
     repo = make_repo(root / "books")
     # every construction fails (an int has no `bound`): nothing about the class can be observed
-    sealed = ledger_module("SealedLedger", documented=False).replace("self.limit = limit\n", "self.limit = limit.bound()\n")
+    sealed = ledger_module("SealedLedger", documented=False).replace("self.limit = limit\n",
+                                                                     "self.limit = limit.bound()\n")
     commit(repo, "2025-05-05", {"books/bare.py": ledger_module("BareLedger", documented=False),
                                 "books/sealed.py": sealed, "README.md": "a ledger cache"})
     config = MineConfig(local=root)
     documenter = make_documenter(config, pool=pool)
-    items = list(mine_local(root, config, load_domains(settings.domain_registry_path()), Tally(), documenter=documenter))
+    registry = load_domains(settings.domain_registry_path())
+    items = list(mine_local(root, config, registry, Tally(), documenter=documenter))
     return {i.class_name if isinstance(i, MinedClass) else i.evidence["class_name"]: i for i in items}
 
 
