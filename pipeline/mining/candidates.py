@@ -16,8 +16,9 @@ import random
 from pipeline.base.analysis.python_need import requires_python
 from pipeline.base.analysis.skeleton import make_skeleton
 from pipeline.mining.docstrings import PROMPT as DOCSTRING_PROMPT
-from pipeline.mining.examine import STAGE
+from pipeline.mining.examine import DERIVED, STAGE
 from pipeline.mining.records import MinedClass
+from pipeline.synthesis.stated_raises import documented_raises
 from pipeline.mining.slicing import STDLIB
 from pipeline.models.prompts import load_prompt
 from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
@@ -89,9 +90,18 @@ def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: i
     model = analyse(mined.slice_code, mined.class_name)
     pools = static_pools(mined.slice_code, mined.class_name)
     rng = random.Random(f"{rng_seed}:{mined.mined_id}")
+    shows = documented_raises(mined.slice_code, mined.class_name) if mined.docstrings_by == DERIVED else None
     result = synthesize_tests(pool, source=mined.slice_code, module=module, model=model, pools=pools, extra=(),
-                              rng=rng)
+                              rng=rng, shows=shows)
     return result.test_code, result.tests
+
+
+def _docstrings_origin(mined: MinedClass) -> str:
+    """Who wrote the method docstrings: the source's author, a model, or the offline derivation from
+    observed behaviour (`derived`)."""
+    if mined.docstrings_by is None:
+        return "source"
+    return DERIVED if mined.docstrings_by == DERIVED else "model"
 
 
 def _rejection(mined: MinedClass, reason: RejectReason, detail: str) -> Rejection:
@@ -121,6 +131,8 @@ def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
             return _rejection(mined, RejectReason.GENERATION_FAILED, f"test synthesis failed: {exc}")
         if count == 0:
             return _rejection(mined, RejectReason.NO_TESTS, "no scenario gave a usable test")
+    # derived docstrings name no model: none wrote them (an offline product is never passed off as a model's)
+    by_model = mined.docstrings_by if mined.docstrings_by not in (None, DERIVED) else None
     provenance = Provenance(repository=mined.repository if "/" in mined.repository else mined.origin,
                             commit=mined.commit, path=mined.path, licence=mined.licence,
                             first_commit_date=mined.first_commit_date, first_commit=mined.first_commit,
@@ -131,9 +143,9 @@ def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
         description=mined.description or f"{mined.class_name}, from {mined.repository}.",
         skeleton=skeleton, solution_code=mined.slice_code, test_code=tests, origin=Origin.MINED,
         provenance=provenance,
-        generator=GeneratorSpec(backend=source, model=mined.docstrings_by,
-                                prompt_version=load_prompt(DOCSTRING_PROMPT).ref if mined.docstrings_by else None,
+        generator=GeneratorSpec(backend=source, model=by_model,
+                                prompt_version=load_prompt(DOCSTRING_PROMPT).ref if by_model else None,
                                 parameters={"stage": STAGE, "tests": kind, "found_by": mined.found_by,
-                                            "rng_seed": rng_seed, "docstrings": "model" if mined.docstrings_by else "source"}),
+                                            "rng_seed": rng_seed, "docstrings": _docstrings_origin(mined)}),
         requires_python=requires_python(mined.slice_code, tests),
     )

@@ -26,6 +26,7 @@ from pipeline.mining.records import MineConfig, mined_id
 from pipeline.mining.shape import interaction_filter, is_test_path, kind_filter, size_filter
 from pipeline.mining.slicing import Slice, self_contained, slice_class
 from pipeline.base.records import Rejection, RejectReason
+from pipeline.synthesis.stated_raises import DERIVED
 
 STAGE = Stage.MINE
 def undocumented_methods(unit: ClassUnit) -> list[str]:
@@ -77,6 +78,11 @@ def documented_slice(unit: ClassUnit, piece: Slice, documenter: Documenter | Non
     if not missing or documenter is None:
         return piece.code
     return documenter(unit.name, piece.code, missing)
+
+
+def docstring_author(config: MineConfig) -> str:
+    """Who writes the missing docstrings under `config`: the model, or the offline derivation."""
+    return config.docstring_model or DERIVED
 
 
 @dataclass(frozen=True)

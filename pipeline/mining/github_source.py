@@ -19,8 +19,8 @@ from pathlib import Path
 from pipeline.base.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
 from pipeline.mining.domain import match_domain
-from pipeline.mining.examine import (Documenter, Passed, description_of, documented_slice, examine_source, is_test_path,
-                                     rejection, tests_using)
+from pipeline.mining.examine import (Documenter, Passed, description_of, docstring_author, documented_slice,
+                                     examine_source, is_test_path, rejection, tests_using)
 from pipeline.mining.filters import Drop
 from pipeline.mining.github_api import GithubApi, GithubUnavailable
 from pipeline.mining.licence import NONE, UNKNOWN, is_allowed
@@ -129,7 +129,7 @@ def mine_repository(api: GithubApi, full_name: str, config: MineConfig, registry
                              commit=info["head"], licence=licence, first_commit=first[0], first_commit_date=date,
                              found_by="file history", domain=domain, slice_code=code,
                              repo_tests=tests_using(unit.name, tests), description=description_of(unit),
-                             docstrings_by=config.docstring_model if code != outcome.piece.code else None)
+                             docstrings_by=docstring_author(config) if code != outcome.piece.code else None)
 
 
 def mine_github(config: MineConfig, registry: DomainRegistry, tally: Tally, *, client: GithubApi,

@@ -15,8 +15,8 @@ from pathlib import Path
 from pipeline.base.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
 from pipeline.mining.domain import match_domain
-from pipeline.mining.examine import (Documenter, Passed, description_of, documented_slice, examine_source, is_test_path,
-                                     rejection, tests_using)
+from pipeline.mining.examine import (Documenter, Passed, description_of, docstring_author, documented_slice,
+                                     examine_source, is_test_path, rejection, tests_using)
 from pipeline.mining.filters import Drop
 from pipeline.mining.freshness import first_appearance, first_by_names
 from pipeline.mining.gitrepo import GitError, GitRepo, TreeEntry, find_repositories
@@ -146,7 +146,7 @@ def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, ta
                          licence=licence, first_commit=first.commit, first_commit_date=first.date,
                          found_by=first.how, domain=domain, slice_code=code,
                          repo_tests=tests_using(unit.name, test_sources), description=description_of(unit),
-                         docstrings_by=config.docstring_model if code != outcome.piece.code else None)
+                         docstrings_by=docstring_author(config) if code != outcome.piece.code else None)
 
 
 def _names_at_once(repo: GitRepo, names: list[str]):  # noqa: ANN202 - dict[str, Appearance] | None

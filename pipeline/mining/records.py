@@ -33,7 +33,8 @@ class MinedClass(Record):
     slice_code: str = Field(description="The class and the module-level names it needs: the reference module.")
     repo_tests: tuple[str, ...] = Field(default=(), description="The repository's test modules that import the class.")
     description: str = Field(default="", description="The class docstring's first paragraph.")
-    docstrings_by: str | None = Field(default=None, description="Model that wrote missing method docstrings, if any.")
+    docstrings_by: str | None = Field(default=None, description="Who wrote missing method docstrings, if any: the "
+                                      "model's name, or 'derived' when derived offline from observed behaviour.")
 
     @property
     def mined_id(self) -> str:
@@ -82,7 +83,11 @@ class MineConfig(BaseModel):
                                      "(set false only where docstrings are written for it, or to survey a source).")
     docstring_model: str | None = Field(default=None, description="litellm model that writes missing method "
                                         "docstrings of fresh classes (role enhancer); None = offline: such classes "
-                                        "are rejected as undocumented.")
+                                        "are rejected as undocumented, unless derive_docstrings.")
+    derive_docstrings: bool = Field(default=True, description="Without a docstring_model, write missing method "
+                                    "docstrings from the class's observed behaviour (types, results, exceptions and "
+                                    "examples of the oracle's recorded calls, run in the sandbox); the task records "
+                                    "docstrings 'derived'. False: such classes are rejected as undocumented.")
     docstring_api_base: str | None = Field(default=None, description="Server of the docstring model, if not the provider's.")
     github_settings: GithubSettings = Field(default_factory=GithubSettings, description="GitHub search and API.")
     test_rng_seed: int = Field(default=20250101, description="Seed of the oracle test synthesis for mined classes.")

@@ -52,11 +52,18 @@ def mining_configured(config: MineConfig, settings: Settings) -> bool:
     return config.local is not None or (config.github and bool(settings.token()))
 
 
-def make_documenter(config: MineConfig, settings: Settings | None = None, client: Any = None) -> Any:
-    """The docstring writer of `[mine] docstring_model` (None offline), on `client` or the shared model
-    client of `settings`' artifact tree."""
+def make_documenter(config: MineConfig, settings: Settings | None = None, client: Any = None, *,
+                    pool: Any = None) -> Any:
+    """The docstring writer of `[mine] docstring_model`, on `client` or the shared model client of
+    `settings`' artifact tree; without a model, the offline writer that derives docstrings from observed
+    behaviour on `pool`'s sandbox (`[mine] derive_docstrings`), or None when that is off or no sandbox is
+    given."""
     if config.docstring_model is None:
-        return None
+        if not config.derive_docstrings or pool is None:
+            return None
+        from pipeline.mining.derived_docs import derived_documenter
+
+        return derived_documenter(pool, config.test_rng_seed)
     from pipeline.mining.docstrings import write_docstrings
     from pipeline.models.client import ModelClient
 
@@ -317,7 +324,8 @@ class MineStage(RecordStage):
     @contextmanager
     def open(self, ctx: RunContext, pool: Any) -> Iterator[tuple[Any, Any, Any, Any]]:
         github = self._client(ctx) if ctx.config.mine.github else None
-        yield pool, github, make_documenter(ctx.config.mine, ctx.settings, self.model_client), released_code(ctx.store)
+        documenter = make_documenter(ctx.config.mine, ctx.settings, self.model_client, pool=pool)
+        yield pool, github, documenter, released_code(ctx.store)
 
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> None:
         pool, github, documenter, released = kit

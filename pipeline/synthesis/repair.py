@@ -11,6 +11,7 @@ from pipeline.base.analysis.python_need import requires_python
 from pipeline.base.records import Candidate, GateReport, RejectReason
 from pipeline.base.analysis.class_model import analyse
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
+from pipeline.synthesis.stated_raises import DERIVED, documented_raises
 from pipeline.synthesis.testgen import Renderer, dedupe, random_walks, written_fixtures
 from pipeline.synthesis.tracing import harvest, replay_scenarios
 from pipeline.synthesis.weaken import weaken_overspecified
@@ -64,6 +65,9 @@ def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool)
     scenarios = dedupe(replay_scenarios(pools) + random_walks(model, pools, rng, 60))
     runs = run_oracle(pool, source=candidate.solution_code, module=candidate.module_name,
                       class_name=candidate.class_name, scenarios=scenarios)
+    if candidate.generator.parameters.get("docstrings") == DERIVED:
+        stated = documented_raises(candidate.solution_code, candidate.class_name)
+        runs = [run for run in runs if stated(run)]
     chosen = _pick(runs, missing, edges)
     if not chosen:
         return candidate

@@ -1,0 +1,37 @@
+"""Tests that expect only the exceptions the skeleton states, for classes whose docstrings were derived.
+
+A class documented from one oracle run (`pipeline/mining/derived_docs.py`, `docstrings: derived`) names the
+exceptions that run observed. The test synthesis, and the repair that adds tests for missed lines, run other
+scenarios, and a scenario may raise what the derivation never saw (or what a docstring the author wrote
+leaves out); a test expecting it is one a correct implementation of the skeleton may fail, and the
+consistency judge rejects the task for it. For those classes such runs are not made into tests.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from typing import Any
+
+DERIVED = "derived"
+"""The generator parameter `docstrings` of a candidate whose missing docstrings were derived offline."""
+
+
+def documented_raises(source: str, class_name: str) -> Callable[[Any], bool]:
+    """A predicate on scenario runs (`ScenarioRun`): true when every exception the run raised is named by the
+    docstring of the method that raised it, or by the class docstring."""
+    tree = ast.parse(source)
+    node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name)
+    class_doc = ast.get_docstring(node) or ""
+    docs = {f.name: (ast.get_docstring(f) or "") + "\n" + class_doc for f in node.body
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+    def shows(run: Any) -> bool:  # a ScenarioRun
+        for step, outcome in zip(run.scenario.steps, run.steps):
+            if outcome.get("kind") == "raise" and not re.search(rf"\b{re.escape(outcome['exc'])}\b",
+                                                               docs.get(step.method, class_doc)):
+                return False
+        return True
+
+    return shows
