@@ -986,7 +986,9 @@ _LEAVES_STATED = re.compile(
     r"unchanged|untouched|intact|as it was|as before|no effect|all[- ]or[- ]nothing|atomic\w*|"
     r"roll(?:s|ed)? back|rolled|partial\w*|\bstays?\b|\bremains?\b|\bkept\b|\bleav(?:e|es|ing)\b|"
     r"without (?:any )?(?:effect|chang\w*|record\w*|add\w*|count\w*|stor\w*|modif\w*|touch\w*)|"
-    r"(?:changes|records|adds|counts|stores|keeps|modifies|does|applies|writes) nothing|"
+    # "a call that changes nothing" names a no-op call (the undo feature's "a call that raises, or that changes
+    # nothing, is not recorded"); it says nothing of what a failed call leaves
+    r"(?<!that )(?:changes|records|adds|counts|stores|keeps|modifies|does|applies|writes) nothing|"
     r"(?:changing|recording|counting|adding|storing|applying|doing|modifying|writing) nothing|"
     r"nothing (?:is |was |gets |has been )?(?:recorded|changed|added|counted|stored|kept|modified|applied|written|done)|"
     r"before (?:changing|recording|touching|modifying|storing|adding|any change)", re.I)

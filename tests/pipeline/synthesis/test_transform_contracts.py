@@ -9,6 +9,8 @@ from pipeline.base.analysis.class_model import analyse
 from pipeline.synthesis import transforms
 from pipeline.synthesis.enhance import apply_features, skipped_transforms
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, TransformError
+from pipeline.synthesis.transforms import history
+from validation.faithful import leaves_stated
 
 from synthesis_samples import ACCOUNT, WALLET
 
@@ -65,6 +67,9 @@ def test_history_states_which_calls_are_undoable(enhanced):
     docs = _docstrings(enhanced)
     assert "changes nothing (for example one that refuses the operation by returning False" in docs["try_withdraw"]
     assert "calls that raised or changed nothing are not" in docs["undo"]
+    # which calls are undoable says nothing of what a failed call leaves: the gate still varies that
+    assert not leaves_stated(history.RECORDED) and not leaves_stated(docs["undo"])
+    assert leaves_stated("A failed call changes nothing.") and leaves_stated("The ledger stays unchanged.")
 
 
 def test_snapshot_states_each_key_and_value(enhanced):
