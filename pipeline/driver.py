@@ -121,24 +121,14 @@ class StageWork(Protocol[R]):
         """The stage's summary from the written records of `items` (every one finished); marks it done."""
 
 
-class RecordStage:
-    """Defaults for a stage counted in the funnel: done markers per funnel step, no shared state, one wave."""
+class _OneWave:
+    """Defaults every stage shape shares: items run in the sandbox pool as it is, all in one wave, and none
+    of them ends the stage early."""
 
-    stage: ClassVar[Stage]
-    reads: ClassVar[tuple[Stage | Folder | str, ...]] = ()
-    in_process: ClassVar[bool] = False
     uses_pool: ClassVar[bool] = True  # whether its items run code in the sandbox
-
-    def steps(self, ctx: RunContext) -> tuple[str, ...]:
-        """The funnel steps it counts (and leaves a done marker for)."""
-        return (self.stage,)
 
     def needs_pool(self, ctx: RunContext) -> bool:
         return self.uses_pool
-
-    def finished(self, ctx: RunContext) -> Counts | None:
-        counts = {step: finished_count(ctx.store, ctx.run_id, step) for step in self.steps(ctx)}
-        return counts if all(c is not None for c in counts.values()) else None
 
     @contextmanager
     def open(self, ctx: RunContext, pool: Any) -> Iterator[Any]:
@@ -150,6 +140,22 @@ class RecordStage:
     def enough(self, ctx: RunContext, finished: Sequence[str]) -> bool:
         return False
 
+
+class RecordStage(_OneWave):
+    """Defaults for a stage counted in the funnel: done markers per funnel step, no shared state, one wave."""
+
+    stage: ClassVar[Stage]
+    reads: ClassVar[tuple[Stage | Folder | str, ...]] = ()
+    in_process: ClassVar[bool] = False
+
+    def steps(self, ctx: RunContext) -> tuple[str, ...]:
+        """The funnel steps it counts (and leaves a done marker for)."""
+        return (self.stage,)
+
+    def finished(self, ctx: RunContext) -> Counts | None:
+        counts = {step: finished_count(ctx.store, ctx.run_id, step) for step in self.steps(ctx)}
+        return counts if all(c is not None for c in counts.values()) else None
+
     def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
         raise NotImplementedError
 
@@ -160,7 +166,7 @@ class RecordStage:
         return counts
 
 
-class InputStage:
+class InputStage(_OneWave):
     """Defaults for a stage of a command over inputs it was handed rather than a run's records (the
     `validate` and `judge` commands): nothing is read from or written to a run, so nothing is resumed; an
     item is an input's position, its work returns the input's result as its note, and the stage's result is
@@ -183,19 +189,6 @@ class InputStage:
         return [str(position) for position in range(len(self.inputs))]
 
     def is_done(self, ctx: RunContext, item: str) -> bool:
-        return False
-
-    def needs_pool(self, ctx: RunContext) -> bool:
-        return True
-
-    @contextmanager
-    def open(self, ctx: RunContext, pool: Any) -> Iterator[Any]:
-        yield pool
-
-    def waves(self, ctx: RunContext, items: Sequence[str]) -> int:
-        return max(1, len(items))
-
-    def enough(self, ctx: RunContext, finished: Sequence[str]) -> bool:
         return False
 
     def finish(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> list[Any]:

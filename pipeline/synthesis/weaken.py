@@ -94,7 +94,31 @@ def text_parts(text: str, open_words: Collection[str]) -> list[str]:
     return list(dict.fromkeys(p for p in _TEXT_PART.findall(text) if p not in open_words))
 
 
-class _TextWith(cst.CSTTransformer):
+class _ExpectedValues(cst.CSTTransformer):
+    """Rewrites the values a comparison expects, one leaf at a time (`_leaf`), looking into list, tuple and
+    dict displays (dict keys stay: they name, they are not compared loosely)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.Comparison:
+        targets = [t.with_changes(comparator=self._deep(t.comparator)) for t in updated.comparisons]
+        return updated.with_changes(left=self._deep(updated.left), comparisons=targets)
+
+    def _deep(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        if isinstance(node, (cst.List, cst.Tuple)):
+            return node.with_changes(elements=[e.with_changes(value=self._deep(e.value)) for e in node.elements])
+        if isinstance(node, cst.Dict):
+            return node.with_changes(elements=[e.with_changes(value=self._deep(e.value))
+                                               if isinstance(e, cst.DictElement) else e for e in node.elements])
+        return self._leaf(node)
+
+    def _leaf(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        raise NotImplementedError
+
+
+class _TextWith(_ExpectedValues):
     """In `==`/`!=` comparisons, expected texts (alone or inside list, tuple and dict displays) that hold a
     reworded word become `TextWith(<their other parts>)`; `found` counts texts with a reworded word anywhere
     else in the statement (looked into another way: `in`, `startswith`), which this cannot weaken."""
@@ -102,7 +126,6 @@ class _TextWith(cst.CSTTransformer):
     def __init__(self, open_words: frozenset[str]) -> None:
         super().__init__()
         self.open_words = open_words
-        self.count = 0
         self.replaced: set[int] = set()
 
     def _worded(self, node: cst.CSTNode) -> str | None:
@@ -115,15 +138,9 @@ class _TextWith(cst.CSTTransformer):
     def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.Comparison:
         if not all(isinstance(t.operator, (cst.Equal, cst.NotEqual)) for t in updated.comparisons):
             return updated
-        targets = [t.with_changes(comparator=self._deep(t.comparator)) for t in updated.comparisons]
-        return updated.with_changes(left=self._deep(updated.left), comparisons=targets)
+        return super().leave_Comparison(original, updated)
 
-    def _deep(self, node: cst.BaseExpression) -> cst.BaseExpression:
-        if isinstance(node, (cst.List, cst.Tuple)):
-            return node.with_changes(elements=[e.with_changes(value=self._deep(e.value)) for e in node.elements])
-        if isinstance(node, cst.Dict):
-            return node.with_changes(elements=[e.with_changes(value=self._deep(e.value))
-                                               if isinstance(e, cst.DictElement) else e for e in node.elements])
+    def _leaf(self, node: cst.BaseExpression) -> cst.BaseExpression:
         text = self._worded(node)
         if text is None:
             return node
@@ -162,24 +179,11 @@ def _checks(statement: cst.CSTNode) -> bool:
     return False
 
 
-class _Approximate(cst.CSTTransformer):
+class _Approximate(_ExpectedValues):
     """In comparisons, float literals (and their negations), alone or inside list, tuple and dict displays,
     become `pytest.approx(...)`; floats passed as arguments stay as they are."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.Comparison:
-        targets = [t.with_changes(comparator=self._deep(t.comparator)) for t in updated.comparisons]
-        return updated.with_changes(left=self._deep(updated.left), comparisons=targets)
-
-    def _deep(self, node: cst.BaseExpression) -> cst.BaseExpression:
-        if isinstance(node, (cst.List, cst.Tuple)):
-            return node.with_changes(elements=[e.with_changes(value=self._deep(e.value)) for e in node.elements])
-        if isinstance(node, cst.Dict):
-            return node.with_changes(elements=[e.with_changes(value=self._deep(e.value))
-                                               if isinstance(e, cst.DictElement) else e for e in node.elements])
+    def _leaf(self, node: cst.BaseExpression) -> cst.BaseExpression:
         negated = isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
         number = node.expression if negated else node
         # Every float of a check that failed the float variant: a computed 2.0 may be 1.9999999999999998 in
