@@ -75,8 +75,9 @@ class BuildConfig(BaseModel):
         settings = self.model_dump(mode="json", exclude={"models", "sandbox_python"})
         if self.sandbox_python is not None:  # unset, it keeps the run ids of builds made before the setting
             settings["sandbox_python"] = str(self.sandbox_python)
-        if self.mine.as_seeds:  # at its default it keeps the run ids of builds made before the setting
-            del settings["mine"]["as_seeds"]
+        for name in ("as_seeds", "derive_docstrings"):  # at their defaults they keep the run ids of builds
+            if getattr(self.mine, name):                 # made before the settings existed
+                del settings["mine"][name]
         if self.models.uses_models:  # offline builds keep their run ids; the budget never changes a run's id
             settings["models"] = self.models.run_identity()
         return settings

@@ -42,10 +42,14 @@ def test_mined_classes_as_seeds_is_the_default_and_keeps_earlier_run_ids(tmp_pat
 
     mining = BuildConfig(mine=MineConfig(local=Path("/tmp/repos")))
     assert mining.mine.as_seeds is True
-    # digests of these configurations before `[mine] as_seeds` existed: their runs keep their ids
+    # digests of these configurations before `[mine] as_seeds` and `derive_docstrings` existed: their runs
+    # keep their ids
     assert (mining.fingerprint(), BuildConfig().fingerprint()) == ("c6374d4b15", "02b2632ba8")
     path = tmp_path / "build.toml"
     path.write_text('[mine]\nlocal = "/tmp/repos"\nas_seeds = false\n')
     apart = load_config(path)
     assert apart.mine.as_seeds is False and apart.fingerprint() != mining.fingerprint()
     assert not apart.resumes_as(mining)
+    path.write_text('[mine]\nlocal = "/tmp/repos"\nderive_docstrings = false\n')
+    underived = load_config(path)
+    assert underived.mine.derive_docstrings is False and underived.fingerprint() != mining.fingerprint()
