@@ -24,7 +24,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,10 +37,9 @@ from pipeline.base.analysis.class_model import ClassModel, MethodModel, analyse
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.cst_edit import ClassEditor, EditError, _docstring_node
 from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal, evaluated_docstring
-from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
+from pipeline.synthesis.jobs import JobFailed, error_rejection, never_fatal
 from pipeline.synthesis.observed_types import with_observed_types
 from pipeline.synthesis.oracle import ScenarioRun
-from pipeline.synthesis.pairing import pair_seeds
 from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall, harvest, replay_scenarios
@@ -745,26 +744,10 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: San
     )
 
 
-def compose_seeds(seeds: Sequence[SeedClass], config: ComposeConfig, *, pool: SandboxPool, jobs: int = 1,
-                  on_pairs: Callable[[int], None] | None = None,
-                  on_done: Callable[[], None] | None = None) -> Iterator[Candidate | Rejection]:
-    """Composed candidates (or rejections) for the seeded, spread-out pairs of `seeds`, in pair order.
-
-    `jobs` pairs are synthesised at once (each waits on its own sandbox worker); the output order does not
-    depend on it. For progress reporting, `on_pairs(n)` is told how many pairs will be tried and `on_done()`
-    is called as each pair is finished.
-    """
-    pairs = pair_seeds(seeds, rng_seed=config.rng_seed, max_pairs=config.max_pairs,
-                       max_uses_per_seed=config.max_uses_per_seed, composable=config.composable, fits=may_bridge)
-    if on_pairs is not None:
-        on_pairs(len(pairs))
-    yield from in_order(lambda pair: compose_guarded(pair, config, pool=pool), pairs, jobs, on_done)
-
-
 def compose_guarded(pair: tuple[SeedClass, SeedClass], config: ComposeConfig, *,
                     pool: SandboxPool) -> list[Candidate | Rejection]:
     """One pair's candidate (or rejection), such that the pair never ends the stage: an unexpected error
-    becomes its `internal_error` rejection. The unit of work of `compose_seeds` and of a per-pair task."""
+    becomes its `internal_error` rejection. The work for one item of the compose stage (`pipeline/stages.py`)."""
     def failed(pair: tuple[SeedClass, SeedClass], exc: Exception) -> Rejection:
         a, b = pair
         return error_rejection("cmp-" + content_hash(a.seed_id, b.seed_id, "error", config.rng_seed), STAGE, exc,
