@@ -83,6 +83,7 @@ def _defined_names(source: str) -> set[str]:
 
 
 def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: int) -> tuple[str, int]:
+    from pipeline.mining.long_walks import long_walks
     from pipeline.mining.pools import static_pools
     from pipeline.base.analysis.class_model import analyse
     from pipeline.synthesis.testgen import synthesize_tests
@@ -91,8 +92,8 @@ def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: i
     pools = static_pools(mined.slice_code, mined.class_name)
     rng = random.Random(f"{rng_seed}:{mined.mined_id}")
     shows = documented_raises(mined.slice_code, mined.class_name) if mined.docstrings_by == DERIVED else None
-    result = synthesize_tests(pool, source=mined.slice_code, module=module, model=model, pools=pools, extra=(),
-                              rng=rng, shows=shows)
+    result = synthesize_tests(pool, source=mined.slice_code, module=module, model=model, pools=pools,
+                              extra=long_walks(model, pools, rng), rng=rng, shows=shows)
     return result.test_code, result.tests
 
 

@@ -2,7 +2,8 @@
 
 The oracle synthesis (pipeline/synthesis) needs values to call methods with. For seeds they are harvested
 by running the seed's tests; a mined class may have none, so the values come from what its source says:
-docstring examples (`>>> obj.add("x", 3)`), default values, type hints (`int` -> 0, 1, 3, ...), and the
+docstring examples (`>>> obj.add("x", 3)`), default values, type hints (`int` -> 0, 1, 3, ...), the
+constants a method compares a parameter with (`0 <= row <= 2` wants 0, 1, 2 and the 3 beyond), and the
 literals of the module (a class that compares against "open"/"closed" wants those strings). Every value is
 a literal's source text; nothing is evaluated except by `ast.literal_eval`, which runs no code.
 """
@@ -16,6 +17,8 @@ import re
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall
 
 CALLS_PER_METHOD = 4
+MAX_COMBINED_CALLS = 12  # calls of one method whose parameters have compared values: their combinations
+SPAN = 8  # integer bounds at most this far apart are enumerated (a board's 0..2, a week's 1..7)
 _BY_TYPE: dict[str, tuple[str, ...]] = {
     "int": ("1", "3", "0", "10"),
     "float": ("1.5", "0.0", "2.0", "10.0"),
@@ -85,6 +88,44 @@ def _docstring_examples(function: ast.FunctionDef, name: str) -> list[tuple[str,
     return out
 
 
+def compared_constants(function: ast.FunctionDef, name: str) -> list[object]:
+    """The constants `function` compares its parameter `name` with, in source order: both sides of
+    `name < 3`, each bound of `0 <= name <= 2`, each member of `name in ("a", "b")`. These are the values
+    at which the method's branches turn, which type hints alone never reach (a board indexed 0..2 called
+    with 10 takes the out-of-range branch every time)."""
+    found: list[object] = []
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Compare):
+            continue
+        operands = [node.left, *node.comparators]
+        if not any(isinstance(o, ast.Name) and o.id == name for o in operands):
+            continue
+        for operand in operands:
+            members = operand.elts if isinstance(operand, (ast.Tuple, ast.List, ast.Set)) else [operand]
+            for member in members:
+                if isinstance(member, ast.UnaryOp) and isinstance(member.op, ast.USub) and isinstance(member.operand, ast.Constant):
+                    member = ast.Constant(-member.operand.value) if isinstance(member.operand.value, (int, float)) else member
+                if (isinstance(member, ast.Constant) and not isinstance(member.value, bool)
+                        and isinstance(member.value, (int, float, str)) and member.value not in found):
+                    found.append(member.value)
+    return found
+
+
+def _boundary_values(constants: list[object]) -> tuple[list[str], list[str]]:
+    """(values inside the compared range, values just outside it), as source text. Integers whose bounds
+    lie at most SPAN apart are enumerated; wider ones give their bounds and midpoint. Strings and floats
+    are their own values (a string compared for equality has no outside but "anything else")."""
+    ints = sorted(c for c in constants if isinstance(c, int))
+    inside = [repr(c) for c in constants if not isinstance(c, int)]
+    outside: list[str] = []
+    if ints:
+        low, high = ints[0], ints[-1]
+        span = range(low, high + 1) if high - low <= SPAN else sorted({low, (low + high) // 2, high, *ints})
+        inside = [repr(v) for v in span] + inside
+        outside = [repr(low - 1), repr(high + 1)]
+    return inside, outside
+
+
 def _calls_for(function: ast.FunctionDef, literals: dict[str, list[str]], drop_first: bool) -> list[ObservedCall]:
     args = function.args
     positional = list(args.posonlyargs) + list(args.args)
@@ -95,6 +136,7 @@ def _calls_for(function: ast.FunctionDef, literals: dict[str, list[str]], drop_f
     defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)[-len(positional):] if positional else []
     calls = [ObservedCall(function.name, example) for example in _docstring_examples(function, function.name)]
     choices: list[tuple[str, ...]] = []
+    bounded: list[tuple[list[str], list[str]]] = []
     for arg, default in zip(positional, defaults):
         values = list(_type_values(arg.annotation, literals))
         if default is not None and _literal(ast.unparse(default)):
@@ -102,10 +144,27 @@ def _calls_for(function: ast.FunctionDef, literals: dict[str, list[str]], drop_f
         if not values and default is not None:
             break  # an optional argument we know nothing about: leave it and the rest to their defaults
         choices.append(tuple(dict.fromkeys(values or _FALLBACK)))
-    for index in range(CALLS_PER_METHOD):
-        picked = tuple(values[(index + position) % len(values)] for position, values in enumerate(choices))
-        calls.append(ObservedCall(function.name, picked))
-    return list(dict.fromkeys(calls))[:CALLS_PER_METHOD + 2]
+        bounded.append(_boundary_values(compared_constants(function, arg.arg)))
+    rotated = [ObservedCall(function.name, tuple(values[(index + position) % len(values)]
+                                                 for position, values in enumerate(choices)))
+               for index in range(CALLS_PER_METHOD)]
+    if any(inside for inside, _ in bounded):  # the compared values first, the hinted ones still tried
+        return list(dict.fromkeys(calls + _combined_calls(function.name, choices, bounded) + rotated))
+    return list(dict.fromkeys(calls + rotated))[:CALLS_PER_METHOD + 2]
+
+
+def _combined_calls(method: str, choices: list[tuple[str, ...]],
+                    bounded: list[tuple[list[str], list[str]]]) -> list[ObservedCall]:
+    """Calls of a method some of whose parameters are compared with constants: every combination of the
+    in-range values (up to MAX_COMBINED_CALLS, so that a walk can fill a 3x3 board), then one call per
+    parameter with a value just outside its range; a parameter without compared constants takes its
+    hinted values in turn."""
+    axes = [inside or list(values[:2]) for (inside, _), values in zip(bounded, choices)]
+    calls = [ObservedCall(method, tuple(combo)) for combo in itertools.islice(itertools.product(*axes), MAX_COMBINED_CALLS)]
+    for position, (_, outside) in enumerate(bounded):
+        for value in outside:
+            calls.append(ObservedCall(method, tuple(value if i == position else axis[0] for i, axis in enumerate(axes))))
+    return calls
 
 
 def static_pools(source: str, class_name: str) -> ArgumentPools:
