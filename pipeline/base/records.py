@@ -107,6 +107,12 @@ class RejectReason(str, Enum):
     NOT_FRESH = "not_fresh"  # first appeared in the repository before the cut-off
     SOURCE_UNREADABLE = "source_unreadable"  # an object or response of the source could not be read
     NO_DOMAIN = "no_domain"  # no (selected) domain's keywords match the repository or the class
+    # third-party code committed into the repository (a virtual environment, site-packages, vendor/): neither
+    # its licence nor its first commit is the repository's; one rejection per vendored folder
+    VENDORED = "vendored"
+    # invisible format characters (zero-width, bidirectional controls) in the code: what a reader sees is not
+    # what runs, and such marks are how copies are traced
+    HIDDEN_CHARACTERS = "hidden_characters"
     # Bad model answers (pipeline/models): each kept with the raw answer as evidence.
     WRONG_CLASS_NAME = "wrong_class_name"  # the answer's code does not define the expected class
     SEVERAL_CLASSES = "several_classes"  # more than one class, or more than one block defining it

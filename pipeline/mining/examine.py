@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -132,6 +133,20 @@ def _failed(unit: ClassUnit, step: str, exc: Exception, supported: Supported) ->
     return explained or Drop(RejectReason.MALFORMED, f"could not {step} {unit.name}: {type(exc).__name__}: {exc}")
 
 
+def hidden_characters(name: str, code: str) -> Drop | None:
+    """`hidden_characters` when `code` (the slice, with the file's header comment) holds invisible format
+    characters (Unicode category Cf: zero-width spaces and joiners, bidirectional overrides, a byte-order
+    mark inside the text). A task is read by people and models as text: code whose visible form differs from
+    what runs, or that carries a watermark tracing its copies, is not one."""
+    found = sorted({char for char in code if unicodedata.category(char) == "Cf"})
+    if not found:
+        return None
+    line = next(number for number, text in enumerate(code.splitlines(), 1) if any(c in text for c in found))
+    names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in found[:3])
+    return Drop(RejectReason.HIDDEN_CHARACTERS, f"{name}: invisible characters ({names}), first on line {line} of its slice",
+                {"characters": [f"U+{ord(c):04X}" for c in found], "line": line})
+
+
 def _examine_class(unit: ClassUnit, cheap: list[Filter[ClassUnit]], supported: Supported) -> Passed | Drop:
     drop = first_drop(unit, cheap)
     if drop is not None:
@@ -140,7 +155,7 @@ def _examine_class(unit: ClassUnit, cheap: list[Filter[ClassUnit]], supported: S
         piece = slice_class(unit)
     except Exception as exc:  # noqa: BLE001 - a resolver failure on odd code costs this class only
         return _failed(unit, "slice", exc, supported)
-    drop = self_contained(piece) or effects_filter(piece)
+    drop = self_contained(piece) or hidden_characters(piece.class_name, piece.code) or effects_filter(piece)
     if drop is None:
         try:
             drop = unsupported(f"{unit.name} (its slice)", python_need(piece.code), supported)  # its names count too
@@ -224,6 +239,13 @@ def rejection(repository: str, path: str, class_name: str, drop: Drop) -> Reject
     return Rejection(candidate_id=mined_id(repository, path, class_name), stage=STAGE, reason=drop.reason,
                      detail=f"{repository}:{path}:{class_name}: {drop.detail}",
                      evidence={"repository": repository, "path": path, "class_name": class_name, **drop.evidence})
+
+
+def vendored_rejections(repository: str, vendored: dict[str, int]) -> Iterator[Rejection]:
+    """One `vendored` rejection per folder of third-party code (pipeline/mining/vendored.py)."""
+    for root, files in sorted(vendored.items()):
+        yield rejection(repository, root, "", Drop(RejectReason.VENDORED, f"{files} Python files of third-party code "
+                                                   "committed under this folder: not mined", {"files": files}))
 
 
 def description_of(unit: ClassUnit) -> str:

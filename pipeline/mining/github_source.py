@@ -20,13 +20,14 @@ from pipeline.base.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
 from pipeline.mining.domain import match_domain
 from pipeline.mining.examine import (Documenter, Passed, description_of, docstring_author, documented_slice,
-                                     examine_source, is_test_path, rejection, tests_using)
+                                     examine_source, is_test_path, rejection, tests_using, vendored_rejections)
 from pipeline.mining.filters import Drop
 from pipeline.mining.github_api import GithubApi, GithubUnavailable
 from pipeline.mining.licence import NONE, UNKNOWN, is_allowed
 from pipeline.mining.local import cutoff_timestamp
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally
+from pipeline.mining.vendored import split_vendored
 from pipeline.base.records import Rejection, RejectReason
 
 MAX_RENAMES = 5
@@ -78,7 +79,10 @@ def mine_repository(api: GithubApi, full_name: str, config: MineConfig, registry
                                                 f"licence {licence} is not on the allow-list", {"licence": licence}))
         return
     files = [e for e in api.tree(full_name, info["head"]) if e["path"].endswith(".py")]
-    files = files[:config.github_settings.max_files_per_repo]
+    own, vendored = split_vendored([e["path"] for e in files])
+    yield from vendored_rejections(full_name, vendored)
+    kept = set(own)
+    files = [e for e in files if e["path"] in kept][:config.github_settings.max_files_per_repo]
     sources: dict[str, str | None] = {}
     for entry in files:
         try:

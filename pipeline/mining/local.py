@@ -16,13 +16,14 @@ from pipeline.base.analysis.python_need import Supported
 from pipeline.domains import DomainRegistry
 from pipeline.mining.domain import match_domain
 from pipeline.mining.examine import (Documenter, Passed, description_of, docstring_author, documented_slice,
-                                     examine_source, is_test_path, rejection, tests_using)
+                                     examine_source, is_test_path, rejection, tests_using, vendored_rejections)
 from pipeline.mining.filters import Drop
 from pipeline.mining.freshness import first_appearance, first_by_names
 from pipeline.mining.gitrepo import GitError, GitRepo, TreeEntry, find_repositories
 from pipeline.mining.licence import NONE, is_allowed, licence_files, spdx_of_text
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally
+from pipeline.mining.vendored import split_vendored
 from pipeline.base.records import Rejection, RejectReason
 
 README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
@@ -98,7 +99,10 @@ def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, ta
             yield rejection(repository, link.path, "", Drop(
                 RejectReason.SOURCE_UNREADABLE, "a symbolic link, not a file: not followed (a loop or a path outside "
                 "the repository would be read through it; its target is mined where it lives)"))
-    python = [e for e in entries if e.path.endswith(".py")]
+    own, vendored = split_vendored([e.path for e in entries if e.path.endswith(".py")])
+    yield from vendored_rejections(repository, vendored)
+    kept = set(own)
+    python = [e for e in entries if e.path in kept]
     sources = _read_python(repo, python)
     test_sources = _test_sources(sources)
     repo.unreadable = {p for p, s in sources.items() if s is None}
