@@ -17,9 +17,11 @@ CLASS_WEIGHT = 3
 
 
 def words(text: str) -> str:
-    """Lower-case words of `text` joined by single spaces, CamelCase and snake_case split."""
+    """Lower-case words of `text` joined by single spaces, CamelCase, snake_case and kebab-case split (a
+    repository named `python-algorithms` or a folder `linked-list/` says "algorithms" and "linked list";
+    a hyphenated keyword such as "n-gram" is split the same way, so it still matches "n-gram")."""
     split = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", text))
-    return " " + " ".join(re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)?", split.lower())) + " "
+    return " " + " ".join(re.findall(r"[a-z0-9]+", split.lower())) + " "
 
 
 def _hits(keyword: str, text: str) -> int:
