@@ -16,12 +16,13 @@ from __future__ import annotations
 import bisect
 import builtins
 import sys
+import weakref
 from dataclasses import dataclass
 
 import libcst as cst
 from libcst.metadata import GlobalScope
 
-from pipeline.mining.extract import ClassUnit, dotted_name
+from pipeline.mining.extract import ClassUnit, ParsedModule, dotted_name
 from pipeline.mining.filters import Drop
 from pipeline.base.records import RejectReason
 
@@ -38,9 +39,11 @@ class Slice:
     names: tuple[str, ...]  # module-level names pulled in besides the class
     imports: tuple[str, ...]  # every module the slice imports (absolute; relative ones keep their dots)
     unresolved: tuple[str, ...]  # names used that no statement of the module defines (star imports)
+    inlined: tuple[str, ...] = ()  # "module:name" of each definition taken from another file of the repository
+    through: tuple[tuple[str, str], ...] = ()  # (import as in `imports`, why it is there: the module chain)
 
 
-def _is_future_import(stmt: cst.CSTNode) -> bool:
+def is_future_import(stmt: cst.CSTNode) -> bool:
     return isinstance(stmt, cst.SimpleStatementLine) and any(
         isinstance(s, cst.ImportFrom) and isinstance(s.module, cst.Name) and s.module.value == "__future__"
         for s in stmt.body)
@@ -66,41 +69,87 @@ class _Statements:
         return index if index >= 0 else None
 
 
-def slice_class(unit: ClassUnit) -> Slice:
-    """The slice of `unit` (see the module docstring). Statements keep their source order."""
-    tree = unit.module.tree
-    scopes, positions = unit.module.metadata
+@dataclass(frozen=True, eq=False)
+class ModuleGraph:
+    """Which top-level statement of a module uses which, by name: what every slice of the module walks.
+
+    `uses[i]` maps each statement that statement `i` refers to onto the names it takes from it; `binds[i]`
+    is what statement `i` defines at module level; `undefined[i]` the names `i` uses that no statement
+    defines (a star import's, or a typo's)."""
+
+    body: tuple[cst.BaseStatement, ...]
+    uses: dict[int, dict[int, set[str]]]
+    binds: dict[int, set[str]]
+    undefined: dict[int, set[str]]
+
+    def definers(self, name: str) -> list[int]:
+        """The statements binding `name` at module level, in source order (several for `try`/`except`
+        fallbacks or reassignments: a slice takes them all)."""
+        return sorted(index for index, names in self.binds.items() if name in names)
+
+    def closure(self, wanted: dict[int, set[str]]) -> dict[int, set[str]]:
+        """`wanted` (statement -> names asked of it) and every statement those use, transitively, each with
+        the names asked of it (an import statement is then resolved for those names only)."""
+        needed = {index: set(names) for index, names in wanted.items()}
+        frontier = list(needed)
+        while frontier:
+            for used, names in self.uses.get(frontier.pop(), {}).items():
+                before = needed.get(used)
+                if before is None or not names <= before:
+                    needed.setdefault(used, set()).update(names)
+                    if before is None:
+                        frontier.append(used)
+        return needed
+
+
+def module_graph(module: ParsedModule) -> ModuleGraph:
+    """The statement graph of `module`, from libcst's scopes (one analysis, shared by its classes)."""
+    cached = _GRAPHS.get(module)
+    if cached is not None:
+        return cached
+    tree = module.tree
+    scopes, positions = module.metadata
     statements = _Statements(tuple(tree.body), positions)
     scope = scopes.get(tree)
     if not isinstance(scope, GlobalScope):
-        raise ValueError(f"{unit.module.path}: no global scope")
-    depends: dict[int, set[int]] = {}
-    definers: dict[int, set[str]] = {}
+        raise ValueError(f"{module.path}: no global scope")
+    uses: dict[int, dict[int, set[str]]] = {}
+    binds: dict[int, set[str]] = {}
     for assignment in scope.assignments:
         node = getattr(assignment, "node", None)
         defined_at = statements.index_of(node) if node is not None else None
         if defined_at is None:
             continue
-        definers.setdefault(defined_at, set()).add(assignment.name)
+        binds.setdefault(defined_at, set()).add(assignment.name)
         for access in assignment.references:
             used_at = statements.index_of(access.node)
             if used_at is not None and used_at != defined_at:
-                depends.setdefault(used_at, set()).add(defined_at)
+                uses.setdefault(used_at, {}).setdefault(defined_at, set()).add(assignment.name)
+    undefined: dict[int, set[str]] = {}
+    for every in {s for s in scopes.values() if s is not None}:
+        for access in every.accesses:
+            if isinstance(access.node, cst.Name) and not access.referents and access.node.value not in _BUILTINS:
+                at = statements.index_of(access.node)
+                if at is not None:
+                    undefined.setdefault(at, set()).add(access.node.value)
+    graph = ModuleGraph(tuple(tree.body), uses, binds, undefined)
+    _GRAPHS[module] = graph
+    return graph
+
+
+_GRAPHS: weakref.WeakKeyDictionary[ParsedModule, ModuleGraph] = weakref.WeakKeyDictionary()
+
+
+def slice_class(unit: ClassUnit) -> Slice:
+    """The slice of `unit` (see the module docstring). Statements keep their source order."""
+    tree = unit.module.tree
+    graph = module_graph(unit.module)
     start = tree.body.index(unit.node)
-    keep, frontier = {start}, [start]
-    while frontier:
-        for needed in depends.get(frontier.pop(), ()):
-            if needed not in keep:
-                keep.add(needed)
-                frontier.append(needed)
-    every_scope = {s for s in scopes.values() if s is not None}
-    unresolved = sorted({access.node.value for s in every_scope for access in s.accesses
-                         if isinstance(access.node, cst.Name) and not access.referents
-                         and access.node.value not in _BUILTINS
-                         and statements.index_of(access.node) in keep})
-    names = sorted({name for index in keep if index != start for name in definers.get(index, ())})
+    keep = set(graph.closure({start: {unit.name}}))
+    unresolved = sorted({name for index in keep for name in graph.undefined.get(index, ())})
+    names = sorted({name for index in keep if index != start for name in graph.binds.get(index, ())})
     for index, stmt in enumerate(tree.body):
-        if _is_future_import(stmt) or (unresolved and _is_star_import(stmt)):
+        if is_future_import(stmt) or (unresolved and _is_star_import(stmt)):
             keep.add(index)
     body = [stmt for index, stmt in enumerate(tree.body) if index in keep]
     code = tree.with_changes(body=body).code
@@ -133,8 +182,12 @@ def self_contained(piece: Slice) -> Drop | None:
     """The slice imports only the standard library and every name it uses is defined."""
     outside = third_party(piece.imports)
     if outside:
-        return Drop(RejectReason.NOT_SELF_CONTAINED, f"{piece.class_name} needs {', '.join(outside)}",
-                    {"modules": outside})
+        why = dict(piece.through)
+        named = [f"{m} ({why[m]})" if m in why else m for m in outside]
+        evidence: dict[str, object] = {"modules": outside}
+        if any(m in why for m in outside):
+            evidence["through"] = {m: why[m] for m in outside if m in why}
+        return Drop(RejectReason.NOT_SELF_CONTAINED, f"{piece.class_name} needs {', '.join(named)}", evidence)
     if piece.unresolved:
         return Drop(RejectReason.NOT_SELF_CONTAINED,
                     f"{piece.class_name} uses names defined nowhere in its module: {', '.join(piece.unresolved[:5])}",
