@@ -24,6 +24,7 @@ from pipeline.mining.effects import effects_filter
 from pipeline.mining.extract import ClassUnit, ParsedModule, parse_module
 from pipeline.mining.filters import Drop, Filter, first_drop
 from pipeline.mining.records import MineConfig, mined_id
+from pipeline.mining.repo_imports import RepositoryModules, slice_with_imports
 from pipeline.mining.shape import interaction_filter, is_test_path, kind_filter, size_filter
 from pipeline.mining.slicing import Slice, self_contained, slice_class
 from pipeline.base.records import Rejection, RejectReason
@@ -147,14 +148,17 @@ def hidden_characters(name: str, code: str) -> Drop | None:
                 {"characters": [f"U+{ord(c):04X}" for c in found], "line": line})
 
 
-def _examine_class(unit: ClassUnit, cheap: list[Filter[ClassUnit]], supported: Supported) -> Passed | Drop:
+def _examine_class(unit: ClassUnit, cheap: list[Filter[ClassUnit]], supported: Supported,
+                   repository: RepositoryModules | None = None) -> Passed | Drop:
     drop = first_drop(unit, cheap)
     if drop is not None:
         return drop
     try:
-        piece = slice_class(unit)
+        piece = slice_class(unit) if repository is None else slice_with_imports(unit, repository)
     except Exception as exc:  # noqa: BLE001 - a resolver failure on odd code costs this class only
         return _failed(unit, "slice", exc, supported)
+    if isinstance(piece, Drop):  # two files of the repository define a name it needs
+        return piece
     drop = self_contained(piece) or hidden_characters(piece.class_name, piece.code) or effects_filter(piece)
     if drop is None:
         try:
@@ -165,20 +169,22 @@ def _examine_class(unit: ClassUnit, cheap: list[Filter[ClassUnit]], supported: S
 
 
 def examine_module(module: ParsedModule, config: MineConfig, *, require_docstrings: bool = True,
-                   supported: Supported | None = None) -> Iterator[Passed | tuple[ClassUnit, Drop]]:
+                   supported: Supported | None = None,
+                   repository: RepositoryModules | None = None) -> Iterator[Passed | tuple[ClassUnit, Drop]]:
     """For each top-level class: `Passed`, or the class and the first filter's drop.
 
     Order, by cost: kind and size (the syntax tree as parsed), the Python the class needs, documentation,
     the slice and its imports and effects (one scope analysis per module) and the Python the slice needs,
     and last the interaction edges (a per-method analysis, the costliest). `supported` is what the sandbox
     and this process can run and read (default: this process's own Python for both). An analysis that
-    raises costs its class only."""
+    raises costs its class only. With `repository` (the files of the module's repository) a slice follows
+    imports of the repository's own modules (`repo_imports`); without, they reject the class."""
     supported = supported or Supported(sandbox=RUNNING)
     cheap = ([kind_filter(module.path), size_filter(config.shape), syntax_filter(supported)]
              + ([documented_filter] if require_docstrings else []))
     for unit in module.classes:
         try:
-            outcome = _examine_class(unit, cheap, supported)
+            outcome = _examine_class(unit, cheap, supported, repository)
         except Exception as exc:  # noqa: BLE001 - e.g. the kind filter's analysis on syntax it cannot read
             outcome = _failed(unit, "analyse", exc, supported)
         yield outcome if isinstance(outcome, Passed) else (unit, outcome)
@@ -218,7 +224,8 @@ def source_text(data: bytes | str | None, max_bytes: int) -> str | Drop:
 
 
 def examine_source(path: str, data: bytes | str | None, config: MineConfig, *, require_docstrings: bool = True,
-                   supported: Supported | None = None) -> Iterator[FileOutcome]:
+                   supported: Supported | None = None,
+                   repository: RepositoryModules | None = None) -> Iterator[FileOutcome]:
     """Every top-level class of one file through `examine_module`, or one drop for a file that cannot be
     read (`source_text`) or parsed by libcst (whose grammar reaches Python 3.14: what it cannot parse is not
     Python)."""
@@ -230,7 +237,8 @@ def examine_source(path: str, data: bytes | str | None, config: MineConfig, *, r
     if isinstance(module, Drop):
         yield "", module
         return
-    for outcome in examine_module(module, config, require_docstrings=require_docstrings, supported=supported):
+    for outcome in examine_module(module, config, require_docstrings=require_docstrings, supported=supported,
+                                  repository=repository):
         yield outcome if isinstance(outcome, Passed) else (outcome[0].name, outcome[1])
 
 

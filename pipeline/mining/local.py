@@ -22,6 +22,7 @@ from pipeline.mining.freshness import first_appearance, first_by_names
 from pipeline.mining.gitrepo import GitError, GitRepo, TreeEntry, find_repositories
 from pipeline.mining.licence import NONE, is_allowed, licence_files, spdx_of_text
 from pipeline.mining.records import MineConfig, MinedClass
+from pipeline.mining.repo_imports import RepositoryModules
 from pipeline.mining.tally import Tally
 from pipeline.mining.vendored import split_vendored
 from pipeline.base.records import Rejection, RejectReason
@@ -109,8 +110,9 @@ def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, ta
     cutoff = cutoff_timestamp(config)
     url = repo.origin_url() or str(path)
     survivors: list[tuple[str, Passed, str]] = []  # (path, class, domain): what the history queries date
+    modules = RepositoryModules(sources, config.max_file_bytes)  # slices follow imports of these
     for file_path, source in sorted(sources.items()):
-        for outcome in examine_source(file_path, source, config, supported=supported,
+        for outcome in examine_source(file_path, source, config, supported=supported, repository=modules,
                                       require_docstrings=config.require_docstrings and documenter is None):
             if not isinstance(outcome, Passed):
                 class_name, drop = outcome
@@ -150,7 +152,8 @@ def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, ta
                          licence=licence, first_commit=first.commit, first_commit_date=first.date,
                          found_by=first.how, domain=domain, slice_code=code,
                          repo_tests=tests_using(unit.name, test_sources), description=description_of(unit),
-                         docstrings_by=docstring_author(config) if code != outcome.piece.code else None)
+                         docstrings_by=docstring_author(config) if code != outcome.piece.code else None,
+                         inlined=outcome.piece.inlined)
 
 
 def _names_at_once(repo: GitRepo, names: list[str]):  # noqa: ANN202 - dict[str, Appearance] | None

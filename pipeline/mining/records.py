@@ -35,6 +35,8 @@ class MinedClass(Record):
     description: str = Field(default="", description="The class docstring's first paragraph.")
     docstrings_by: str | None = Field(default=None, description="Who wrote missing method docstrings, if any: the "
                                       "model's name, or 'derived' when derived offline from observed behaviour.")
+    inlined: tuple[str, ...] = Field(default=(), description="Definitions `slice_code` took from other files of the "
+                                     "repository (imports of its own modules followed), as 'module:name'.")
 
     @property
     def mined_id(self) -> str:
