@@ -157,8 +157,6 @@ def _examine_class(unit: ClassUnit, cheap: list[Filter[ClassUnit]], supported: S
         piece = slice_class(unit) if repository is None else slice_with_imports(unit, repository)
     except Exception as exc:  # noqa: BLE001 - a resolver failure on odd code costs this class only
         return _failed(unit, "slice", exc, supported)
-    if isinstance(piece, Drop):  # two files of the repository define a name it needs
-        return piece
     drop = self_contained(piece) or hidden_characters(piece.class_name, piece.code) or effects_filter(piece)
     if drop is None:
         try:

@@ -15,9 +15,13 @@ library's names (the standard one wins, as Python's own path order usually makes
 and the slice is rejected as before, with the chain of modules that led to them.
 
 Two definitions of one name from different files would silently overwrite each other in one module, so a
-name bound by statements of two files is a clash and the class is rejected; nothing is renamed (a renamed
-helper would no longer be what the repository's tests or docstrings call it). The same import of the
-standard library in two files is not a clash: it binds the same object.
+name bound by differing statements of two files is a clash and the class is rejected; nothing is renamed (a
+renamed helper would no longer be what the repository's tests or docstrings call it). A statement two files
+hold word for word (`import re`, `logger = logging.getLogger(__name__)`) is no clash: it is kept once, as is
+one import of the same object (`typing.Callable` and `collections.abc.Callable` count as one).
+A future import of an inlined file opens the combined slice (Python requires it there), so it applies to
+the class's file too: `from __future__ import annotations` only defers annotations, which a task's code
+does not read at run time.
 
 Only syntax trees are read: nothing of the repository is imported or run.
 """
@@ -31,7 +35,6 @@ from pathlib import PurePosixPath
 
 import libcst as cst
 
-from pipeline.base.records import RejectReason
 from pipeline.mining.extract import ClassUnit, ParsedModule, dotted_name, parse_module
 from pipeline.mining.filters import Drop
 from pipeline.mining.slicing import (STDLIB, ModuleGraph, Slice, imported_modules, is_future_import, module_graph,
@@ -74,7 +77,8 @@ class ModuleIndex:
                     best[1].add(path)
         self._claims = claims
         self._names: dict[str, str] = {}
-        for name, (_, paths) in sorted(claims.items(), key=lambda item: (item[1][0], item[0])):
+        preference = {_SRC: 0, _PLAIN: 1, _TOP_FOLDER: 2}  # the name it is imported by, `src.` an artefact
+        for name, (rank, paths) in sorted(claims.items(), key=lambda item: (preference[item[1][0]], item[0])):
             if len(paths) == 1:
                 self._names.setdefault(next(iter(paths)), name)
 
@@ -165,12 +169,30 @@ class RepositoryModules:
         return _Missing(f"{path} does not parse: {parsed.detail}") if isinstance(parsed, Drop) else parsed
 
 
+_SAME_OBJECTS = {"typing": "collections.abc"}
+"""Modules whose names of the same spelling are interchangeable for a slice (`typing.Callable` is the
+generic alias of `collections.abc.Callable`): importing one in a file and the other in another is no clash."""
+
+
+def _target(module: str, name: str) -> str:
+    return f"{_SAME_OBJECTS.get(module, module)}.{name}"
+
+
 def _import_identities(stmt: cst.BaseStatement) -> dict[str, str] | None:
-    """Name -> what it is bound to, for a line of imports only (`import a.b` binds a to 'a', `from m import
-    n as k` binds k to 'm.n'); None for any other statement. Two files importing the same thing agree."""
+    """Name -> what it is bound to, for a line of imports or an `if TYPE_CHECKING:` block of them
+    (`import a.b` binds a to 'a', `from m import n as k` binds k to 'm.n'); None for any other statement.
+    Two files importing the same thing agree."""
+    if _is_type_checking(stmt):
+        out: dict[str, str] = {}
+        for line in stmt.body.body:
+            inner = _import_identities(line)
+            if inner is None:
+                return None
+            out.update(inner)
+        return out
     if not isinstance(stmt, cst.SimpleStatementLine):
         return None
-    out: dict[str, str] = {}
+    out = {}
     for small in stmt.body:
         if isinstance(small, cst.Import):
             for alias in small.names:
@@ -182,12 +204,28 @@ def _import_identities(stmt: cst.BaseStatement) -> dict[str, str] | None:
         elif isinstance(small, cst.ImportFrom) and not small.relative and not isinstance(small.names, cst.ImportStar):
             module = dotted_name(small.module) if small.module is not None else ""
             for alias in small.names:
-                bound = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) \
-                    else dotted_name(alias.name)
-                out[bound] = f"{module}.{dotted_name(alias.name)}"
+                out[_bound(alias)] = _target(module, dotted_name(alias.name))
         else:
             return None
     return out
+
+
+def _bound(alias: cst.ImportAlias) -> str:
+    """The name an alias of `from m import ...` binds."""
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    return dotted_name(alias.name)
+
+
+def _is_type_checking(stmt: cst.BaseStatement) -> bool:
+    """`if TYPE_CHECKING:` (or `typing.TYPE_CHECKING`) with no `else`: imports for annotations only."""
+    return (isinstance(stmt, cst.If) and stmt.orelse is None and isinstance(stmt.body, cst.IndentedBlock)
+            and dotted_name(stmt.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"))
+
+
+def _code(stmt: cst.BaseStatement) -> str:
+    """The statement's code without the blank lines and comments before it."""
+    return cst.Module(body=[stmt.with_changes(leading_lines=())]).code
 
 
 @dataclass
@@ -196,7 +234,7 @@ class _Out:
 
     origin: str  # file path
     stmt: cst.BaseStatement
-    binds: dict[str, str]  # name -> identity: an import's target, or the file that defines it
+    binds: dict[str, str]  # name -> identity: an import's target, or the defining statement's code
 
 
 @dataclass
@@ -231,15 +269,21 @@ class _Combiner:
                 continue
             self.done.add((path, index))
             identities = _import_identities(rest)
-            binds = identities if identities is not None else dict.fromkeys(graph.binds.get(index, ()), path)
+            binds = identities if identities is not None else dict.fromkeys(graph.binds.get(index, ()), _code(rest))
             self.out.append(_Out(path, rest, binds))
             if labels:
                 for module in third_party(imported_modules([rest])):
                     self.through.setdefault(module, "through " + " -> ".join(labels))
 
     def _follow(self, path: str, stmt: cst.BaseStatement, names: set[str]) -> cst.BaseStatement | None:
-        """Inline what `stmt` imports from repository modules; the statement left to keep (its other parts,
-        or all of it when nothing was followed), or None when nothing is left."""
+        """Inline what `stmt` imports from repository modules (at module level, or in an `if TYPE_CHECKING:`
+        block, whose names then exist at run time too: harmless); the statement left to keep (its other
+        parts, or all of it when nothing was followed), or None when nothing is left."""
+        if _is_type_checking(stmt):
+            lines = [kept for line in stmt.body.body if (kept := self._follow(path, line, names)) is not None]
+            if not lines:
+                return None
+            return stmt.with_changes(body=stmt.body.with_changes(body=lines))
         if not isinstance(stmt, cst.SimpleStatementLine):
             return stmt
         kept: list[cst.BaseSmallStatement] = []
@@ -262,12 +306,7 @@ class _Combiner:
         if target is None:
             return False
         written = "." * len(small.relative) + (dotted_name(small.module) if small.module is not None else "")
-        pairs = []
-        for alias in small.names:
-            bound = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) \
-                else dotted_name(alias.name)
-            if bound in names:
-                pairs.append((dotted_name(alias.name), bound))
+        pairs = [(dotted_name(alias.name), _bound(alias)) for alias in small.names if _bound(alias) in names]
         if not pairs:
             return True  # nothing of it is needed (another part of the line was)
         missing = target if isinstance(target, _Missing) else self._inline(target, [n for n, _ in pairs])
@@ -278,7 +317,8 @@ class _Combiner:
         for name, bound in pairs:
             if bound != name and (path, bound, name) not in self.aliases:
                 self.aliases.add((path, bound, name))
-                self.out.append(_Out(path, cst.parse_statement(f"{bound} = {name}\n"), {bound: path}))
+                alias = cst.parse_statement(f"{bound} = {name}\n")
+                self.out.append(_Out(path, alias, {bound: f"{self.inlined.get((target, name), name)} as {bound}"}))
         return True
 
     def _inline(self, path: str, names: list[str]) -> _Missing | None:
@@ -331,9 +371,10 @@ def _clashes(out: list[_Out]) -> list[str]:
                   if len({o for o, _ in bindings}) > 1 and len({i for _, i in bindings}) > 1)
 
 
-def slice_with_imports(unit: ClassUnit, repo: RepositoryModules) -> Slice | Drop:
+def slice_with_imports(unit: ClassUnit, repo: RepositoryModules) -> Slice:
     """The slice of `unit` with the repository's own modules followed (see the module docstring); the
-    plain slice when nothing was followed, and a drop when two files define one name differently."""
+    plain slice when nothing was followed. Names two files define differently are its `clashes`, which
+    `self_contained` rejects after the imports (a third-party import is the more telling reason)."""
     plain = slice_class(unit)
     graph = module_graph(unit.module)
     start = unit.module.tree.body.index(unit.node)
@@ -341,12 +382,7 @@ def slice_with_imports(unit: ClassUnit, repo: RepositoryModules) -> Slice | Drop
     combiner.take(unit.module.path, graph, graph.closure({start: {unit.name}}))
     if not combiner.inlined:
         return replace(plain, through=tuple(sorted(combiner.through.items())))
-    clashes = _clashes(combiner.out)
-    if clashes:
-        return Drop(RejectReason.NOT_SELF_CONTAINED,
-                    f"{unit.name}: the repository modules it imports from define one name twice: {', '.join(clashes[:5])}",
-                    {"clashes": clashes, "inlined": sorted(combiner.inlined.values())})
-    body = list(combiner.futures.values()) + _distinct_imports(combiner.out)
+    body = _spaced(list(combiner.futures.values()) + _distinct(combiner.out))
     if combiner.undefined:  # as the plain slice does: the star import explains the undefined names
         body += [s for s in unit.module.tree.body if isinstance(s, cst.SimpleStatementLine)
                  and any(isinstance(x, cst.ImportFrom) and isinstance(x.names, cst.ImportStar) for x in s.body)]
@@ -354,18 +390,31 @@ def slice_with_imports(unit: ClassUnit, repo: RepositoryModules) -> Slice | Drop
     names = sorted({n for item in combiner.out if item.stmt is not own for n in item.binds})
     return Slice(unit.name, unit.module.tree.with_changes(body=body).code, tuple(names),
                  tuple(sorted(imported_modules(body))), tuple(sorted(combiner.undefined)),
-                 inlined=tuple(sorted(combiner.inlined.values())), through=tuple(sorted(combiner.through.items())))
+                 inlined=tuple(sorted(combiner.inlined.values())), through=tuple(sorted(combiner.through.items())),
+                 clashes=tuple(_clashes(combiner.out)))
 
 
-def _distinct_imports(out: list[_Out]) -> list[cst.BaseStatement]:
-    """The statements, an import line repeated word for word by another file kept once."""
-    seen: set[str] = set()
+def _spaced(body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """Two blank lines around each function and class, as in the files they came from (a definition
+    inlined after another file's last line would otherwise touch it)."""
+    out: list[cst.BaseStatement] = []
+    for stmt in body:
+        compound = isinstance(stmt, (cst.FunctionDef, cst.ClassDef))
+        after_compound = bool(out) and isinstance(out[-1], (cst.FunctionDef, cst.ClassDef))
+        if out and (compound or after_compound) and not any(line.comment is None for line in stmt.leading_lines):
+            stmt = stmt.with_changes(leading_lines=(cst.EmptyLine(), cst.EmptyLine(), *stmt.leading_lines))
+        out.append(stmt)
+    return out
+
+
+def _distinct(out: list[_Out]) -> list[cst.BaseStatement]:
+    """The statements, one repeated word for word by a later file (`import re`, `logger = ...`) kept once;
+    repeats within one file stay (they may be meant: `x += 1`)."""
+    first: dict[str, str] = {}
     body = []
     for item in out:
-        if _import_identities(item.stmt) is not None:
-            code = cst.Module(body=[item.stmt.with_changes(leading_lines=())]).code
-            if code in seen:
-                continue
-            seen.add(code)
+        code = _code(item.stmt)
+        if first.setdefault(code, item.origin) != item.origin:
+            continue
         body.append(item.stmt)
     return body

@@ -41,6 +41,7 @@ class Slice:
     unresolved: tuple[str, ...]  # names used that no statement of the module defines (star imports)
     inlined: tuple[str, ...] = ()  # "module:name" of each definition taken from another file of the repository
     through: tuple[tuple[str, str], ...] = ()  # (import as in `imports`, why it is there: the module chain)
+    clashes: tuple[str, ...] = ()  # names two inlined files define differently, each with the files
 
 
 def is_future_import(stmt: cst.CSTNode) -> bool:
@@ -179,7 +180,8 @@ def third_party(modules: tuple[str, ...] | set[str]) -> list[str]:
 
 
 def self_contained(piece: Slice) -> Drop | None:
-    """The slice imports only the standard library and every name it uses is defined."""
+    """The slice imports only the standard library, takes no name from two files, and every name it uses is
+    defined."""
     outside = third_party(piece.imports)
     if outside:
         why = dict(piece.through)
@@ -188,6 +190,10 @@ def self_contained(piece: Slice) -> Drop | None:
         if any(m in why for m in outside):
             evidence["through"] = {m: why[m] for m in outside if m in why}
         return Drop(RejectReason.NOT_SELF_CONTAINED, f"{piece.class_name} needs {', '.join(named)}", evidence)
+    if piece.clashes:
+        return Drop(RejectReason.NOT_SELF_CONTAINED, f"{piece.class_name}: the repository's files it takes definitions "
+                    f"from define one name differently: {', '.join(piece.clashes[:5])}",
+                    {"clashes": list(piece.clashes), "inlined": list(piece.inlined)})
     if piece.unresolved:
         return Drop(RejectReason.NOT_SELF_CONTAINED,
                     f"{piece.class_name} uses names defined nowhere in its module: {', '.join(piece.unresolved[:5])}",
