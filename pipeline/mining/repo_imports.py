@@ -135,6 +135,30 @@ class RepositoryModules:
         self.index = ModuleIndex(sources)
         self.max_bytes = max_bytes
         self._parsed: dict[str, ParsedModule | _Missing] = {}
+        # per statement node (nodes of a parsed module are shared by every class that imports from it, and
+        # printing or walking a large class for each of them was most of the cost of following imports)
+        self._code: dict[cst.BaseStatement, str] = {}
+        self._imports: dict[cst.BaseStatement, set[str]] = {}
+        self._names: dict[str, frozenset[str] | None] = {}
+
+    def names(self, path: str) -> frozenset[str] | None:
+        """`_top_level_names` of the file at `path` (parsed), once."""
+        if path not in self._names:
+            module = self.module(path)
+            self._names[path] = _top_level_names(module.tree) if isinstance(module, ParsedModule) else None
+        return self._names[path]
+
+    def code(self, stmt: cst.BaseStatement) -> str:
+        """The statement's code without the blank lines and comments before it."""
+        if stmt not in self._code:
+            self._code[stmt] = cst.Module(body=[stmt.with_changes(leading_lines=())]).code
+        return self._code[stmt]
+
+    def imports(self, stmt: cst.BaseStatement) -> set[str]:
+        """The modules the statement imports (nested imports too), as `Slice.imports` counts them."""
+        if stmt not in self._imports:
+            self._imports[stmt] = imported_modules([stmt])
+        return self._imports[stmt]
 
     def locate(self, importer: str, node: cst.ImportFrom) -> str | _Missing | None:
         """The repository file `node` (in file `importer`) imports from; None for a module of the standard
@@ -223,11 +247,6 @@ def _is_type_checking(stmt: cst.BaseStatement) -> bool:
             and dotted_name(stmt.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"))
 
 
-def _code(stmt: cst.BaseStatement) -> str:
-    """The statement's code without the blank lines and comments before it."""
-    return cst.Module(body=[stmt.with_changes(leading_lines=())]).code
-
-
 @dataclass
 class _Out:
     """One statement of the combined slice: where it comes from and what it binds."""
@@ -251,6 +270,7 @@ class _Combiner:
     through: dict[str, str] = field(default_factory=dict)
     undefined: set[str] = field(default_factory=set)
     chain: list[str] = field(default_factory=list)  # files being inlined, outermost first
+    home: str = ""  # the class's own file: importing from it again is a cycle too
     taken: int = 0
 
     def take(self, path: str, graph: ModuleGraph, needed: dict[int, set[str]]) -> None:
@@ -269,10 +289,10 @@ class _Combiner:
                 continue
             self.done.add((path, index))
             identities = _import_identities(rest)
-            binds = identities if identities is not None else dict.fromkeys(graph.binds.get(index, ()), _code(rest))
+            binds = identities if identities is not None else dict.fromkeys(graph.binds.get(index, ()), self.repo.code(rest))
             self.out.append(_Out(path, rest, binds))
             if labels:
-                for module in third_party(imported_modules([rest])):
+                for module in third_party(self.repo.imports(rest)):
                     self.through.setdefault(module, "through " + " -> ".join(labels))
 
     def _follow(self, path: str, stmt: cst.BaseStatement, names: set[str]) -> cst.BaseStatement | None:
@@ -324,13 +344,17 @@ class _Combiner:
     def _inline(self, path: str, names: list[str]) -> _Missing | None:
         """Take the definitions of `names` from file `path` (and what they use); why not, if not."""
         label = self.repo.index.name_of(path)
-        if path in self.chain:
+        if path in self.chain or path == self.home:
             return _Missing(f"{label} is imported in a cycle")
         if len(self.chain) >= MAX_DEPTH:
             return _Missing(f"{label} is more than {MAX_DEPTH} imports deep")
         module = self.repo.module(path)
         if isinstance(module, _Missing):
             return module
+        bindable = self.repo.names(path)
+        absent = [name for name in names if bindable is not None and name not in bindable]
+        if absent:  # said before the scope analysis, which is costly on the large generated modules this is
+            return _Missing(f"{label} defines no {absent[0]} (a submodule, or a star import's)")
         try:
             graph = module_graph(module)
         except Exception as exc:  # noqa: BLE001 - libcst's scope analysis on odd code: this import only
@@ -374,24 +398,71 @@ def _clashes(out: list[_Out]) -> list[str]:
 def slice_with_imports(unit: ClassUnit, repo: RepositoryModules) -> Slice:
     """The slice of `unit` with the repository's own modules followed (see the module docstring); the
     plain slice when nothing was followed. Names two files define differently are its `clashes`, which
-    `self_contained` rejects after the imports (a third-party import is the more telling reason)."""
+    `self_contained` rejects after the imports (a third-party import is the more telling reason).
+
+    A class whose own file's slice already imports a module no import here could follow (a third-party
+    one, or any module imported inside a function) is rejected whatever the rest gives: its plain slice is
+    returned without following anything, which is most classes of a framework-heavy repository."""
     plain = slice_class(unit)
     graph = module_graph(unit.module)
     start = unit.module.tree.body.index(unit.node)
-    combiner = _Combiner(repo)
-    combiner.take(unit.module.path, graph, graph.closure({start: {unit.name}}))
+    needed = graph.closure({start: {unit.name}})
+    outside = set(third_party(plain.imports))
+    if not outside or outside - _followable(repo, unit.module.path, [graph.body[i] for i in needed]):
+        return plain
+    combiner = _Combiner(repo, home=unit.module.path)
+    combiner.take(unit.module.path, graph, needed)
     if not combiner.inlined:
         return replace(plain, through=tuple(sorted(combiner.through.items())))
-    body = _spaced(list(combiner.futures.values()) + _distinct(combiner.out))
+    body = _spaced(list(combiner.futures.values()) + _distinct(combiner.out, repo))
     if combiner.undefined:  # as the plain slice does: the star import explains the undefined names
         body += [s for s in unit.module.tree.body if isinstance(s, cst.SimpleStatementLine)
                  and any(isinstance(x, cst.ImportFrom) and isinstance(x.names, cst.ImportStar) for x in s.body)]
     own = unit.node
     names = sorted({n for item in combiner.out if item.stmt is not own for n in item.binds})
     return Slice(unit.name, unit.module.tree.with_changes(body=body).code, tuple(names),
-                 tuple(sorted(imported_modules(body))), tuple(sorted(combiner.undefined)),
+                 tuple(sorted(set().union(*map(repo.imports, body)))), tuple(sorted(combiner.undefined)),
                  inlined=tuple(sorted(combiner.inlined.values())), through=tuple(sorted(combiner.through.items())),
                  clashes=tuple(_clashes(combiner.out)))
+
+
+def _followable(repo: RepositoryModules, path: str, statements: list[cst.BaseStatement]) -> set[str]:
+    """The modules, as written, of the imports among `statements` that `_Combiner` tries to follow: `from M
+    import ...` at module level or in an `if TYPE_CHECKING:` block, M in the repository (readable or not)."""
+    lines = [line for stmt in statements
+             for line in (stmt.body.body if _is_type_checking(stmt) else (stmt,))
+             if isinstance(line, cst.SimpleStatementLine)]
+    return {"." * len(small.relative) + (dotted_name(small.module) if small.module is not None else "")
+            for line in lines for small in line.body
+            if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar)
+            and repo.locate(path, small) is not None}
+
+
+def _top_level_names(tree: cst.Module) -> frozenset[str] | None:
+    """Every name occurring in `tree` outside function and class bodies (a definition's own name counts):
+    a superset of what the module binds, read from the syntax alone; None when a star import may bind
+    anything."""
+    found: set[str] = set()
+    starred = False
+
+    class _Find(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            found.add(node.name.value)
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            found.add(node.name.value)
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            found.add(node.value)
+
+        def visit_ImportStar(self, node: cst.ImportStar) -> None:
+            nonlocal starred
+            starred = True
+
+    tree.visit(_Find())
+    return None if starred else frozenset(found)
 
 
 def _spaced(body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
@@ -407,13 +478,13 @@ def _spaced(body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
     return out
 
 
-def _distinct(out: list[_Out]) -> list[cst.BaseStatement]:
+def _distinct(out: list[_Out], repo: RepositoryModules) -> list[cst.BaseStatement]:
     """The statements, one repeated word for word by a later file (`import re`, `logger = ...`) kept once;
     repeats within one file stay (they may be meant: `x += 1`)."""
     first: dict[str, str] = {}
     body = []
     for item in out:
-        code = _code(item.stmt)
+        code = repo.code(item.stmt)
         if first.setdefault(code, item.origin) != item.origin:
             continue
         body.append(item.stmt)

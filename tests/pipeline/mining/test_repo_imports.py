@@ -226,6 +226,9 @@ def test_a_cycle_and_an_inlined_star_import_reject():
     cycle = _piece({"app/__init__.py": b"", "app/text.py": b"from .more import tidy\n",
                     "app/more.py": b"from .text import tidy\n"}, "from .text import tidy")
     assert "imported in a cycle" in self_contained(cycle).detail
+    back = _piece({"app/__init__.py": b"", "app/text.py": b"from .ledger import Ledger\n\ndef tidy(s):\n    return Ledger\n"},
+                  "from .text import tidy")
+    assert "app.ledger is imported in a cycle" in self_contained(back).detail
     star = _piece({"app/__init__.py": b"", "app/text.py": b"from os.path import *\n\ndef tidy(s):\n    return join(s)\n"},
                   "from .text import tidy")
     assert self_contained(star).reason is RejectReason.NOT_SELF_CONTAINED
