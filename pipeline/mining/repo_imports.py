@@ -289,7 +289,8 @@ class _Combiner:
                 continue
             self.done.add((path, index))
             identities = _import_identities(rest)
-            binds = identities if identities is not None else dict.fromkeys(graph.binds.get(index, ()), self.repo.code(rest))
+            binds = (identities if identities is not None
+                     else dict.fromkeys(graph.binds.get(index, ()), self.repo.code(rest)))
             self.out.append(_Out(path, rest, binds))
             if labels:
                 for module in third_party(self.repo.imports(rest)):
