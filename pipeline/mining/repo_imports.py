@@ -271,6 +271,7 @@ class _Combiner:
     undefined: set[str] = field(default_factory=set)
     chain: list[str] = field(default_factory=list)  # files being inlined, outermost first
     home: str = ""  # the class's own file: importing from it again is a cycle too
+    doomed: str = ""  # a module an inlined statement needs that nothing can follow: the class is rejected
     taken: int = 0
 
     def take(self, path: str, graph: ModuleGraph, needed: dict[int, set[str]]) -> None:
@@ -293,8 +294,11 @@ class _Combiner:
                      else dict.fromkeys(graph.binds.get(index, ()), self.repo.code(rest)))
             self.out.append(_Out(path, rest, binds))
             if labels:
-                for module in third_party(self.repo.imports(rest)):
+                outside = third_party(self.repo.imports(rest))
+                for module in outside:
                     self.through.setdefault(module, "through " + " -> ".join(labels))
+                unfollowable = sorted(set(outside) - _followable(self.repo, path, [rest]))
+                self.doomed = self.doomed or (f"{unfollowable[0]}" if unfollowable else "")
 
     def _follow(self, path: str, stmt: cst.BaseStatement, names: set[str]) -> cst.BaseStatement | None:
         """Inline what `stmt` imports from repository modules (at module level, or in an `if TYPE_CHECKING:`
@@ -345,6 +349,8 @@ class _Combiner:
     def _inline(self, path: str, names: list[str]) -> _Missing | None:
         """Take the definitions of `names` from file `path` (and what they use); why not, if not."""
         label = self.repo.index.name_of(path)
+        if self.doomed:  # following more would cost scope analyses and change nothing
+            return _Missing(f"not followed, as it needs {self.doomed} already")
         if path in self.chain or path == self.home:
             return _Missing(f"{label} is imported in a cycle")
         if len(self.chain) >= MAX_DEPTH:

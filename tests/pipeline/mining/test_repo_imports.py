@@ -246,3 +246,11 @@ def test_a_statement_two_files_repeat_word_for_word_is_no_clash_and_type_checkin
     assert piece.code.count("logger = logging.getLogger(__name__)") == 1 and "class Kind:" in piece.code
     assert "TYPE_CHECKING:" not in piece.code and set(piece.inlined) == {"app.text:tidy", "app.kinds:Kind"}
     _compiles(piece.code)
+
+
+def test_once_a_followed_module_needs_a_third_party_one_nothing_more_is_followed():
+    sources = {"app/__init__.py": b"", "app/models.py": MODELS.encode(), "app/text.py": TEXT.encode()}
+    piece = _piece(sources, "from .models import label_of\nfrom .text import tidy", "tidy(label_of(label))")
+    drop = self_contained(piece)
+    assert "pydantic (through app.models)" in drop.detail
+    assert ".text (not followed, as it needs pydantic already)" in drop.detail
