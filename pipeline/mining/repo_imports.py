@@ -10,8 +10,9 @@ What is followed: `from M import a, b as c` at module level, where M is a module
 from the file paths at HEAD (`ModuleIndex`) or a relative import resolved against the importing file's
 folder. An alias binds by an assignment after the definition (`c = b`): the definition keeps its name, so
 its own references stay right. What is not: `import M` (its uses are `M.attr`, an object the slice would
-have to build), star imports, imports inside functions or `if` blocks, and modules of the standard
-library's names (the standard one wins, as Python's own path order usually makes it). Those stay imports,
+have to build), star imports, imports inside functions or `if` blocks other than `if TYPE_CHECKING:` (whose
+imports are followed like top-level ones: the names then exist at run time too, which is harmless), and
+modules of the standard library's names (the standard one wins, as Python's own path order usually makes it). Those stay imports,
 and the slice is rejected as before, with the chain of modules that led to them.
 
 Two definitions of one name from different files would silently overwrite each other in one module, so a
@@ -22,6 +23,10 @@ one import of the same object (`typing.Callable` and `collections.abc.Callable` 
 A future import of an inlined file opens the combined slice (Python requires it there), so it applies to
 the class's file too: `from __future__ import annotations` only defers annotations, which a task's code
 does not read at run time.
+
+Following stops where it cannot change the outcome: a class whose own file already needs a module nothing
+here follows keeps its plain slice, and once a followed file needs one, further imports are left (the
+detail says so). Bounds: `MAX_DEPTH` files in a chain, `MAX_STATEMENTS` statements taken per class.
 
 Only syntax trees are read: nothing of the repository is imported or run.
 """
