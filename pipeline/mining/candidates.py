@@ -1,5 +1,6 @@
 """A mined class becomes a candidate: skeleton from the slice, the original code as the reference, and
-tests: the repository's own when they use the class standalone, otherwise the offline oracle synthesis.
+tests: the repository's own when they use the class standalone, followed by the offline oracle synthesis's
+(`with_oracle_tests`), otherwise the oracle's alone.
 
 The repository's tests are taken when one of its test modules imports the class and every other import it
 makes is the standard library, pytest, or a name the slice defines; its import of the class is rewritten
@@ -98,6 +99,21 @@ def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: i
     return result.test_code, result.tests
 
 
+def with_oracle_tests(repo_tests: str, oracle_tests: str) -> str | None:
+    """The repository's test module followed by the oracle's tests, or None when a top-level name of the
+    one is defined by the other too (a test or fixture would silently replace its namesake).
+
+    A repository's tests are what its author meant and are kept whole, but they are written to check one
+    behaviour each, often one method on a fresh instance: the gate's coverage and interaction rules then
+    reject a class whose own suite is good. The oracle's scenarios add calls in sequence on one instance."""
+    def names(text: str) -> set[str]:
+        return {n.name for n in ast.parse(text).body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    if names(repo_tests) & names(oracle_tests):
+        return None
+    return (repo_tests.rstrip("\n") + "\n\n\n# Added by the oracle synthesis: calls in sequence on one instance.\n\n"
+            + oracle_tests)
+
+
 def _docstrings_origin(mined: MinedClass) -> str:
     """Who wrote the method docstrings: the source's author, a model, or the offline derivation from
     observed behaviour (`derived`)."""
@@ -125,14 +141,19 @@ def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
         tests = adapt_repo_tests(text, module, defined)
         if tests is not None:
             break
+    try:
+        oracle, count = _oracle_tests(mined, module, pool, rng_seed)
+    except (JobFailed, SyntaxError, LookupError) as exc:
+        if tests is None:
+            return _rejection(mined, RejectReason.GENERATION_FAILED, f"test synthesis failed: {exc}")
+        oracle, count = "", 0
     if tests is None:
         kind = "oracle"
-        try:
-            tests, count = _oracle_tests(mined, module, pool, rng_seed)
-        except (JobFailed, SyntaxError, LookupError) as exc:
-            return _rejection(mined, RejectReason.GENERATION_FAILED, f"test synthesis failed: {exc}")
         if count == 0:
             return _rejection(mined, RejectReason.NO_TESTS, "no scenario gave a usable test")
+        tests = oracle
+    elif count and (joined := with_oracle_tests(tests, oracle)) is not None:
+        kind, tests = "repository+oracle", joined
     # derived docstrings name no model: none wrote them (an offline product is never passed off as a model's)
     by_model = mined.docstrings_by if mined.docstrings_by not in (None, DERIVED) else None
     provenance = Provenance(repository=mined.repository if "/" in mined.repository else mined.origin,

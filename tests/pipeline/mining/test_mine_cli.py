@@ -10,7 +10,7 @@ from mining_fixtures import ledger_module
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.mining.candidates import adapt_repo_tests
+from pipeline.mining.candidates import adapt_repo_tests, with_oracle_tests
 from pipeline.mining.pools import static_pools
 from pipeline.base.records import Candidate, Origin, Rejection
 from pipeline.base.store import ArtifactStore
@@ -32,6 +32,13 @@ def test_repository_tests_are_pointed_at_the_task_module():
     assert "from tested_ledger import TestedLedger" in adapted and "books.tested" not in adapted
     assert adapt_repo_tests(REPO_TESTS.replace("import pytest", "import numpy"), "m", {"TestedLedger"}) is None
     assert adapt_repo_tests(REPO_TESTS, "m", {"Other"}) is None
+
+
+def test_oracle_tests_follow_the_repositorys_unless_a_name_would_be_replaced():
+    oracle = "import pytest\n\nfrom m import TestedLedger\n\n\ndef test_add_then_total():\n    pass\n"
+    joined = with_oracle_tests(REPO_TESTS, oracle)
+    assert joined.startswith(REPO_TESTS.rstrip("\n")) and joined.endswith(oracle)
+    assert with_oracle_tests(REPO_TESTS, oracle.replace("test_add_then_total", "test_total")) is None
 
 
 def test_static_pools_use_hints_defaults_and_docstring_examples():
@@ -61,7 +68,10 @@ def test_mine_command_writes_a_run_and_json(tmp_path, monkeypatch):
     store = ArtifactStore(tmp_path / "artifacts")
     run_id = next(line for line in result.output.splitlines() if line.startswith("run ")).split()[1].rstrip(":")
     candidates = {c.class_name: c for _, c in store.iter_records(run_id, "mine", Candidate)}
-    assert candidates["TestedLedger"].generator.parameters["tests"] == "repository"
+    tested = candidates["TestedLedger"]
+    assert tested.generator.parameters["tests"] == "repository+oracle"  # the author's tests first, whole
+    assert tested.test_code.startswith(adapt_repo_tests(REPO_TESTS, "tested_ledger", {"TestedLedger", "_clean"}).rstrip("\n"))
+    assert tested.test_code.count("\ndef test_") > REPO_TESTS.count("\ndef test_")
     assert candidates["FreshLedger"].generator.parameters["tests"] == "oracle"
     assert candidates["FreshLedger"].origin is Origin.MINED
     assert candidates["FreshLedger"].provenance.first_commit == rows["FreshLedger"]["first_commit"]
