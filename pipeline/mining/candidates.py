@@ -84,7 +84,7 @@ def _defined_names(source: str) -> set[str]:
 
 
 def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: int) -> tuple[str, int]:
-    from pipeline.mining.long_walks import long_walks
+    from pipeline.synthesis.long_walks import long_walks
     from pipeline.mining.pools import static_pools
     from pipeline.base.analysis.class_model import analyse
     from pipeline.synthesis.testgen import synthesize_tests

@@ -8,12 +8,14 @@ import ast
 import random
 
 from pipeline.base.analysis.python_need import requires_python
-from pipeline.base.records import Candidate, GateReport, RejectReason
-from pipeline.base.analysis.class_model import analyse
+from pipeline.base.records import Candidate, GateReport, Origin, RejectReason
+from pipeline.base.analysis.class_model import ClassModel, analyse
+from pipeline.synthesis.long_walks import long_walks
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from pipeline.synthesis.stated_raises import DERIVED, documented_raises
 from pipeline.synthesis.testgen import Renderer, dedupe, random_walks, written_fixtures
-from pipeline.synthesis.tracing import harvest, replay_scenarios
+from pipeline.synthesis.scenarios import Scenario
+from pipeline.synthesis.tracing import ArgumentPools, harvest, replay_scenarios
 from pipeline.synthesis.weaken import weaken_overspecified
 from validation.sandbox import SandboxPool
 
@@ -47,6 +49,15 @@ def _pick(runs: list[ScenarioRun], missing: set[int], edges: set[tuple[str, str]
     return chosen
 
 
+def _long_walks(candidate: Candidate, model: ClassModel, pools: ArgumentPools) -> list[Scenario]:
+    """Long walks (pipeline/synthesis/long_walks.py) for a mined class: its tests came from an oracle that
+    knew only its source, and the lines they miss are mostly states a run of calls reaches. Seeds' and
+    their variants' tests were written to reach those states, and their repair stays as it was."""
+    if candidate.origin is not Origin.MINED:
+        return []
+    return long_walks(model, pools, random.Random(f"repair-long:{candidate.candidate_id}"))
+
+
 def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool) -> Candidate:
     """The candidate with its over-specified checks weakened, and tests added for its missing lines and
     unexercised edges when the gate found too few (unchanged when nothing can be done). Raises
@@ -62,7 +73,7 @@ def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool)
     pools = harvest(pool, source=candidate.solution_code, tests=candidate.test_code, module=candidate.module_name,
                     class_name=candidate.class_name, public=public)
     rng = random.Random(f"repair:{candidate.candidate_id}")
-    scenarios = dedupe(replay_scenarios(pools) + random_walks(model, pools, rng, 60))
+    scenarios = dedupe(replay_scenarios(pools) + random_walks(model, pools, rng, 60) + _long_walks(candidate, model, pools))
     runs = run_oracle(pool, source=candidate.solution_code, module=candidate.module_name,
                       class_name=candidate.class_name, scenarios=scenarios)
     if candidate.generator.parameters.get("docstrings") == DERIVED:

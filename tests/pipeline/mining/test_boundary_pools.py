@@ -7,7 +7,7 @@ import ast
 import random
 
 from pipeline.base.analysis.class_model import analyse
-from pipeline.mining.long_walks import long_walks
+from pipeline.synthesis.long_walks import long_walks
 from pipeline.mining.pools import compared_constants, static_pools
 
 BOARD = '''
@@ -76,3 +76,4 @@ def test_long_walks_call_a_mutator_with_each_pooled_call_then_the_queries():
         assert walk.steps[-1].method == "winner"
     assert sorted(map(repr, moves[1].steps[:-1])) == sorted(map(repr, moves[0].steps[:-1]))
     assert not [w for w in walks if w.steps[0].method == "winner"]  # queries are not walked on their own
+
