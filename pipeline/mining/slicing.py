@@ -55,11 +55,22 @@ def _is_star_import(stmt: cst.CSTNode) -> bool:
         isinstance(s, cst.ImportFrom) and isinstance(s.names, cst.ImportStar) for s in stmt.body)
 
 
+def _first_line(stmt: cst.BaseStatement, positions) -> int:  # noqa: ANN001 - libcst mapping
+    """The line a top-level statement starts on, its decorators included: libcst's position of a decorated
+    class or function starts at `class`/`def`, so a name used only in a decorator (`@dataclass`) would be
+    counted as used by the statement before it, and the slice of a class needing the decorated one would
+    lose the decorator's import (the slice then fails on import with a NameError)."""
+    line = positions[stmt].start.line
+    for decorator in getattr(stmt, "decorators", ()):
+        line = min(line, positions[decorator].start.line)
+    return line
+
+
 class _Statements:
     """Maps any node of the module to the index of the top-level statement containing it."""
 
     def __init__(self, body: tuple[cst.BaseStatement, ...], positions) -> None:  # noqa: ANN001 - libcst mapping
-        self.starts = [positions[stmt].start.line for stmt in body]
+        self.starts = [_first_line(stmt, positions) for stmt in body]
         self.positions = positions
 
     def index_of(self, node: cst.CSTNode) -> int | None:

@@ -110,3 +110,32 @@ def test_effects_filter():
     assert nested.reason is RejectReason.UNSAFE_EFFECTS
     path = drop_for("def wipe(self):\n    Path('/tmp/x').unlink()\n", imports="from pathlib import Path")
     assert path.reason is RejectReason.UNSAFE_EFFECTS
+
+
+def test_a_name_used_only_in_a_decorator_belongs_to_the_decorated_statement():
+    """`@dataclass` on a helper class the task class uses: the helper's import comes along (it used to be
+    counted as used by the statement before the decorator, and the slice failed on import)."""
+    source = textwrap.dedent('''
+        from __future__ import annotations
+
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class Record:
+            rid: str
+            text: str
+
+
+        class Store:
+            def __init__(self):
+                self._records = []
+
+            def insert(self, text):
+                record = Record(rid=str(len(self._records)), text=text)
+                self._records.append(record)
+                return record.rid
+        ''')
+    piece = slice_class(_unit(source, "Store"))
+    assert "from dataclasses import dataclass" in piece.code
+    assert piece.names == ("Record", "dataclass")
