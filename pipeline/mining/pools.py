@@ -179,7 +179,9 @@ def static_pools(source: str, class_name: str) -> ArgumentPools:
         static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in item.decorator_list)
         calls = _calls_for(item, literals, drop_first=not static)
         if item.name == "__init__":
-            pools.ctors.extend(calls[:2])
+            # the compared constants of a constructor are mostly its argument checks (`if ttl <= 0: raise`):
+            # their combinations alone may all raise, so the first hinted calls are tried too
+            pools.ctors.extend(dict.fromkeys(calls[:2] + calls[-CALLS_PER_METHOD:]))
         elif not item.name.startswith("_") and calls:
             pools.calls[item.name] = calls
     if not pools.ctors:
