@@ -77,3 +77,29 @@ def test_long_walks_call_a_mutator_with_each_pooled_call_then_the_queries():
     assert sorted(map(repr, moves[1].steps[:-1])) == sorted(map(repr, moves[0].steps[:-1]))
     assert not [w for w in walks if w.steps[0].method == "winner"]  # queries are not walked on their own
 
+
+
+def test_a_constructor_whose_compared_constants_are_its_checks_is_also_tried_with_hinted_values():
+    """`capacity < 1` and `ttl <= 0` raise: the combinations of the compared values alone (1 with 0, 0 with 0)
+    built no instance in any scenario; hinted values are tried too."""
+    source = '''
+class Cache:
+    def __init__(self, capacity: int, ttl: float) -> None:
+        if capacity < 1:
+            raise ValueError("capacity")
+        if ttl <= 0:
+            raise ValueError("ttl")
+        self.capacity, self.ttl = capacity, ttl
+
+    def put(self, key: str) -> None:
+        self.key = key
+'''
+    ctors = [ast.literal_eval(f"({', '.join(c.args)},)") for c in static_pools(source, "Cache").ctors]
+    assert any(capacity >= 1 and ttl > 0 for capacity, ttl in ctors)
+
+
+def test_a_task_module_is_never_named_like_a_standard_or_driver_module():
+    from pipeline.mining.candidates import module_name_for
+
+    assert module_name_for("Queue") == "m_queue" and module_name_for("Literals") == "m_literals"
+    assert module_name_for("TTLCache") == "ttlcache" and module_name_for("BankAccount") == "bank_account"
