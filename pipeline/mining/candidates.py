@@ -96,7 +96,7 @@ def _defined_names(source: str) -> set[str]:
     return names
 
 
-def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: int) -> tuple[str, int]:
+def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: int) -> tuple[str, int, str]:
     from pipeline.synthesis.long_walks import long_walks
     from pipeline.mining.pools import static_pools
     from pipeline.base.analysis.class_model import analyse
@@ -109,7 +109,7 @@ def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: i
     walks = long_walks(model, pools, random.Random(f"{rng_seed}:{mined.mined_id}:long"))  # apart: the random walks stay as they were
     result = synthesize_tests(pool, source=mined.slice_code, module=module, model=model, pools=pools,
                               extra=walks, rng=rng, shows=shows)
-    return result.test_code, result.tests
+    return result.test_code, result.tests, result.outcomes
 
 
 def with_oracle_tests(repo_tests: str, oracle_tests: str) -> str | None:
@@ -155,15 +155,15 @@ def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
         if tests is not None:
             break
     try:
-        oracle, count = _oracle_tests(mined, module, pool, rng_seed)
+        oracle, count, outcomes = _oracle_tests(mined, module, pool, rng_seed)
     except (JobFailed, SyntaxError, LookupError) as exc:
         if tests is None:
             return _rejection(mined, RejectReason.GENERATION_FAILED, f"test synthesis failed: {exc}")
-        oracle, count = "", 0
+        oracle, count, outcomes = "", 0, ""
     if tests is None:
         kind = "oracle"
         if count == 0:
-            return _rejection(mined, RejectReason.NO_TESTS, "no scenario gave a usable test")
+            return _rejection(mined, RejectReason.NO_TESTS, f"no scenario gave a usable test: {outcomes}"[:1500])
         tests = oracle
     elif count and (joined := with_oracle_tests(tests, oracle)) is not None:
         kind, tests = "repository+oracle", joined

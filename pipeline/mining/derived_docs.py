@@ -369,7 +369,7 @@ def derive_docstrings(pool: Any, class_name: str, slice_code: str, missing: list
     from pipeline.mining.candidates import module_name_for
     from pipeline.mining.pools import static_pools
     from pipeline.synthesis.jobs import JobFailed
-    from pipeline.synthesis.oracle import run_oracle
+    from pipeline.synthesis.oracle import outcome_summary, run_oracle
     from pipeline.synthesis.testgen import dedupe, random_walks, variable_for
     from pipeline.synthesis.tracing import replay_scenarios
 
@@ -396,9 +396,11 @@ def derive_docstrings(pool: Any, class_name: str, slice_code: str, missing: list
     observe(runs, class_name, variable, seen, ctor)
     succeeded = sum(1 for run in runs if run.ctor is None for s in run.steps if s.get("kind") == "return")
     if succeeded == 0:
-        return Drop(RejectReason.UNDOCUMENTED, f"{class_name}: no docstring, and no call of it succeeded in "
-                    f"{len(runs)} oracle scenario(s): no behaviour to derive a description from",
-                    {"methods": missing, "docstrings": "derived", "scenarios": len(runs)})
+        return Drop(RejectReason.UNDOCUMENTED, f"{class_name}: no docstring, and no call of it succeeded on the "
+                    f"oracle, so no behaviour to derive a description from: {outcome_summary(runs, class_name)}",
+                    {"methods": missing, "docstrings": "derived", "scenarios": len(runs),
+                     "proposed": getattr(runs, "proposed", len(scenarios)),
+                     **({"failure": runs.failure} if getattr(runs, "failure", None) else {})})
     unobserved = [m.name for m in [*seen.values(), *([ctor] if ctor else [])] if not m.observed and not m.raised]
     if unobserved:
         return Drop(RejectReason.UNDOCUMENTED, f"{class_name}: no docstring, and the oracle never observed "

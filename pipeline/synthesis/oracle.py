@@ -9,6 +9,7 @@ depend on set or dict iteration order; such steps keep their call but lose their
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,71 @@ class ScenarioRun:
     @property
     def usable(self) -> bool:
         return self.ctor is None and bool(self.steps) and all(s["kind"] != "skipped" for s in self.steps)
+
+
+class OracleRuns(list):
+    """The runs of `run_oracle` (a list of ScenarioRun), with what a reader needs when none is usable:
+    how many scenarios were proposed, and why a proposed one gave no outcome at all (`failure`)."""
+
+    def __init__(self, runs: list[ScenarioRun], proposed: int, failure: str | None = None) -> None:
+        super().__init__(runs)
+        self.proposed = proposed
+        self.failure = failure
+
+
+def _counted(counter: Counter) -> str:
+    return ", ".join(f"{name} x{count}" if count > 1 else name for name, count in counter.most_common(3)) + (
+        ", ..." if len(counter) > 3 else "")
+
+
+def outcome_summary(runs: list[ScenarioRun], class_name: str) -> str:
+    """What the oracle's runs did, in one sentence for a rejection: why no scenario was proposed, why the
+    sandbox gave no outcome, or how the constructor and the method calls fared (exceptions by type)."""
+    proposed = getattr(runs, "proposed", len(runs))
+    failure = getattr(runs, "failure", None)
+    if proposed == 0:
+        return "no call scenario was proposed: no public method could be called with the pooled argument values"
+    if not runs:
+        return f"the sandbox run of {proposed} scenario(s) gave no outcome: {failure or 'no reason recorded'}"
+    failed_ctor = Counter(run.ctor["exc"] for run in runs if run.ctor is not None)
+    built = [run for run in runs if run.ctor is None]
+    if not built:
+        kinds = _counted(failed_ctor) if len(failed_ctor) > 1 else next(iter(failed_ctor))
+        return (f"the constructor of {class_name} raised {kinds} in every one of the {len(runs)} "
+                "scenario(s) run")
+    returned: Counter = Counter()
+    raised: Counter = Counter()
+    raised_in: dict[str, list[str]] = {}
+    skipped = 0
+    for run in built:
+        for step, outcome in zip(run.scenario.steps, run.steps):
+            kind = outcome.get("kind")
+            if kind == "return":
+                returned[step.method] += 1
+            elif kind == "raise":
+                raised[outcome["exc"]] += 1
+                methods = raised_in.setdefault(outcome["exc"], [])
+                if step.method not in methods:
+                    methods.append(step.method)
+            elif kind == "skipped":
+                skipped += 1
+    parts = [f"{len(runs)} scenario(s) run"]
+    if failed_ctor:
+        parts.append(f"the constructor raised in {sum(failed_ctor.values())} ({_counted(failed_ctor)})")
+    calls = sum(returned.values()) + sum(raised.values())
+    if not calls and not skipped:
+        parts.append("no method was called on a built instance")
+    elif not returned:
+        parts.append(f"every one of the {calls} method call(s) raised" if calls else "no method call ran")
+    else:
+        parts.append(f"{sum(returned.values())} of {calls} method call(s) returned")
+    if raised:
+        parts.append("raised: " + "; ".join(
+            f"{exc} x{count} (in {', '.join(raised_in[exc][:4])}{', ...' if len(raised_in[exc]) > 4 else ''})"
+            for exc, count in raised.most_common(3)))
+    if skipped:
+        parts.append(f"{skipped} call(s) could not build their arguments")
+    return ", ".join(parts[:2]) + (": " + "; ".join(parts[2:]) if parts[2:] else "")
 
 
 def _test_name(index: int) -> str:
@@ -124,10 +190,14 @@ def _estimated_edges(scenario: Scenario, edges: list[Any], steps: list[dict[str,
 
 
 def run_oracle(pool: SandboxPool, *, source: str, module: str, class_name: str, scenarios: list[Scenario],
-               check_hash_seed: bool = True) -> list[ScenarioRun]:
-    """Run every scenario on `source` in the sandbox; raises jobs.JobFailed when no result comes back."""
+               check_hash_seed: bool = True) -> OracleRuns:
+    """Run every scenario on `source` in the sandbox; raises jobs.JobFailed when no result comes back.
+    A scenario whose test failed in the sandbox has no run: when none has one, the runs' `failure` says why
+    (the module's import error, or the run's status)."""
     from pipeline.base.analysis.class_facts import static_edges
 
+    if not scenarios:
+        return OracleRuns([], 0)
     files = oracle_job_files(source, module, class_name, scenarios)
     wall = 60.0 + 0.5 * len(scenarios)
     global _TRACER_BROKEN
@@ -184,7 +254,12 @@ def run_oracle(pool: SandboxPool, *, source: str, module: str, class_name: str, 
                                 frozenset(), frozenset(exercised), driven_here,
                                 tuple(frozenset(per_step.get(i, ())) for i in range(len(steps))) if per_step else (),
                                 changed))
-    return runs
+    failure = None
+    if scenarios and not runs:
+        failure = (f"the class's module failed to import: {document['import_error']}" if document.get("import_error")
+                   else f"every scenario's test failed in the sandbox (run status {result.status}: "
+                        f"{'; '.join(result.notes) or dict(result.counts())})")
+    return OracleRuns(runs, len(scenarios), failure)
 
 
 def _changed(record: dict[str, Any]) -> tuple[frozenset[str], ...]:

@@ -48,6 +48,7 @@ class SynthesisResult:
     test_code: str
     scenarios_run: int
     tests: int  # test functions written (a chosen scenario that renders to a bare constructor is not written)
+    outcomes: str = ""  # what the oracle's runs did (`oracle.outcome_summary`), for a rejection when no test is
 
 
 @dataclass(frozen=True)
@@ -496,4 +497,18 @@ def synthesize_tests(pool: SandboxPool, *, source: str, module: str, model: Clas
         chosen = select([r for r in runs if shows is None or shows(r)], max_tests)
         renderer = Renderer(model, module, source)
         text = renderer.module_text(chosen)
-    return SynthesisResult(text, len(scenarios), renderer.written)
+    return SynthesisResult(text, len(scenarios), renderer.written,
+                           "" if renderer.written else _no_test_summary(runs, chosen, model.name))
+
+
+def _no_test_summary(runs: Sequence[ScenarioRun], chosen: Sequence[ScenarioRun], class_name: str) -> str:
+    """Why synthesis wrote no test: what the runs did, and whether any was usable at all."""
+    from pipeline.synthesis.oracle import outcome_summary
+
+    usable = sum(1 for run in runs if run.usable)
+    text = outcome_summary(runs, class_name)
+    if usable and not chosen:
+        return f"{text}; {usable} usable scenario(s), none of them selected (none covered a line or an edge)"
+    if usable:
+        return f"{text}; the {len(chosen)} selected scenario(s) rendered to no test with a call to check"
+    return f"{text}; no scenario built the instance and ran every call"

@@ -150,6 +150,11 @@ def _step(step, cls, module, env, measure):
 
 def run_scenario(index):
     scenario = _CONFIG["scenarios"][index]
+    try:
+        _class()
+    except BaseException as error:  # the module does not import: say so once, for the whole job
+        RESULTS.setdefault("import_error", (type(error).__name__ + ": " + str(error))[:500])
+        raise
     first = _once(scenario, measure=True)
     second = _once(scenario, measure=False)
     stable = json.dumps(first["steps"], sort_keys=True) == json.dumps(second["steps"], sort_keys=True)

@@ -24,7 +24,7 @@ from pipeline.mining.local import mine_local
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.stage import make_documenter
 from pipeline.mining.tally import Tally
-from pipeline.synthesis.oracle import ScenarioRun
+from pipeline.synthesis.oracle import OracleRuns, ScenarioRun, outcome_summary
 from pipeline.synthesis.stated_raises import documented_raises
 from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
 
@@ -109,8 +109,15 @@ def mined(tmp_path_factory, pool):
     # every construction fails (an int has no `bound`): nothing about the class can be observed
     sealed = ledger_module("SealedLedger", documented=False).replace("self.limit = limit\n",
                                                                      "self.limit = limit.bound()\n")
+    # a helper dataclass the class uses: its decorator's import must come along in the slice (it did not, the
+    # module failed on import and no scenario had an outcome)
+    entries = ledger_module("EntryLedger", documented=False, helper_call="Entry(_clean(label)).label",
+                            imports="from dataclasses import dataclass\n\n\n@dataclass\nclass Entry:\n    label: str\n")
     commit(repo, "2025-05-05", {"books/bare.py": ledger_module("BareLedger", documented=False),
-                                "books/sealed.py": sealed, "README.md": "a ledger cache"})
+                                "books/sealed.py": sealed, "books/entries.py": entries,
+                                # `queue.py` would lose to the standard library's module in the sandbox
+                                "books/queues.py": ledger_module("Queue", documented=False),
+                                "README.md": "a ledger cache"})
     config = MineConfig(local=root)
     documenter = make_documenter(config, pool=pool)
     registry = load_domains(settings.domain_registry_path())
@@ -145,6 +152,43 @@ def test_a_class_never_observed_working_stays_undocumented(mined):
     sealed = mined["SealedLedger"]
     assert isinstance(sealed, Rejection) and sealed.reason is RejectReason.UNDOCUMENTED
     assert "no call of it succeeded" in sealed.detail and sealed.evidence["docstrings"] == "derived"
+    # the detail says what happened, not a count of scenarios
+    assert "the constructor of SealedLedger raised AttributeError in every one of the" in sealed.detail
+
+
+@pytest.mark.slow
+def test_a_class_using_a_decorated_helper_or_named_like_a_stdlib_module_is_observed(mined):
+    for name in ("EntryLedger", "Queue"):
+        found = mined[name]
+        assert isinstance(found, MinedClass), getattr(found, "detail", found)
+        assert found.docstrings_by == "derived" and MARKER in found.slice_code
+    assert "from dataclasses import dataclass" in mined["EntryLedger"].slice_code
+
+
+@pytest.mark.slow
+def test_no_tests_names_what_the_oracle_saw(mined, pool):
+    sealed = mined["SealedLedger"]
+    code = ledger_module("SealedLedger").replace("self.limit = limit\n", "self.limit = limit.bound()\n")
+    mined_class = mined["BareLedger"].model_copy(update={"class_name": "SealedLedger", "slice_code": code,
+                                                          "path": "books/sealed.py", "docstrings_by": None})
+    rejected = build_candidate(mined_class, pool=pool, rng_seed=1)
+    assert isinstance(rejected, Rejection) and rejected.reason is RejectReason.NO_TESTS
+    assert "no scenario gave a usable test: the constructor of SealedLedger raised AttributeError" in rejected.detail
+    assert sealed.evidence["class_name"] == "SealedLedger"
+
+
+def test_the_outcome_summary_names_what_happened():
+    ctor_fails = ScenarioRun(Scenario(steps=(_step("add", "1"),)), {"kind": "raise", "exc": "ValueError"}, [])
+    assert outcome_summary(OracleRuns([ctor_fails] * 3, 3), "Ledger") == (
+        "the constructor of Ledger raised ValueError in every one of the 3 scenario(s) run")
+    calls_fail = ScenarioRun(Scenario(steps=(_step("fit", "1", "'alpha'"), _step("predict", "1"))), None,
+                             [{"kind": "raise", "exc": "TypeError"}] * 2)
+    assert outcome_summary([calls_fail, ctor_fails], "KNN") == (
+        "2 scenario(s) run, the constructor raised in 1 (ValueError): every one of the 2 method call(s) raised; "
+        "raised: TypeError x2 (in fit, predict)")
+    assert "no call scenario was proposed" in outcome_summary(OracleRuns([], 0), "Empty")
+    assert outcome_summary(OracleRuns([], 4, "the class's module failed to import: NameError: x"), "Bad") == (
+        "the sandbox run of 4 scenario(s) gave no outcome: the class's module failed to import: NameError: x")
 
 
 def test_derivation_is_off_without_a_sandbox_or_when_disabled(pool):
