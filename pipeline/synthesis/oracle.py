@@ -92,19 +92,19 @@ def outcome_summary(runs: list[ScenarioRun], class_name: str) -> str:
     if failed_ctor:
         parts.append(f"the constructor raised in {sum(failed_ctor.values())} ({_counted(failed_ctor)})")
     calls = sum(returned.values()) + sum(raised.values())
-    if not calls and not skipped:
-        parts.append("no method was called on a built instance")
+    exceptions = ", ".join(
+        f"{exc} x{count} (in {', '.join(raised_in[exc][:4])}{', ...' if len(raised_in[exc]) > 4 else ''})"
+        for exc, count in raised.most_common(3))
+    if not calls:
+        parts.append("no method call ran on a built instance")
     elif not returned:
-        parts.append(f"every one of the {calls} method call(s) raised" if calls else "no method call ran")
+        parts.append(f"every one of the {calls} method call(s) raised: {exceptions}")
     else:
-        parts.append(f"{sum(returned.values())} of {calls} method call(s) returned")
-    if raised:
-        parts.append("raised: " + "; ".join(
-            f"{exc} x{count} (in {', '.join(raised_in[exc][:4])}{', ...' if len(raised_in[exc]) > 4 else ''})"
-            for exc, count in raised.most_common(3)))
+        parts.append(f"{sum(returned.values())} of {calls} method call(s) returned"
+                     + (f", the others raised: {exceptions}" if raised else ""))
     if skipped:
         parts.append(f"{skipped} call(s) could not build their arguments")
-    return ", ".join(parts[:2]) + (": " + "; ".join(parts[2:]) if parts[2:] else "")
+    return "; ".join(parts)
 
 
 def _test_name(index: int) -> str:

@@ -184,8 +184,8 @@ def test_the_outcome_summary_names_what_happened():
     calls_fail = ScenarioRun(Scenario(steps=(_step("fit", "1", "'alpha'"), _step("predict", "1"))), None,
                              [{"kind": "raise", "exc": "TypeError"}] * 2)
     assert outcome_summary([calls_fail, ctor_fails], "KNN") == (
-        "2 scenario(s) run, the constructor raised in 1 (ValueError): every one of the 2 method call(s) raised; "
-        "raised: TypeError x2 (in fit, predict)")
+        "2 scenario(s) run; the constructor raised in 1 (ValueError); every one of the 2 method call(s) raised: "
+        "TypeError x2 (in fit, predict)")
     assert "no call scenario was proposed" in outcome_summary(OracleRuns([], 0), "Empty")
     assert outcome_summary(OracleRuns([], 4, "the class's module failed to import: NameError: x"), "Bad") == (
         "the sandbox run of 4 scenario(s) gave no outcome: the class's module failed to import: NameError: x")
