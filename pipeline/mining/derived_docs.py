@@ -361,6 +361,24 @@ def _check_examples(pool: Any, slice_code: str, module: str, examples: list[str]
     return {examples[int(i)] for i, outcome in document.items() if outcome.get("passed")}
 
 
+def class_calls(model: Any, pools: Any, missing: Sequence[str]) -> list[Any]:
+    """Scenarios calling each undocumented static and class method on the class, with its pooled calls: the
+    random walks call instance methods only, so such a method was never observed and the class was rejected
+    for it (`Matrix.identity(3)`, `Matrix.zeros(2, 3)`)."""
+    from pipeline.synthesis.scenarios import CLASS, Arg, Scenario
+
+    out = []
+    for method in model.methods.values():
+        if method.kind not in ("static", "class") or method.name not in missing:
+            continue
+        for index, call in enumerate(pools.calls.get(method.name, [])):
+            ctor = pools.ctors[index % len(pools.ctors)] if pools.ctors else None
+            out.append(Scenario(tuple(Arg(literal=a) for a in ctor.args) if ctor else (),
+                                tuple((k, Arg(literal=v)) for k, v in ctor.kwargs) if ctor else (),
+                                (call.step(target=CLASS),), origin="class-call"))
+    return out
+
+
 def derive_docstrings(pool: Any, class_name: str, slice_code: str, missing: list[str], *,
                       rng_seed: int = 0) -> str | Drop:
     """The slice with a derived docstring on each method of `missing`, or the `undocumented` drop saying
@@ -383,7 +401,8 @@ def derive_docstrings(pool: Any, class_name: str, slice_code: str, missing: list
                     f"{exc}",
                     {"methods": missing, "docstrings": "derived"})
     rng = random.Random(f"{rng_seed}:derive:{class_name}")
-    scenarios = dedupe(replay_scenarios(pools) + random_walks(model, pools, rng, WALKS))
+    scenarios = dedupe(replay_scenarios(pools) + random_walks(model, pools, rng, WALKS)
+                       + class_calls(model, pools, missing))
     try:
         runs = run_oracle(pool, source=slice_code, module=module, class_name=class_name, scenarios=scenarios)
     except JobFailed as exc:
@@ -403,8 +422,10 @@ def derive_docstrings(pool: Any, class_name: str, slice_code: str, missing: list
                      **({"failure": runs.failure} if getattr(runs, "failure", None) else {})})
     unobserved = [m.name for m in [*seen.values(), *([ctor] if ctor else [])] if not m.observed and not m.raised]
     if unobserved:
+        properties = [name for name in unobserved if getattr(model.methods.get(name), "kind", None) == "property"]
+        why = (f" ({', '.join(properties)}: a property, which call scenarios do not read)" if properties else "")
         return Drop(RejectReason.UNDOCUMENTED, f"{class_name}: no docstring, and the oracle never observed "
-                    f"{', '.join(unobserved)}: nothing to state for {'it' if len(unobserved) == 1 else 'them'}",
+                    f"{', '.join(unobserved)}: nothing to state for {'it' if len(unobserved) == 1 else 'them'}{why}",
                     {"methods": missing, "unobserved": unobserved, "docstrings": "derived"})
     everyone = [*seen.values(), *([ctor] if ctor else [])]
     proposed = sorted({e for m in everyone for e in m.examples})

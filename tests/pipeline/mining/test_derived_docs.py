@@ -195,3 +195,25 @@ def test_derivation_is_off_without_a_sandbox_or_when_disabled(pool):
     assert make_documenter(MineConfig()) is None
     assert make_documenter(MineConfig(derive_docstrings=False), pool=pool) is None
     assert make_documenter(MineConfig(), pool=pool) is not None
+
+
+def test_static_and_class_methods_are_called_on_the_class():
+    """Walks call instance methods only: an undocumented static method was never observed, and the class was
+    rejected for it."""
+    from pipeline.base.analysis.class_model import analyse
+    from pipeline.mining.derived_docs import class_calls
+    from pipeline.mining.pools import static_pools
+    from pipeline.synthesis.scenarios import CLASS
+
+    code = ledger_module("Grid", documented=False, extra_method='''
+        @staticmethod
+        def blank(size: int):
+            return [[0] * size for _ in range(size)]
+
+        @classmethod
+        def sized(cls, limit: int):
+            return cls(limit)
+        ''')
+    scenarios = class_calls(analyse(code, "Grid"), static_pools(code, "Grid"), ["blank", "sized", "total"])
+    called = {(s.steps[0].target, s.steps[0].method) for s in scenarios}
+    assert called == {(CLASS, "blank"), (CLASS, "sized")} and all(len(s.steps) == 1 for s in scenarios)
