@@ -181,7 +181,8 @@ def static_pools(source: str, class_name: str) -> ArgumentPools:
         if item.name == "__init__":
             # the compared constants of a constructor are mostly its argument checks (`if ttl <= 0: raise`):
             # their combinations alone may all raise, so the first hinted calls are tried too
-            pools.ctors.extend(dict.fromkeys(calls[:2] + calls[-CALLS_PER_METHOD:]))
+            checked = any(compared_constants(item, a.arg) for a in [*item.args.posonlyargs, *item.args.args])
+            pools.ctors.extend(dict.fromkeys(calls[:2] + calls[-CALLS_PER_METHOD:]) if checked else calls[:2])
         elif not item.name.startswith("_") and calls:
             pools.calls[item.name] = calls
     if not pools.ctors:
