@@ -105,7 +105,7 @@ def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: i
     model = analyse(mined.slice_code, mined.class_name)
     pools = static_pools(mined.slice_code, mined.class_name)
     rng = random.Random(f"{rng_seed}:{mined.mined_id}")
-    shows = documented_raises(mined.slice_code, mined.class_name) if mined.docstrings_by == DERIVED else None
+    shows = documented_raises(mined.slice_code, mined.class_name)  # the author's docstrings, or derived ones
     walks = long_walks(model, pools, random.Random(f"{rng_seed}:{mined.mined_id}:long"))  # apart: the random walks stay as they were
     result = synthesize_tests(pool, source=mined.slice_code, module=module, model=model, pools=pools,
                               extra=walks, rng=rng, shows=shows)

@@ -76,7 +76,7 @@ def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool)
     scenarios = dedupe(replay_scenarios(pools) + random_walks(model, pools, rng, 60) + _long_walks(candidate, model, pools))
     runs = run_oracle(pool, source=candidate.solution_code, module=candidate.module_name,
                       class_name=candidate.class_name, scenarios=scenarios)
-    if candidate.generator.parameters.get("docstrings") == DERIVED:
+    if candidate.origin is Origin.MINED or candidate.generator.parameters.get("docstrings") == DERIVED:
         stated = documented_raises(candidate.solution_code, candidate.class_name)
         runs = [run for run in runs if stated(run)]
     chosen = _pick(runs, missing, edges)
