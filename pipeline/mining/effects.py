@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from pipeline.mining.extract import dotted_name
+from pipeline.mining.extract import dotted_name, import_bindings
 from pipeline.mining.filters import Drop
 from pipeline.mining.slicing import Slice
 from pipeline.base.records import RejectReason
@@ -54,12 +54,7 @@ def _bindings(tree: cst.Module) -> dict[str, str]:
 
     class _Collect(cst.CSTVisitor):
         def visit_Import(self, node: cst.Import) -> None:
-            for alias in node.names:
-                full = dotted_name(alias.name)
-                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                    bound[alias.asname.name.value] = full
-                else:
-                    bound[full.split(".")[0]] = full.split(".")[0]
+            bound.update(import_bindings(node))
 
         def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
             if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):

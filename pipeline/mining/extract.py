@@ -32,6 +32,19 @@ def dotted_name(node: cst.BaseExpression) -> str:
     return ""
 
 
+def import_bindings(node: cst.Import) -> dict[str, str]:
+    """What `import a.b as c` / `import a.b` binds: {'c': 'a.b'} / {'a': 'a'} (the package a dotted import
+    binds is its first part)."""
+    bound = {}
+    for alias in node.names:
+        full = dotted_name(alias.name)
+        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+            bound[alias.asname.name.value] = full
+        else:
+            bound[full.split(".")[0]] = full.split(".")[0]
+    return bound
+
+
 @dataclass(frozen=True, eq=False)
 class ClassUnit:
     """One top-level class of a parsed module."""

@@ -40,7 +40,7 @@ from pathlib import PurePosixPath
 
 import libcst as cst
 
-from pipeline.mining.extract import ClassUnit, ParsedModule, dotted_name, parse_module
+from pipeline.mining.extract import ClassUnit, ParsedModule, dotted_name, import_bindings, parse_module
 from pipeline.mining.filters import Drop
 from pipeline.mining.slicing import (STDLIB, ModuleGraph, Slice, imported_modules, is_future_import, module_graph,
                                      slice_class, third_party)
@@ -224,12 +224,7 @@ def _import_identities(stmt: cst.BaseStatement) -> dict[str, str] | None:
     out = {}
     for small in stmt.body:
         if isinstance(small, cst.Import):
-            for alias in small.names:
-                full = dotted_name(alias.name)
-                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                    out[alias.asname.name.value] = full
-                else:
-                    out[full.split(".")[0]] = full.split(".")[0]
+            out.update(import_bindings(small))
         elif isinstance(small, cst.ImportFrom) and not small.relative and not isinstance(small.names, cst.ImportStar):
             module = dotted_name(small.module) if small.module is not None else ""
             for alias in small.names:
