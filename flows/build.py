@@ -69,8 +69,10 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
     SIGINT and SIGTERM (and a lost Prefect server) stop it cleanly (pipeline/base/stopping.py): the funnel then
     records where it stopped, and `BuildStopped` reaches the caller, which exits with its code.
     """
+    from pipeline.base.analysis import parse_lock
     from validation.sandbox.pool import close_all_pools
 
+    parse_lock.install()  # a flow run in-process (not through the console entry point) parses next to threads too
     resolved = Settings.from_environment()  # the environment, read once for the whole run
     store = ArtifactStore(resolved.artifacts)
     run_id = run_id or stages.default_run_id(config, stages.load_seed_records(config, resolved)[1], resolved)

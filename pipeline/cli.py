@@ -309,8 +309,10 @@ def main() -> None:
     """Console entry point: one readable line per error, a traceback only with --debug."""
     from typer.main import get_command
 
+    from pipeline.base.analysis import parse_lock
     from pipeline.cli_help import tidy_help
 
+    parse_lock.install()  # before any command parses code next to a thread (see parse_lock)
     debug = "--debug" in sys.argv
     try:
         tidy_help(get_command(app))(prog_name="classeval-pro")

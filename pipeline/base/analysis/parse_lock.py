@@ -6,11 +6,18 @@ threads calling `ast.parse` at the same moment can corrupt it and one of them fa
 fixed in later releases). The gate, the synthesis jobs and the judges parse candidates in thread pools, and
 a build once died of it.
 
-`install()` replaces `ast.parse` (which `ast.literal_eval` and the rest of the standard library call) and
-libcst's parse functions with versions that hold one process-wide lock. Parsing is CPU-bound under the GIL
-in any case, so serialising it costs no real parallelism; the threads' time goes to sandbox runs.
-Code that compiles with `PyCF_ONLY_AST` directly is not covered; `is_interpreter_fault` lets the caller
-retry a record once when such an error still gets through.
+`install()` replaces `ast.parse` (which `ast.literal_eval`, the standard library's traceback formatting
+and the rest of the standard library call) and libcst's parse functions with versions that hold one
+process-wide lock. Parsing is CPU-bound under the GIL in any case, so serialising it costs no real
+parallelism; the threads' time goes to sandbox runs. The console entry point and the build flow install it
+before anything parses: installing it only when a stage's threads start left the first stage's parses on
+the flow's thread unguarded, and a build on CI died of that.
+
+Code that compiles with `PyCF_ONLY_AST` directly (griffe, which Prefect uses for docstrings) cannot be
+covered, and a parse of ours that overlaps with one of those can still see the fault. The fault is
+transient (the interpreter resets its bookkeeping at the start of every parse), so the wrapped `ast.parse`
+retries it once; `is_interpreter_fault` lets the caller retry a whole record once when one gets through
+elsewhere.
 """
 
 from __future__ import annotations
@@ -30,7 +37,12 @@ def _locked(parse: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(parse)
     def parse_one_at_a_time(*args: Any, **kwargs: Any) -> Any:
         with _LOCK:
-            return parse(*args, **kwargs)
+            try:
+                return parse(*args, **kwargs)
+            except SystemError as exc:  # an unguarded parse in another thread overlapped with this one
+                if not is_interpreter_fault(exc):
+                    raise
+                return parse(*args, **kwargs)
 
     parse_one_at_a_time.__wrapped_by_parse_lock__ = True  # type: ignore[attr-defined]
     return parse_one_at_a_time

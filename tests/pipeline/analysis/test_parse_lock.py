@@ -32,6 +32,25 @@ def test_installed_parsers_wait_for_the_lock():
     assert ast.literal_eval("[1, 2]") == [1, 2]  # the standard library's own callers still work
 
 
+def test_an_installed_parser_retries_the_fault_once_and_raises_it_the_second_time(monkeypatch):
+    calls: list[str] = []
+
+    def flaky(source: str, *, faults: int) -> str:
+        calls.append(source)
+        if calls.count(source) <= faults:
+            raise FAULT
+        return source
+
+    once = parse_lock._locked(lambda source: flaky(source, faults=1))
+    assert once("a") == "a" and calls.count("a") == 2
+    twice = parse_lock._locked(lambda source: flaky(source, faults=2))
+    with pytest.raises(SystemError, match="recursion depth"):
+        twice("b")
+    other = parse_lock._locked(lambda source: (_ for _ in ()).throw(SystemError("another fault")))
+    with pytest.raises(SystemError, match="another fault"):
+        other("c")
+
+
 def test_only_the_parser_fault_counts_as_an_interpreter_fault():
     assert parse_lock.is_interpreter_fault(FAULT)
     assert not parse_lock.is_interpreter_fault(SystemError("something else"))
