@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.base.errors import InputError
+from pipeline.base.module_names import task_module_name
 from pipeline.base.records import Provenance, SeedClass
 
 REQUIRED_FIELDS = ("task_id", "class_name", "solution_code", "test")
@@ -23,8 +24,7 @@ REQUIRED_FIELDS = ("task_id", "class_name", "solution_code", "test")
 def module_name_for(class_name: str) -> str:
     """snake_case module name for a class: `BankAccount` -> `bank_account`."""
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", class_name).lower()
-    snake = re.sub(r"\W", "_", snake)
-    return snake if snake.isidentifier() and not snake.startswith("test") else f"m_{snake}"
+    return task_module_name(re.sub(r"\W", "_", snake))
 
 
 def _import_lines(value: Any) -> list[str]:

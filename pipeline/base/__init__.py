@@ -5,6 +5,7 @@
 - `analysis`: static facts about a class (read with `ast`, rewritten with libcst; never imported or run).
 - `timing`: steps that time themselves; `progress`: how long stages report progress.
 - `tomlfile`: TOML files read into typed models; `agreement`: how far the judges agree.
+- `module_names`: the module a task's class lives in, never one the sandbox already answers to.
 - What the judges are handed, as protocols: `suite_runs` (a test file run in the sandbox), `model_calls`
   (a question to a model: the request, the role, the error, the client); `prompt_templates`: versioned
   prompt files.

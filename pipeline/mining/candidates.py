@@ -22,29 +22,19 @@ from pipeline.mining.records import MinedClass
 from pipeline.synthesis.stated_raises import documented_raises
 from pipeline.mining.slicing import STDLIB
 from pipeline.models.prompts import load_prompt
+from pipeline.base.module_names import task_module_name
 from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
 from validation.sandbox import SandboxPool
 
 TEST_MODULES_ALLOWED = frozenset({"pytest", "unittest"}) | STDLIB
 
 
-TAKEN_MODULE_NAMES = STDLIB | frozenset({
-    # what a sandbox job imports besides the task's module: its own files (pipeline/synthesis/sandbox_files,
-    # the gate's conftest) and the packages its runner uses
-    "argument_tracer", "example_check", "example_conftest", "job_output", "literals", "oracle_conftest",
-    "oracle_driver", "conftest", "sitecustomize", "usercustomize", "pytest", "_pytest", "pluggy", "iniconfig",
-    "packaging", "coverage", "validation", "pipeline"})
-"""Module names a task's module may not have: `queue.py` for a mined `Queue` lost to the standard library's
-`queue`, already imported when the driver imported the task's module (every scenario then ran the stdlib's
-class: no call of the mined one was ever observed), and `literals.py` would replace the driver's own file."""
-
 
 def module_name_for(class_name: str) -> str:
     """The task's module name: the class name in snake case, or `m_` and that when it is taken."""
     from pipeline.synthesis.testgen import snake
 
-    name = snake(class_name)
-    return f"m_{name}" if name in TAKEN_MODULE_NAMES or not name.isidentifier() else name
+    return task_module_name(snake(class_name))
 
 
 def adapt_repo_tests(test_source: str, module: str, defined: set[str]) -> str | None:

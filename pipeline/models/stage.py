@@ -27,6 +27,7 @@ from pipeline.domains import DomainRegistry
 from pipeline.driver import Counts, RecordStage, RunContext
 from pipeline.funnel import StageCount
 from pipeline.base.layout import Folder, Stage, record_file_id
+from pipeline.base.module_names import task_module_name
 from pipeline.models.client import BudgetExhausted, ModelClient, Role
 from pipeline.models.conversation import Conversation
 from pipeline.models.making import Blueprint, Outcome, make_candidate
@@ -70,7 +71,7 @@ def compose_blueprints(seeds: Sequence[SeedClass], config, registry: DomainRegis
             skeleton_values={"class_name": class_name, "domain_a": a.domain, "domain_b": b.domain,
                              "description_a": a.description, "description_b": b.description,
                              "source_a": a.source, "source_b": b.source},
-            class_name=class_name, module_name=snake(class_name), domains=(a.domain, b.domain),
+            class_name=class_name, module_name=task_module_name(snake(class_name)), domains=(a.domain, b.domain),
             description=f"{a.description} Combined with: {b.description}",
             provenance=Provenance(seed_ids=(a.seed_id, b.seed_id), transforms=("model:compose",),
                                   rng_seed=compose.rng_seed, source="model composition of two seeds",

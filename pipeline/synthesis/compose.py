@@ -32,6 +32,7 @@ import libcst as cst
 
 from pipeline.base.analysis.python_need import requires_python
 from pipeline.base.layout import Stage
+from pipeline.base.module_names import task_module_name
 from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
 from pipeline.base.analysis.class_model import ClassModel, MethodModel, analyse
 from pipeline.synthesis.config import ComposeConfig
@@ -493,7 +494,7 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int,
                                                   f"{br.target_part}.{br.target})" for br in bridges) + ".")
         source = editor.code()
     compile(source, f"<{hybrid}>", "exec")
-    module_name = snake(hybrid)
+    module_name = task_module_name(snake(hybrid))
     return Fusion(hybrid, module_name, source, {old: new for old, new in attrs.items() if old in model_b.methods},
                   params_a, params_b, tuple(bridges), parts, tuple(type_only))
 
