@@ -7,7 +7,8 @@ name that is already taken then breaks the task in ways that look like a wrong c
   module first, so every scenario ran that class and no call of the task's own was ever observed;
 - a file of the sandbox job (`literals.py`, `conftest.py`) or a package its runner imports (`pytest`,
   `coverage`): the task's module replaces it;
-- `test_*`: pytest collects the solution module as a test file;
+- `test_*` or `*_test` (pytest's default file patterns): pytest collects the solution module as a test
+  file, while a name such as `tested_ledger` matches neither and is kept;
 - not an identifier at all: it cannot be imported.
 
 Such a name gets the prefix `m_`; every other name is kept as it is.
@@ -27,5 +28,5 @@ TAKEN_MODULE_NAMES: frozenset[str] = frozenset(sys.stdlib_module_names) | frozen
 
 def task_module_name(snake_name: str) -> str:
     """`snake_name`, or `m_` and it when the sandbox already answers to that name (see the module's doc)."""
-    taken = snake_name in TAKEN_MODULE_NAMES or snake_name.startswith("test") or not snake_name.isidentifier()
+    taken = snake_name in TAKEN_MODULE_NAMES or snake_name.startswith("test_") or snake_name.endswith("_test") or not snake_name.isidentifier()
     return f"m_{snake_name}" if taken else snake_name

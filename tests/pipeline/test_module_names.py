@@ -15,6 +15,8 @@ from pipeline.mining.candidates import module_name_for as mined_module
     ("literals", "m_literals"),      # a sandbox job's own file
     ("conftest", "m_conftest"),
     ("test_runner", "m_test_runner"),  # pytest would collect the solution as a test file
+    ("load_test", "m_load_test"),
+    ("tested_ledger", "tested_ledger"),  # matches neither of pytest's file patterns
     ("3d_grid", "m_3d_grid"),        # not importable
 ])
 def test_a_taken_name_gets_the_prefix_and_any_other_is_kept(snake, module):
