@@ -18,6 +18,7 @@ import ast
 import doctest
 import json
 import re
+from dataclasses import dataclass
 
 from pipeline.base.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
 from pipeline.base.suite_runs import SuiteRunner
@@ -66,30 +67,53 @@ def _returns_value(solution: str, class_name: str) -> set[str]:
     return out
 
 
-def documentation_problems(interface: Interface, solution: str) -> list[str]:
-    """What the skeleton leaves unstated, one line per omission."""
+@dataclass(frozen=True)
+class Omission:
+    """What one public method's docstring leaves unstated, by the `spec_clear` rule."""
+
+    method: str
+    no_docstring: bool = False
+    params: tuple[str, ...] = ()  # parameters the docstring (and the class docstring) never mentions
+    returns: bool = False  # the reference returns a value and the docstring never says what
+    exceptions: tuple[str, ...] = ()  # raised by the reference, named by no docstring (nor a base class)
+
+    def lines(self) -> list[str]:
+        if self.no_docstring:
+            return [f"{self.method}: no docstring"]
+        out = [f"{self.method}: parameter(s) {', '.join(self.params)} not described"] if self.params else []
+        out += [f"{self.method}: return value not described"] if self.returns else []
+        out += [f"{self.method}: raises {', '.join(self.exceptions)} without documenting it"] if self.exceptions else []
+        return out
+
+
+def omissions(interface: Interface, solution: str) -> list[Omission]:
+    """The public methods whose docstrings leave something unstated, in declaration order. Mining uses the
+    same rule to complete an author's docstrings from observed behaviour (pipeline/mining/derived_docs.py),
+    so that what a task must state is defined once."""
     raised = _raised_names(solution, interface.class_name)
     returning = _returns_value(solution, interface.class_name)
-    problems = []
+    out = []
     for method in interface.methods.values():
         if not method.public or (method.name.startswith("__") and method.name != "__init__"):
             continue
         if not method.docstring.strip() and not (method.name == "__init__" and interface.class_doc.strip()):
-            problems.append(f"{method.name}: no docstring")  # a constructor may be described by its class
+            out.append(Omission(method.name, no_docstring=True))  # a constructor may be described by its class
             continue
         words = interface.words(method.name)
-        missing = [p for p in method.params if p not in words]
-        if missing:
-            problems.append(f"{method.name}: parameter(s) {', '.join(missing)} not described")
-        if (method.name in returning and method.name != "__init__" and not method.is_property
-                and method.returns != "None" and not _RETURN_WORDS.search(method.docstring)):
-            problems.append(f"{method.name}: return value not described")
+        missing = tuple(p for p in method.params if p not in words)
+        returns = (method.name in returning and method.name != "__init__" and not method.is_property
+                   and method.returns != "None" and not _RETURN_WORDS.search(method.docstring))
         documented = interface.exceptions_named(words)
-        undocumented = sorted(e for e in raised.get(method.name, ())
-                              if not any(interface.is_subclass(e, d) for d in documented))
-        if undocumented:
-            problems.append(f"{method.name}: raises {', '.join(undocumented)} without documenting it")
-    return problems
+        undocumented = tuple(sorted(e for e in raised.get(method.name, ())
+                                    if not any(interface.is_subclass(e, d) for d in documented)))
+        if missing or returns or undocumented:
+            out.append(Omission(method.name, params=missing, returns=returns, exceptions=undocumented))
+    return out
+
+
+def documentation_problems(interface: Interface, solution: str) -> list[str]:
+    """What the skeleton leaves unstated, one line per omission."""
+    return [line for omission in omissions(interface, solution) for line in omission.lines()]
 
 
 def docstring_examples(interface: Interface) -> dict[str, str]:

@@ -20,6 +20,10 @@ candidate like any other.
 
 A class stays rejected `undocumented` when no call of it succeeded, or when an undocumented method was
 never observed (its docstring would state nothing a solver could implement from); the reason names which.
+
+The same run completes the docstrings authors did write: a parameter, the return value or a raised
+exception that a docstring leaves out (by the specification judge's rule) gets a paragraph, under the same
+marker, stating only what was observed of it (`addendum_for`).
 """
 
 from __future__ import annotations
@@ -227,37 +231,83 @@ def _quoted(values: Sequence[str], limit: int = MAX_VALUES) -> str:
     return ", ".join(f"`{v}`" for v in shown)
 
 
-def docstring_for(seen: MethodObservations, examples: Sequence[str]) -> str:
-    """The derived docstring of one method (plain text, lines unindented)."""
+def _parameter_lines(seen: MethodObservations, names: Sequence[str] | None = None) -> list[str]:
+    """One line per parameter (of `names`, when given): its type and the values observed. A parameter with
+    neither an annotation nor an observed value gets no line when `names` is given: naming it with nothing
+    to say would only satisfy a reader looking for the word."""
+    lines = []
     from pipeline.synthesis.observed_types import observed_type
 
+    for name, annotation, kind in seen.params:
+        if names is not None and name not in names:
+            continue
+        values = seen.arguments.get(name, [])
+        typed = annotation or observed_type(values) or _type_names(values)
+        if typed is None and names is not None:
+            continue
+        star = "*" if kind == "varargs" else "**" if kind == "varkw" else ""
+        lines.append(f"    {star}{name} ({typed or 'type not observed'})" + (f": observed {_quoted(values)}" if values else ""))
+    return lines
+
+
+def _returns_line(seen: MethodObservations) -> str | None:
+    from pipeline.synthesis.observed_types import observed_type
+
+    types = list(seen.returned_types)
+    if types == ["None"]:
+        return "Returns None in every recorded call."
+    if not types:
+        return None
+    precise = observed_type(seen.returned_values) if "None" not in types and "object" not in types else None
+    text = precise if precise and len(types) == 1 else " or ".join(types)
+    return f"Returns {text}" + (f"; values observed: {_quoted(seen.returned_values)}." if seen.returned_values else ".")
+
+
+def _raises_lines(seen: MethodObservations, only: Sequence[str] | None = None) -> list[str]:
+    lines = []
+    for exc, cases in sorted(seen.raised.items()):
+        if only is not None and exc not in only:
+            continue
+        shortest = sorted(cases, key=lambda c: (" earlier calls on " in c, c.count("`"), len(c)))[:MAX_RAISE_CASES]
+        lines.append(f"    {exc}: observed for {'; and for '.join(shortest)}")
+    return lines
+
+
+def docstring_for(seen: MethodObservations, examples: Sequence[str]) -> str:
+    """The derived docstring of one method (plain text, lines unindented)."""
     lines = [f"{MARKER} ({seen.calls} recorded call{'s' if seen.calls != 1 else ''} on the reference; the source "
              "has no docstring here)."]
     if seen.params:
-        lines += ["", "Parameters:"]
-        for name, annotation, kind in seen.params:
-            values = seen.arguments.get(name, [])
-            typed = annotation or observed_type(values) or _type_names(values) or "type not observed"
-            star = "*" if kind == "varargs" else "**" if kind == "varkw" else ""
-            lines.append(f"    {star}{name} ({typed})" + (f": observed {_quoted(values)}" if values else ""))
-    if seen.name != "__init__":
-        types = list(seen.returned_types)
-        if types == ["None"]:
-            lines += ["", "Returns None in every recorded call."]
-        elif types:
-            precise = observed_type(seen.returned_values) if "None" not in types and "object" not in types else None
-            text = precise if precise and len(types) == 1 else " or ".join(types)
-            lines += ["", f"Returns {text}" + (f"; values observed: {_quoted(seen.returned_values)}."
-                                               if seen.returned_values else ".")]
+        lines += ["", "Parameters:", *_parameter_lines(seen)]
+    returns = _returns_line(seen) if seen.name != "__init__" else None
+    if returns:
+        lines += ["", returns]
     if seen.raised:
-        lines += ["", "Raises:"]
-        for exc, cases in sorted(seen.raised.items()):
-            shortest = sorted(cases, key=lambda c: (" earlier calls on " in c, c.count("`"), len(c)))[:MAX_RAISE_CASES]
-            lines.append(f"    {exc}: observed for {'; and for '.join(shortest)}")
+        lines += ["", "Raises:", *_raises_lines(seen)]
     if examples:
         lines += ["", "Examples (recorded calls, checked on the reference):", ""]
         lines += [line for example in examples for line in (*example.splitlines(), "")][:-1]
     return "\n".join(lines)
+
+
+def addendum_for(seen: MethodObservations, omission: Any) -> str | None:
+    """What to append to an author's docstring that leaves out parameters, the return value or raised
+    exceptions (a `judges.offline.specification.Omission`): only the omitted parts the oracle observed, under
+    the derived marker; None when it observed none of them."""
+    parts: list[str] = []
+    params = _parameter_lines(seen, omission.params) if omission.params else []
+    if params:
+        parts += ["", "Parameters:", *params]
+    returns = _returns_line(seen) if omission.returns else None
+    if returns:
+        parts += ["", returns]
+    raises = _raises_lines(seen, omission.exceptions) if omission.exceptions else []
+    if raises:
+        parts += ["", "Raises:", *raises]
+    if not parts:
+        return None
+    return "\n".join([f"{MARKER} ({seen.calls} recorded call{'s' if seen.calls != 1 else ''} on the reference; "
+                      "the author's docstring leaves this out).", *parts])
 
 
 def _pick(examples: Sequence[str], passed: set[str]) -> list[str]:
@@ -282,40 +332,52 @@ def _escaped(text: str) -> str:
     return text.replace("\\", "\\\\")
 
 
+class _MethodDocstrings(cst.CSTTransformer):
+    """Visits the methods of one class (not nested functions) and hands each to `rewrite` with the
+    indentation of its body, so that text put into a docstring lines up with the code."""
+
+    def __init__(self, class_name: str, default_indent: str) -> None:
+        self.class_name, self.default = class_name, default_indent
+        self.class_indent: str | None = None
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        if node.name.value != self.class_name or self.class_indent is not None:
+            return False
+        body = node.body
+        self.class_indent = (body.indent if isinstance(body, cst.IndentedBlock) and body.indent is not None
+                             else self.default)
+        return True
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        if not isinstance(updated.body, cst.IndentedBlock):
+            return updated
+        own = updated.body.indent if updated.body.indent is not None else self.default
+        return self.rewrite(updated, (self.class_indent or self.default) + own)
+
+    def rewrite(self, method: cst.FunctionDef, indent: str) -> cst.FunctionDef:
+        raise NotImplementedError
+
+
 def insert_block_docstrings(slice_code: str, class_name: str, docstrings: dict[str, str]) -> str:
     """`slice_code` with each named method of `class_name` given its (multi-line) docstring, indented as
     the method's body is; methods that have one keep it."""
     module = cst.parse_module(slice_code)
-    default = module.default_indent
 
-    class _Insert(cst.CSTTransformer):
-        def __init__(self) -> None:
-            self.class_indent: str | None = None
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            if node.name.value != class_name or self.class_indent is not None:
-                return False
-            body = node.body
-            self.class_indent = (body.indent if isinstance(body, cst.IndentedBlock) and body.indent is not None
-                                 else default)
-            return True
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-        def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
-            text = docstrings.get(updated.name.value)
-            if text is None or updated.get_docstring() is not None or not isinstance(updated.body, cst.IndentedBlock):
-                return updated
-            own = updated.body.indent if updated.body.indent is not None else default
-            indent = (self.class_indent or default) + own
+    class _Insert(_MethodDocstrings):
+        def rewrite(self, method: cst.FunctionDef, indent: str) -> cst.FunctionDef:
+            text = docstrings.get(method.name.value)
+            if text is None or method.get_docstring() is not None:
+                return method
             lines = _escaped(text).splitlines()
             body = lines[0] + "".join("\n" + (indent + line if line else "") for line in lines[1:])
             literal = f'"""{body}\n{indent}"""' if len(lines) > 1 else f'"""{body}"""'
             line = cst.SimpleStatementLine(body=[cst.Expr(cst.SimpleString(literal))])
-            return updated.with_changes(body=updated.body.with_changes(body=[line, *updated.body.body]))
+            return method.with_changes(body=method.body.with_changes(body=[line, *method.body.body]))
 
-    return module.visit(_Insert()).code
+    return module.visit(_Insert(class_name, module.default_indent)).code
 
 
 def _method_params(slice_code: str, class_name: str) -> dict[str, tuple[list[tuple[str, str | None, str]], bool]]:
@@ -379,62 +441,142 @@ def class_calls(model: Any, pools: Any, missing: Sequence[str]) -> list[Any]:
     return out
 
 
-def derive_docstrings(pool: Any, class_name: str, slice_code: str, missing: list[str], *,
-                      rng_seed: int = 0) -> str | Drop:
-    """The slice with a derived docstring on each method of `missing`, or the `undocumented` drop saying
-    why the class's behaviour could not be observed well enough to state it."""
+@dataclass
+class _Observed:
+    """One oracle run over a class, and what it showed of the methods asked about."""
+
+    runs: Any
+    proposed: int
+    methods: dict[str, MethodObservations]
+    ctor: MethodObservations | None
+
+
+def _observe_class(pool: Any, class_name: str, slice_code: str, names: Sequence[str], rng_seed: int) -> _Observed:
+    """Run the class as the oracle on the scenarios test synthesis would propose (and calls of the static
+    and class methods among `names`), and record what methods `names` (`__init__` included) did. Raises
+    SyntaxError/LookupError/StopIteration when the class cannot be read, and JobFailed when the sandbox
+    returns nothing."""
     from pipeline.base.analysis.class_model import analyse
     from pipeline.mining.candidates import module_name_for
     from pipeline.mining.pools import static_pools
-    from pipeline.synthesis.jobs import JobFailed
-    from pipeline.synthesis.oracle import outcome_summary, run_oracle
+    from pipeline.synthesis.oracle import run_oracle
     from pipeline.synthesis.testgen import dedupe, random_walks, variable_for
     from pipeline.synthesis.tracing import replay_scenarios
 
-    module = module_name_for(class_name)
-    try:
-        model = analyse(slice_code, class_name)
-        pools = static_pools(slice_code, class_name)
-        signatures = _method_params(slice_code, class_name)
-    except (SyntaxError, LookupError, StopIteration) as exc:
-        return Drop(RejectReason.UNDOCUMENTED, f"{class_name}: its methods could not be read to derive docstrings: "
-                    f"{exc}",
-                    {"methods": missing, "docstrings": "derived"})
+    model = analyse(slice_code, class_name)
+    pools = static_pools(slice_code, class_name)
+    signatures = _method_params(slice_code, class_name)
     rng = random.Random(f"{rng_seed}:derive:{class_name}")
     scenarios = dedupe(replay_scenarios(pools) + random_walks(model, pools, rng, WALKS)
-                       + class_calls(model, pools, missing))
+                       + class_calls(model, pools, names))
+    runs = run_oracle(pool, source=slice_code, module=module_name_for(class_name), class_name=class_name,
+                      scenarios=scenarios)
+    variable = variable_for(class_name, {n.name for n in ast.parse(slice_code).body if hasattr(n, "name")})
+    seen = {name: MethodObservations(name, *signatures.get(name, ([], False))) for name in names if name != "__init__"}
+    ctor = MethodObservations("__init__", *signatures.get("__init__", ([], False))) if "__init__" in names else None
+    observe(runs, class_name, variable, seen, ctor)
+    return _Observed(runs, getattr(runs, "proposed", len(scenarios)), seen, ctor)
+
+
+def left_out(slice_code: str, class_name: str) -> list[Any]:
+    """The author's docstrings that leave out a parameter, the return value or a raised exception, by the
+    specification judge's rule (`judges.offline.specification.omissions`, so that what a task must state is
+    defined once); [] when the class cannot be read."""
+    from judges.offline.interface import read_interface
+    from judges.offline.specification import omissions
+
     try:
-        runs = run_oracle(pool, source=slice_code, module=module, class_name=class_name, scenarios=scenarios)
+        return [o for o in omissions(read_interface(slice_code, class_name), slice_code) if not o.no_docstring]
+    except (SyntaxError, LookupError, ValueError):
+        return []
+
+
+def derive_docstrings(pool: Any, class_name: str, slice_code: str, missing: list[str], *,
+                      rng_seed: int = 0) -> str | Drop:
+    """The slice with a derived docstring on each method of `missing`, and each author's docstring that
+    leaves something out completed with what was observed of it (`addendum_for`); or the `undocumented`
+    drop saying why the behaviour of a method of `missing` could not be observed well enough to state it.
+
+    Authors document what they think of: the specification judge rejected 33 of 70 mined classes of a corpus
+    build for a parameter, return value or exception their docstrings never mention, which a solver would
+    have to guess. One oracle run serves both. A completion is best effort: when the class cannot be run,
+    or the omitted part was never observed, the docstring stays as its author wrote it (and the judge sees
+    the omission)."""
+    from pipeline.mining.candidates import module_name_for
+    from pipeline.synthesis.jobs import JobFailed
+    from pipeline.synthesis.oracle import outcome_summary
+
+    incomplete = [o for o in left_out(slice_code, class_name) if o.method not in missing]
+    if not missing and not incomplete:
+        return slice_code
+    try:
+        observed = _observe_class(pool, class_name, slice_code, [*missing, *(o.method for o in incomplete)], rng_seed)
+    except (SyntaxError, LookupError, StopIteration) as exc:
+        return Drop(RejectReason.UNDOCUMENTED, f"{class_name}: its methods could not be read to derive docstrings: "
+                    f"{exc}", {"methods": missing, "docstrings": "derived"}) if missing else slice_code
     except JobFailed as exc:
         return Drop(RejectReason.UNDOCUMENTED, f"{class_name}: the oracle run that would observe it failed: {exc}",
-                    {"methods": missing, "docstrings": "derived"})
-    variable = variable_for(class_name, {n.name for n in ast.parse(slice_code).body if hasattr(n, "name")})
-    seen = {name: MethodObservations(name, *signatures.get(name, ([], False)))
-            for name in missing if name != "__init__"}
-    ctor = MethodObservations("__init__", *signatures.get("__init__", ([], False))) if "__init__" in missing else None
-    observe(runs, class_name, variable, seen, ctor)
+                    {"methods": missing, "docstrings": "derived"}) if missing else slice_code
+    every = {**observed.methods, **({"__init__": observed.ctor} if observed.ctor else {})}
+    addenda = {o.method: text for o in incomplete if (text := addendum_for(every[o.method], o)) is not None}
+    if not missing:
+        return append_to_docstrings(slice_code, class_name, addenda) if addenda else slice_code
+    runs = observed.runs
     succeeded = sum(1 for run in runs if run.ctor is None for s in run.steps if s.get("kind") == "return")
     if succeeded == 0:
         return Drop(RejectReason.UNDOCUMENTED, f"{class_name}: no docstring, and no call of it succeeded on the "
                     f"oracle, so no behaviour to derive a description from: {outcome_summary(runs, class_name)}",
-                    {"methods": missing, "docstrings": "derived", "scenarios": len(runs),
-                     "proposed": getattr(runs, "proposed", len(scenarios)),
+                    {"methods": missing, "docstrings": "derived", "scenarios": len(runs), "proposed": observed.proposed,
                      **({"failure": runs.failure} if getattr(runs, "failure", None) else {})})
-    unobserved = [m.name for m in [*seen.values(), *([ctor] if ctor else [])] if not m.observed and not m.raised]
+    undocumented = [every[name] for name in missing]
+    unobserved = [m.name for m in undocumented if not m.observed and not m.raised]
     if unobserved:
+        from pipeline.base.analysis.class_model import analyse
+
+        model = analyse(slice_code, class_name)
         properties = [name for name in unobserved if getattr(model.methods.get(name), "kind", None) == "property"]
         why = (f" ({', '.join(properties)}: a property, which call scenarios do not read)" if properties else "")
         return Drop(RejectReason.UNDOCUMENTED, f"{class_name}: no docstring, and the oracle never observed "
                     f"{', '.join(unobserved)}: nothing to state for {'it' if len(unobserved) == 1 else 'them'}{why}",
                     {"methods": missing, "unobserved": unobserved, "docstrings": "derived"})
-    everyone = [*seen.values(), *([ctor] if ctor else [])]
-    proposed = sorted({e for m in everyone for e in m.examples})
+    proposed = sorted({e for m in undocumented for e in m.examples})
     try:
-        passed = _check_examples(pool, slice_code, module, proposed)
+        passed = _check_examples(pool, slice_code, module_name_for(class_name), proposed)
     except JobFailed:
         passed = set()  # no example is shown unless it was seen to pass
-    docstrings = {m.name: docstring_for(m, _pick(m.examples, passed)) for m in everyone}
-    return insert_block_docstrings(slice_code, class_name, docstrings)
+    code = insert_block_docstrings(slice_code, class_name, {m.name: docstring_for(m, _pick(m.examples, passed))
+                                                           for m in undocumented})
+    return append_to_docstrings(code, class_name, addenda) if addenda else code
+
+
+def append_to_docstrings(slice_code: str, class_name: str, addenda: dict[str, str]) -> str:
+    """`slice_code` with each named method's docstring followed by its addendum (a paragraph, indented as
+    the docstring is). A docstring that cannot be extended safely keeps its text: a byte or f-string, an
+    implicitly concatenated one, or one whose quotes the addendum would close."""
+    module = cst.parse_module(slice_code)
+
+    class _Append(_MethodDocstrings):
+        def rewrite(self, method: cst.FunctionDef, indent: str) -> cst.FunctionDef:
+            text = addenda.get(method.name.value)
+            first = method.body.body[0] if method.body.body else None
+            if (text is None or not isinstance(first, cst.SimpleStatementLine) or len(first.body) != 1
+                    or not isinstance(first.body[0], cst.Expr) or not isinstance(first.body[0].value, cst.SimpleString)):
+                return method
+            string = first.body[0].value
+            prefix, quote = string.prefix.lower(), string.quote
+            if set(prefix) - {"r", "u"}:
+                return method
+            inner = string.value[len(string.prefix) + len(quote):-len(quote)]
+            closing = '"""' if quote in ('"', '"""') else "\'\'\'"
+            if closing in inner or closing in text:
+                return method
+            added = text if "r" in prefix else _escaped(text)
+            body = inner.rstrip() + "\n\n" + "\n".join(indent + line if line else "" for line in added.splitlines())
+            literal = f"{string.prefix}{closing}{body}\n{indent}{closing}"
+            line = first.with_changes(body=[first.body[0].with_changes(value=string.with_changes(value=literal))])
+            return method.with_changes(body=method.body.with_changes(body=[line, *method.body.body[1:]]))
+
+    return module.visit(_Append(class_name, module.default_indent)).code
 
 
 def derived_documenter(pool: Any, rng_seed: int = 0):  # noqa: ANN201 - a Documenter

@@ -71,15 +71,16 @@ def documented_filter(unit: ClassUnit) -> Drop | None:
 
 
 Documenter = Callable[[str, str, list[str]], "str | Drop"]
-"""(class name, slice code, undocumented methods) -> the slice with docstrings added, or why not."""
+"""(class name, slice code, undocumented methods) -> the slice with docstrings added, or why not. Called for
+every class that passed the filters, with an empty list too: the offline writer also completes what its
+author's docstrings leave out."""
 
 
 def documented_slice(unit: ClassUnit, piece: Slice, documenter: Documenter | None) -> str | Drop:
-    """The slice's code, with docstrings written for undocumented methods when a documenter is given."""
-    missing = undocumented_methods(unit)
-    if not missing or documenter is None:
+    """The slice's code, with docstrings written (or completed) by the documenter when one is given."""
+    if documenter is None:
         return piece.code
-    return documenter(unit.name, piece.code, missing)
+    return documenter(unit.name, piece.code, undocumented_methods(unit))
 
 
 def docstring_author(config: MineConfig) -> str:

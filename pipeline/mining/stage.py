@@ -68,8 +68,8 @@ def make_documenter(config: MineConfig, settings: Settings | None = None, client
     from pipeline.models.client import ModelClient
 
     client = client or ModelClient(settings.model_cache)
-    return lambda name, code, missing: write_docstrings(client, config.docstring_model, config.docstring_api_base,
-                                                        name, code, missing)
+    return lambda name, code, missing: (write_docstrings(client, config.docstring_model, config.docstring_api_base,
+                                                         name, code, missing) if missing else code)
 
 
 class MineWork(Record):

@@ -217,3 +217,75 @@ def test_static_and_class_methods_are_called_on_the_class():
     scenarios = class_calls(analyse(code, "Grid"), static_pools(code, "Grid"), ["blank", "sized", "total"])
     called = {(s.steps[0].target, s.steps[0].method) for s in scenarios}
     assert called == {(CLASS, "blank"), (CLASS, "sized")} and all(len(s.steps) == 1 for s in scenarios)
+
+
+AUTHORED = '''class Tally:
+    """Counts named items."""
+
+    def __init__(self):
+        """An empty tally."""
+        self.counts = {}
+
+    def add(self, name, amount=1):
+        "Count an item."
+        if amount < 0:
+            raise ValueError("negative amount")
+        self.counts[name] = self.counts.get(name, 0) + amount
+        return self.counts[name]
+
+    def count(self, name):
+        """Return how many of `name` were counted."""
+        return self.counts.get(name, 0)
+
+    def _internal(self, x):
+        return x
+
+    def scale(self, factor):
+        r"""Multiply every count by `factor`; returns nothing \\ ever."""
+        for name in self.counts:
+            self.counts[name] *= factor
+
+
+def sample():
+    t = Tally()
+    t.add("pears", 2)
+    t.add("pears", -1)
+    return t
+'''
+
+
+def test_an_authors_docstring_is_completed_with_what_it_leaves_out_and_was_observed(pool):
+    from judges.offline.interface import read_interface
+    from judges.offline.specification import documentation_problems
+    from pipeline.mining.derived_docs import derive_docstrings
+
+    before = documentation_problems(read_interface(AUTHORED, "Tally"), AUTHORED)
+    assert before == ["add: parameter(s) name, amount not described", "add: return value not described",
+                      "add: raises ValueError without documenting it"]
+    code = derive_docstrings(pool, "Tally", AUTHORED, [], rng_seed=3)
+    assert isinstance(code, str) and code != AUTHORED
+    assert documentation_problems(read_interface(code, "Tally"), code) == []
+    add = ast.get_docstring(next(f for f in ast.walk(ast.parse(code))
+                                 if isinstance(f, ast.FunctionDef) and f.name == "add"))
+    # the author's words first, then only the omitted parts, under the derived marker
+    assert add.startswith("Count an item.\n\n" + MARKER) and "the author's docstring leaves this out" in add
+    assert "name (int or str): observed `1`, `'alpha'`" in add and "amount (int): observed `0`, `-1`" in add
+    assert "Returns int; values observed" in add
+    assert "ValueError: observed for `tally = Tally()`, `tally.add(1, -1)`" in add
+    # docstrings that state everything are left alone, a raw one included
+    assert '"""Return how many of `name` were counted."""' in code and 'r"""Multiply every count' in code
+    assert MARKER not in code.split("def count", 1)[1]
+    assert derive_docstrings(pool, "Tally", code, [], rng_seed=3) == code  # nothing left to complete
+
+
+def test_an_omission_nothing_observed_is_left_for_the_judge(pool):
+    from pipeline.mining.derived_docs import derive_docstrings
+
+    # a KeyError no recorded call reaches: naming it without the call that raises it states nothing usable
+    never = AUTHORED.replace("        return self.counts.get(name, 0)",
+                             "        if len(self.counts) > 10_000:\n            raise KeyError(name)\n"
+                             "        return self.counts.get(name, 0)")
+    code = derive_docstrings(pool, "Tally", never, [], rng_seed=3)
+    count = ast.get_docstring(next(f for f in ast.walk(ast.parse(code))
+                                   if isinstance(f, ast.FunctionDef) and f.name == "count"))
+    assert count == "Return how many of `name` were counted."
