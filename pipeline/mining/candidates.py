@@ -19,6 +19,7 @@ from pipeline.base.analysis.skeleton import make_skeleton
 from pipeline.mining.docstrings import PROMPT as DOCSTRING_PROMPT
 from pipeline.mining.examine import DERIVED, STAGE
 from pipeline.mining.records import MinedClass
+from pipeline.synthesis.stated_orders import unordered_methods
 from pipeline.synthesis.stated_raises import documented_raises
 from pipeline.mining.slicing import STDLIB
 from pipeline.models.prompts import load_prompt
@@ -98,7 +99,8 @@ def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: i
     shows = documented_raises(mined.slice_code, mined.class_name)  # the author's docstrings, or derived ones
     walks = long_walks(model, pools, random.Random(f"{rng_seed}:{mined.mined_id}:long"))  # apart: the random walks stay as they were
     result = synthesize_tests(pool, source=mined.slice_code, module=module, model=model, pools=pools,
-                              extra=walks, rng=rng, shows=shows)
+                              extra=walks, rng=rng, shows=shows,
+                              unordered=unordered_methods(mined.slice_code, mined.class_name))
     return result.test_code, result.tests, result.outcomes
 
 

@@ -12,6 +12,7 @@ from pipeline.base.records import Candidate, GateReport, Origin, RejectReason
 from pipeline.base.analysis.class_model import ClassModel, analyse
 from pipeline.synthesis.long_walks import long_walks
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
+from pipeline.synthesis.stated_orders import unordered_methods
 from pipeline.synthesis.stated_raises import DERIVED, documented_raises
 from pipeline.synthesis.testgen import Renderer, dedupe, random_walks, written_fixtures
 from pipeline.synthesis.scenarios import Scenario
@@ -82,7 +83,9 @@ def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool)
     chosen = _pick(runs, missing, edges)
     if not chosen:
         return candidate
-    renderer = Renderer(model, candidate.module_name, candidate.solution_code)
+    unordered = (unordered_methods(candidate.solution_code, candidate.class_name)
+                 if candidate.origin is Origin.MINED else frozenset())
+    renderer = Renderer(model, candidate.module_name, candidate.solution_code, unordered=unordered)
     existing = ast.parse(candidate.test_code)
     renderer.names |= {n.name for n in existing.body if isinstance(n, ast.FunctionDef)}
     renderer.existing_fixtures = written_fixtures(candidate.test_code)  # an added test takes one it starts with

@@ -27,6 +27,7 @@ from pipeline.synthesis.naming import NamedStep, TestNamer, fixture_names, snake
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from pipeline.synthesis.pruning import ClassReads, RunFacts, StepFacts, class_reads, prune_suite
 from pipeline.synthesis.scenarios import CLASS, MAIN, Arg, Scenario, Step
+from pipeline.synthesis.stated_orders import order_free_assertion
 from pipeline.synthesis.tracing import ArgumentPools, replay_scenarios
 from pipeline.synthesis.transforms.base import CALL_COUNTER_FIELDS, FEATURE_METHODS
 from validation.faithful import is_computed_float
@@ -286,8 +287,10 @@ class Renderer:
     its measured lines and edges); without it every step up to the last assertion is written."""
 
     def __init__(self, model: ClassModel, module: str, source: str | None = None, *,
-                 shared_setup: bool = True) -> None:
+                 shared_setup: bool = True, unordered: frozenset[str] = frozenset()) -> None:
+        """`unordered`: methods whose returned lists are compared sorted (`pipeline.synthesis.stated_orders`)."""
         self.model = model
+        self.unordered = unordered
         self.module = module
         self.var = variable_for(model.name, set(model.methods))
         self.instance = self.var  # the instance's name in the test being written (a fixture's, when it takes one)
@@ -412,7 +415,9 @@ class Renderer:
             elif literal in ("True", "False", "None"):
                 body.append(f"assert {expr} is {literal}")
             else:
-                body.append(f"assert {expr} == {literal}")
+                free = (order_free_assertion(expr, outcome["literal"])
+                        if step.method in self.unordered and literal == outcome["literal"] else None)
+                body.append(free or f"assert {expr} == {literal}")  # a list with computed floats stays ordered
         return body, named
 
     def setup_length(self, body: Sequence[str]) -> int:
@@ -481,11 +486,12 @@ def _class_reads(source: str | None, class_name: str) -> ClassReads | None:
 
 def synthesize_tests(pool: SandboxPool, *, source: str, module: str, model: ClassModel, pools: ArgumentPools,
                      extra: Sequence[Scenario], rng: random.Random, max_tests: int = MAX_TESTS,
-                     shows: Callable[[ScenarioRun], bool] | None = None) -> SynthesisResult:
+                     shows: Callable[[ScenarioRun], bool] | None = None,
+                     unordered: frozenset[str] = frozenset()) -> SynthesisResult:
     """Propose scenarios, run them on the reference in the sandbox, select and render the tests.
 
     `shows`, when given, is asked about each run: one it refuses is not selected (a scenario made to show
-    an effect that its run on the reference does not show)."""
+    an effect that its run on the reference does not show). `unordered`: see `Renderer`."""
     from pipeline.base.timing import timed
 
     with timed("synthesis", "scenarios: propose"):
@@ -495,7 +501,7 @@ def synthesize_tests(pool: SandboxPool, *, source: str, module: str, model: Clas
         runs = run_oracle(pool, source=source, module=module, class_name=model.name, scenarios=scenarios)
     with timed("synthesis", "tests: select and render"):
         chosen = select([r for r in runs if shows is None or shows(r)], max_tests)
-        renderer = Renderer(model, module, source)
+        renderer = Renderer(model, module, source, unordered=unordered)
         text = renderer.module_text(chosen)
     return SynthesisResult(text, len(scenarios), renderer.written,
                            "" if renderer.written else _no_test_summary(runs, chosen, model.name))
