@@ -148,16 +148,53 @@ def funnel(run: Path) -> None:
     candidates = {cid for work in works for _, cid in work["kept"]}
     if not (run / "validate").is_dir():
         return
+    released_ids = _released_candidates(run)
     fates: dict[str, list[str]] = {}
-    for path in sorted((run / "rejections").glob("*.json")):
-        record = json.loads(path.read_text(encoding="utf-8"))
-        if record.get("candidate_id") in candidates and record.get("stage") != "mine":
-            fates.setdefault(f"{record['stage']}: {record['reason']}", []).append(record["candidate_id"])
-    rejected = {cid for ids in fates.values() for cid in ids}
-    print(f"\n{len(candidates)} mined candidates: {len(candidates - rejected)} not rejected after mining, "
-          f"{len(rejected)} rejected")
+    for cid in sorted(candidates):
+        fates.setdefault(_fate(run, cid, released_ids), []).append(cid)
+    released = sum(len(ids) for fate, ids in fates.items() if fate.startswith("released"))
+    print(f"\n{len(candidates)} mined candidates: {released} released, {len(candidates) - released} not "
+          "(each by the last stage that saw it; a candidate whose tests the repair rewrote, by what became of the "
+          "rewritten one)")
     for fate, ids in sorted(fates.items(), key=lambda item: -len(item[1])):
         print(f"  {fate}: {len(ids)}")
+
+
+def _released_candidates(run: Path) -> set[str]:
+    """Candidate ids of the tasks the run released (its release's table, beside the runs folder)."""
+    import pandas as pd
+
+    done = run / "release.done.json"
+    if not done.exists():
+        return set()
+    version = json.loads(done.read_text(encoding="utf-8"))["version"]
+    tables = sorted((run.parent.parent / "releases" / version / "data").glob("*.parquet"))
+    return {cid for table in tables for cid in pd.read_parquet(table, columns=["candidate_id"])["candidate_id"]}
+
+
+def _fate(run: Path, candidate_id: str, released: set[str]) -> str:
+    """What became of one mined candidate, followed to the candidate the gate's repair made of it, if any:
+    "released", or the stage and reason that ended it. A gate rejection that the repair answers is not
+    always written as a rejection record, so the gate report and the judges' decision are read too."""
+    def read(folder: str, cid: str) -> dict | None:
+        path = run / folder / f"{cid}.json"
+        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+    repair = read("repair", candidate_id)
+    final = repair["candidate_id"] if repair else candidate_id
+    after = " after repair" if final != candidate_id else ""
+    if final in released:
+        return "released" + after
+    rejection = read("rejections", final)
+    if rejection is not None:
+        return f"{rejection['stage']}: {rejection['reason']}{after}"
+    report = read("validate", final)
+    if report is not None and not report["passed"]:
+        return f"validate: {report['reasons'][0]}{after}"
+    decision = read("judge", final)
+    if decision is not None and decision["outcome"] != "accept":
+        return f"judge: {decision['outcome']}{after}"
+    return "not released" + after
 
 
 def _class_code(module: str, name: str) -> str:
