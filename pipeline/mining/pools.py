@@ -2,7 +2,8 @@
 
 The oracle synthesis (pipeline/synthesis) needs values to call methods with. For seeds they are harvested
 by running the seed's tests; a mined class may have none, so the values come from what its source says:
-docstring examples (`>>> obj.add("x", 3)`), default values, type hints (`int` -> 0, 1, 3, ...), the
+docstring examples (`>>> obj.add("x", 3)`), default values, type hints (`int` -> 0, 1, 3, ...) or, without
+one, how the method uses the parameter (`pipeline/mining/usage_types.py`: `for row in X` -> rows), the
 constants a method compares a parameter with (`0 <= row <= 2` wants 0, 1, 2 and the 3 beyond), and the
 literals of the module (a class that compares against "open"/"closed" wants those strings). Every value is
 a literal's source text; nothing is evaluated except by `ast.literal_eval`, which runs no code.
@@ -14,6 +15,7 @@ import ast
 import itertools
 import re
 
+from pipeline.mining.usage_types import usage_kind
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall
 
 CALLS_PER_METHOD = 4
@@ -29,6 +31,7 @@ _BY_TYPE: dict[str, tuple[str, ...]] = {
     "tuple": ("(1, 2)", "()"),
     "dict": ("{'a': 1}", "{}"),
     "set": ("{1, 2}", "set()"),
+    "matrix": ("[[1, 2], [3, 4], [5, 6]]", "[[0, 1], [1, 0], [1, 1]]"),  # three rows, as many as a list's items
 }
 _FALLBACK = ("1", "'alpha'", "2", "'beta'")
 _EXAMPLE = re.compile(r"^\s*>>>\s*(?:\w+\s*=\s*)?\w+\.(\w+)\((.*)\)\s*$")
@@ -42,14 +45,16 @@ def _literal(text: str) -> bool:
     return True
 
 
-def _type_values(annotation: ast.expr | None, literals: dict[str, list[str]]) -> tuple[str, ...]:
+def _type_values(annotation: ast.expr | None, literals: dict[str, list[str]], used_as: str | None = None) -> tuple[str, ...]:
+    """Values of the annotation's type, or of `used_as` (`usage_types.usage_kind`) when there is none."""
     if annotation is None:
-        return ()
-    text = ast.unparse(annotation).replace("typing.", "")
-    head = re.split(r"[\[|]", text)[0].strip().lower()
-    head = {"sequence": "list", "iterable": "list", "mapping": "dict", "optional": ""}.get(head, head)
-    if not head and "[" in text:  # Optional[int] -> int
-        head = text.split("[", 1)[1].split("]")[0].split(",")[0].strip().lower()
+        head = used_as or ""
+    else:
+        text = ast.unparse(annotation).replace("typing.", "")
+        head = re.split(r"[\[|]", text)[0].strip().lower()
+        head = {"sequence": "list", "iterable": "list", "mapping": "dict", "optional": ""}.get(head, head)
+        if not head and "[" in text:  # Optional[int] -> int
+            head = text.split("[", 1)[1].split("]")[0].split(",")[0].strip().lower()
     values = _BY_TYPE.get(head, ())
     if head == "str" and literals.get("str"):
         values = tuple(literals["str"][:3]) + values
@@ -61,7 +66,13 @@ def _type_values(annotation: ast.expr | None, literals: dict[str, list[str]]) ->
 def module_literals(tree: ast.Module) -> dict[str, list[str]]:
     """String and number literals of the module (short ones, first-seen order), by type name."""
     found: dict[str, list[str]] = {"str": [], "int": [], "float": []}
+    # docstrings are prose, not values the code compares or stores
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
     for node in ast.walk(tree):
+        if id(node) in docstrings:
+            continue
         if isinstance(node, ast.Constant) and type(node.value).__name__ in found and not isinstance(node.value, bool):
             if isinstance(node.value, str) and not (0 < len(node.value) <= 20 and node.value.isprintable()):
                 continue
@@ -138,7 +149,8 @@ def _calls_for(function: ast.FunctionDef, literals: dict[str, list[str]], drop_f
     choices: list[tuple[str, ...]] = []
     bounded: list[tuple[list[str], list[str]]] = []
     for arg, default in zip(positional, defaults):
-        values = list(_type_values(arg.annotation, literals))
+        values = list(_type_values(arg.annotation, literals,
+                                   usage_kind(function, arg.arg) if arg.annotation is None else None))
         if default is not None and _literal(ast.unparse(default)):
             values.insert(0, ast.unparse(default))
         if not values and default is not None:

@@ -269,9 +269,9 @@ def test_an_authors_docstring_is_completed_with_what_it_leaves_out_and_was_obser
                                  if isinstance(f, ast.FunctionDef) and f.name == "add"))
     # the author's words first, then only the omitted parts, under the derived marker
     assert add.startswith("Count an item.\n\n" + MARKER) and "the author's docstring leaves this out" in add
-    assert "name (int or str): observed `1`, `'alpha'`" in add and "amount (int): observed `0`, `-1`" in add
-    assert "Returns int; values observed" in add
-    assert "ValueError: observed for `tally = Tally()`, `tally.add(1, -1)`" in add
+    assert "name (str): observed `'pears'`" in add and "amount (int): observed `0`, `-1`" in add
+    assert "Returns int or float; values observed" in add  # after scale(10.0) a count is a float
+    assert "ValueError: observed for `tally = Tally()`, `tally.add('pears', -1)`" in add
     # docstrings that state everything are left alone, a raw one included
     assert '"""Return how many of `name` were counted."""' in code and 'r"""Multiply every count' in code
     assert MARKER not in code.split("def count", 1)[1]
