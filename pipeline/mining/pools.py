@@ -45,12 +45,23 @@ def _literal(text: str) -> bool:
     return True
 
 
-def _type_values(annotation: ast.expr | None, literals: dict[str, list[str]], used_as: str | None = None) -> tuple[str, ...]:
-    """Values of the annotation's type, or of `used_as` (`usage_types.usage_kind`) when there is none."""
+def _type_values(annotation: ast.expr | None, literals: dict[str, list[str]], used_as: str | None = None,
+                 objects: dict[str, tuple[str, ...]] | None = None) -> tuple[str, ...]:
+    """Values of the annotation's type, or of `used_as` (`usage_types.usage_kind`) when there is none;
+    a class of the slice named by the annotation gives its `objects` (`object_values`), a list of it a
+    list of two of them."""
+    objects = objects or {}
     if annotation is None:
         head = used_as or ""
     else:
         text = ast.unparse(annotation).replace("typing.", "")
+        named = [n.id for n in ast.walk(annotation) if isinstance(n, ast.Name) and n.id in objects]
+        if named:
+            made = objects[named[0]]
+            outer = re.split(r"[\[|]", text)[0].strip().lower()
+            if outer in ("list", "sequence", "iterable", "tuple", "set") and len(made) > 1:
+                return (f"[{made[0]}, {made[1]}]", "[]", *made[:1])
+            return made
         head = re.split(r"[\[|]", text)[0].strip().lower()
         head = {"sequence": "list", "iterable": "list", "mapping": "dict", "optional": ""}.get(head, head)
         if not head and "[" in text:  # Optional[int] -> int
@@ -137,7 +148,8 @@ def _boundary_values(constants: list[object]) -> tuple[list[str], list[str]]:
     return inside, outside
 
 
-def _calls_for(function: ast.FunctionDef, literals: dict[str, list[str]], drop_first: bool) -> list[ObservedCall]:
+def _calls_for(function: ast.FunctionDef, literals: dict[str, list[str]], drop_first: bool,
+               objects: dict[str, tuple[str, ...]] | None = None) -> list[ObservedCall]:
     args = function.args
     positional = list(args.posonlyargs) + list(args.args)
     if drop_first:
@@ -150,7 +162,7 @@ def _calls_for(function: ast.FunctionDef, literals: dict[str, list[str]], drop_f
     bounded: list[tuple[list[str], list[str]]] = []
     for arg, default in zip(positional, defaults):
         values = list(_type_values(arg.annotation, literals,
-                                   usage_kind(function, arg.arg) if arg.annotation is None else None))
+                                   usage_kind(function, arg.arg) if arg.annotation is None else None, objects))
         if default is not None and _literal(ast.unparse(default)):
             values.insert(0, ast.unparse(default))
         if not values and default is not None:
@@ -179,17 +191,72 @@ def _combined_calls(method: str, choices: list[tuple[str, ...]],
     return calls
 
 
+_ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
+OBJECTS_PER_CLASS = 3
+
+
+def _constructor(node: ast.ClassDef) -> ast.FunctionDef | None:
+    """The class's `__init__`, or for a dataclass without one, the `__init__` its fields make (defaults
+    last, as dataclasses require); None for a class with neither."""
+    init = next((i for i in node.body if isinstance(i, ast.FunctionDef) and i.name == "__init__"), None)
+    if init is not None:
+        return init
+    if not any("dataclass" in ast.unparse(d) for d in node.decorator_list):
+        return None
+    fields = [i for i in node.body if isinstance(i, ast.AnnAssign) and isinstance(i.target, ast.Name)
+              and not ast.unparse(i.annotation).startswith(("ClassVar", "typing.ClassVar"))]
+    return ast.FunctionDef(name="__init__", args=ast.arguments(
+        posonlyargs=[], args=[ast.arg("self"), *(ast.arg(f.target.id, f.annotation) for f in fields)],
+        kwonlyargs=[], kw_defaults=[], defaults=[f.value for f in fields if f.value is not None]),
+        body=[], decorator_list=[], lineno=node.lineno)
+
+
+def object_values(tree: ast.Module, class_name: str, literals: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    """Expressions that make an instance of each other class the slice defines, for parameters annotated
+    with one (`park(self, vehicle: Car)`, `move(self, direction: Direction)`): a member of an enum
+    (`Direction.UP`), or a constructor call with values for its own parameters from their hints, uses and
+    defaults (`Car('alpha', Size.SMALL)`; a dataclass's fields are its parameters; a parameter of a class
+    defined above it takes that class's values). Exceptions, abstract bases and protocols get none. The oracle runs
+    these expressions with the module's names (`literals.evaluate`), and a test imports the names it uses.
+
+    Without them such a parameter got `1` or `'alpha'`, and every call raised: about one mined class in
+    three takes an instance of another class of its module."""
+    out: dict[str, tuple[str, ...]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or node.name == class_name or node.name.startswith("_"):
+            continue
+        bases = {ast.unparse(b).split(".")[-1] for b in node.bases}
+        if bases & _ENUM_BASES:
+            members = [t.id for item in node.body if isinstance(item, ast.Assign) for t in item.targets
+                       if isinstance(t, ast.Name) and not t.id.startswith("_")]
+            if members:
+                out[node.name] = tuple(f"{node.name}.{m}" for m in members[:OBJECTS_PER_CLASS])
+            continue
+        if bases & {"Exception", "BaseException", "ABC", "Protocol"} or any(b.endswith(("Error", "Exception")) for b in bases):
+            continue
+        init = _constructor(node)
+        if init is None:
+            continue
+        calls = _calls_for(init, literals, drop_first=True, objects=dict(out))  # classes defined above it
+        made = [f"{node.name}({', '.join(call.args)})" for call in calls[:OBJECTS_PER_CLASS]]
+        if made:
+            out[node.name] = tuple(dict.fromkeys(made))
+    return out
+
+
 def static_pools(source: str, class_name: str) -> ArgumentPools:
-    """Pools for `class_name` in `source` from docstring examples, defaults, hints and module literals."""
+    """Pools for `class_name` in `source` from docstring examples, defaults, hints and module literals, and
+    instances of the other classes of the slice (`object_values`)."""
     tree = ast.parse(source)
     literals = module_literals(tree)
+    objects = object_values(tree, class_name, literals)
     node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name)
     pools = ArgumentPools()
-    for item in node.body:
-        if not isinstance(item, ast.FunctionDef):
-            continue
+    init = _constructor(node)
+    members = [item for item in node.body if isinstance(item, ast.FunctionDef) and item is not init]
+    for item in ([init] if init is not None else []) + members:
         static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in item.decorator_list)
-        calls = _calls_for(item, literals, drop_first=not static)
+        calls = _calls_for(item, literals, drop_first=not static, objects=objects)
         if item.name == "__init__":
             # the compared constants of a constructor are mostly its argument checks (`if ttl <= 0: raise`):
             # their combinations alone may all raise, so the first hinted calls are tried too

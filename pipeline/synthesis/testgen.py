@@ -149,6 +149,16 @@ def variable_for(class_name: str, taken: set[str]) -> str:
     return "instance"
 
 
+def names_used(text: str) -> set[str]:
+    """The names an argument's text refers to: none for a plain literal (`set()` and `frozenset()` are the
+    literal syntax of empty sets, not names a test imports)."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return set()
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - {"set", "frozenset"}
+
+
 def approximate_floats(literal: str) -> str:
     """The expected value's literal with each computed float (see `validation.faithful.is_computed_float`)
     written as `pytest.approx(...)`, inside lists, tuples and dicts too.
@@ -307,6 +317,7 @@ class Renderer:
 
     def _arg(self, arg: Arg) -> str:
         if arg.literal is not None:
+            self.imports |= names_used(arg.literal)  # `Direction.UP`, `Card('A', 1)`: the module's own names
             return arg.literal
         if arg.var is not None:
             return self._name_of(arg.var)

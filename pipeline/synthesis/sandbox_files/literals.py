@@ -72,5 +72,7 @@ def literal(value):
         return None
 
 
-def evaluate(text):
-    return eval(text, {"__builtins__": {}}, dict(SAFE_NAMES))  # noqa: S307 - literal text from the pipeline
+def evaluate(text, names=None):
+    """The value of an argument's text: a literal, or an expression over `names` (the task module's own
+    names: `Direction.UP`, `Card('A', 'spades')`)."""
+    return eval(text, {"__builtins__": {}}, {**(names or {}), **SAFE_NAMES})  # noqa: S307 - text from the pipeline

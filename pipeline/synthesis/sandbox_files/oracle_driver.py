@@ -32,9 +32,9 @@ def _class():
     return module, getattr(module, _CONFIG["class_name"])
 
 
-def _value(arg, env):
+def _value(arg, env, module=None):
     if "literal" in arg:
-        return evaluate(arg["literal"])
+        return evaluate(arg["literal"], vars(module) if module is not None else None)
     if "var" in arg:
         return env[arg["var"]]
     variable, method = arg["call"]
@@ -107,8 +107,8 @@ def _once(scenario, measure):
     changed = []
     cov, test = _coverage() if measure else (None, None)
     try:
-        args = [_value(a, env) for a in scenario["ctor_args"]]
-        kwargs = {k: _value(v, env) for k, v in scenario["ctor_kwargs"]}
+        args = [_value(a, env, module) for a in scenario["ctor_args"]]
+        kwargs = {k: _value(v, env, module) for k, v in scenario["ctor_kwargs"]}
         env["obj"] = cls(*args, **kwargs)
     except Exception as error:  # noqa: BLE001
         return {"ctor": _exception(error, module), "steps": [], "changed": []}
@@ -132,8 +132,8 @@ def _step(step, cls, module, env, measure):
     """(outcome, state before, state after) of one step (the states only when `measure`)."""
     try:
         target = cls if step["target"] == "@cls" else env[step["target"]]
-        args = [_value(a, env) for a in step.get("args", [])]
-        kwargs = {k: _value(v, env) for k, v in step.get("kwargs", [])}
+        args = [_value(a, env, module) for a in step.get("args", [])]
+        kwargs = {k: _value(v, env, module) for k, v in step.get("kwargs", [])}
     except Exception:  # noqa: BLE001 - an argument could not be built: the scenario stops here
         return {"kind": "skipped"}, None, None
     state = _state if measure else (lambda _: None)
