@@ -158,6 +158,12 @@ def funnel(run: Path) -> None:
           "rewritten one)")
     for fate, ids in sorted(fates.items(), key=lambda item: -len(item[1])):
         print(f"  {fate}: {len(ids)}")
+    released_ids = {cid for fate, ids in fates.items() if fate.startswith("released") for cid in ids}
+    per_repository = {w["repository"]: sum(1 for _, cid in w["kept"] if cid in released_ids) for w in works}
+    print("\n| repository | candidates | released |\n| --- | ---: | ---: |")
+    for work in sorted(works, key=lambda w: (-per_repository[w["repository"]], -len(w["kept"]), w["repository"])):
+        if work["kept"]:
+            print(f"| {work['repository']} | {len(work['kept'])} | {per_repository[work['repository']]} |")
 
 
 def _released_candidates(run: Path) -> set[str]:
