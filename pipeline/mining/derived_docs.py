@@ -235,9 +235,9 @@ def _parameter_lines(seen: MethodObservations, names: Sequence[str] | None = Non
     """One line per parameter (of `names`, when given): its type and the values observed. A parameter with
     neither an annotation nor an observed value gets no line when `names` is given: naming it with nothing
     to say would only satisfy a reader looking for the word."""
-    lines = []
     from pipeline.synthesis.observed_types import observed_type
 
+    lines = []
     for name, annotation, kind in seen.params:
         if names is not None and name not in names:
             continue

@@ -196,12 +196,13 @@ OBJECTS_PER_CLASS = 3
 
 
 def _constructor(node: ast.ClassDef) -> ast.FunctionDef | None:
-    """The class's `__init__`, or for a dataclass without one, the `__init__` its fields make (defaults
-    last, as dataclasses require); None for a class with neither."""
+    """The class's `__init__`, or for a dataclass or named tuple without one, the `__init__` its fields make
+    (defaults last, as both require); None for a class with neither."""
     init = next((i for i in node.body if isinstance(i, ast.FunctionDef) and i.name == "__init__"), None)
     if init is not None:
         return init
-    if not any("dataclass" in ast.unparse(d) for d in node.decorator_list):
+    if not (any("dataclass" in ast.unparse(d) for d in node.decorator_list)
+            or any(ast.unparse(b).split(".")[-1] == "NamedTuple" for b in node.bases)):
         return None
     fields = [i for i in node.body if isinstance(i, ast.AnnAssign) and isinstance(i.target, ast.Name)
               and not ast.unparse(i.annotation).startswith(("ClassVar", "typing.ClassVar"))]
@@ -236,6 +237,8 @@ def object_values(tree: ast.Module, class_name: str, literals: dict[str, list[st
             continue
         init = _constructor(node)
         if init is None:
+            if not node.bases:  # nothing to construct it with: a plain class is built bare (a base might need more)
+                out[node.name] = (f"{node.name}()",)
             continue
         calls = _calls_for(init, literals, drop_first=True, objects=dict(out))  # classes defined above it
         made = [f"{node.name}({', '.join(call.args)})" for call in calls[:OBJECTS_PER_CLASS]]
