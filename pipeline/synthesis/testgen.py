@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import json
 import keyword
 import random
@@ -149,14 +150,16 @@ def variable_for(class_name: str, taken: set[str]) -> str:
     return "instance"
 
 
-def names_used(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def names_used(text: str) -> frozenset[str]:
     """The names an argument's text refers to: none for a plain literal (`set()` and `frozenset()` are the
-    literal syntax of empty sets, not names a test imports)."""
+    literal syntax of empty sets, not names a test imports). Cached: pruning renders the same arguments
+    many times over."""
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError:
-        return set()
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - {"set", "frozenset"}
+        return frozenset()
+    return frozenset({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - {"set", "frozenset"})
 
 
 def approximate_floats(literal: str) -> str:
