@@ -7,7 +7,7 @@
 times the gate with its faithful variants (validation/faithful.py) against the gate without them, and says
 how many tasks each released (the variants reject over-specified candidates, so the releases differ).
 
-The stages run as the build runs them (the plain functions of `pipeline/stages.py`, without Prefect) in a
+The stages run as the build runs them (the stage objects of `pipeline/stages/`, without Prefect) in a
 temporary artifacts folder: seeds, enhance and compose once (they do not depend on the mutation runner),
 then the gate (with its repair round), the judges and the release twice on the same candidates, once with
 `GatePolicy(mutant_schemata=False)` (each mutant executed from its own source, pytest's full failure report:
@@ -31,13 +31,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline import stages  # noqa: E402
-from pipeline.config import BuildConfig  # noqa: E402
-from pipeline.driver import Driver, RunContext, run_stage  # noqa: E402
-from pipeline.base.layout import Stage  # noqa: E402
-from pipeline.settings import Settings  # noqa: E402
-from pipeline.base.store import ArtifactStore  # noqa: E402
-from pipeline.base.timing import format_profile, reset_times, step_times  # noqa: E402
+from core.layout import Stage  # noqa: E402
+from core.settings import Settings  # noqa: E402
+from core.store import ArtifactStore  # noqa: E402
+from core.timing import format_profile, reset_times, step_times  # noqa: E402
+from pipeline.stages.config import BuildConfig  # noqa: E402
+from pipeline.stages.driver import Driver, RunContext, run_stage  # noqa: E402
+from pipeline.stages.gate import GateStage
+from pipeline.stages.judge import JudgeStage
+from pipeline.stages.release import ReleaseStage
+from pipeline.stages.repair import RepairStage
+from pipeline.stages.seeds import SeedsStage, default_run_id, load_seed_records
+from pipeline.stages.synthesis import SynthesisStage
 
 DOMAINS = ("Game_Sim", "Text_NLP")
 # --compare NAME -> (GatePolicy field, label of the baseline (field False), label of the default (field True))
@@ -62,25 +67,25 @@ def _gate_and_release(artifacts: Path, run_id: str, config: BuildConfig) -> tupl
     walls: dict[str, float] = {}
     reset_times()
     driver = Driver(RunContext(store, run_id, config, Settings.from_environment().with_artifacts(artifacts)))  # threads of this process
-    gate = _timed("validate", walls, lambda: driver.run(stages.GateStage()))[Stage.VALIDATE]
-    _timed("repair", walls, lambda: driver.run(stages.RepairStage()))
+    gate = _timed("validate", walls, lambda: driver.run(GateStage()))[Stage.VALIDATE]
+    _timed("repair", walls, lambda: driver.run(RepairStage()))
     if config.judges.enabled:  # as the build does: the release takes the judges' survivors only
-        _timed("judge", walls, lambda: driver.run(stages.JudgeStage()))
-    outcome = _timed("release", walls, lambda: driver.run(stages.ReleaseStage(driver.funnel)))
+        _timed("judge", walls, lambda: driver.run(JudgeStage()))
+    outcome = _timed("release", walls, lambda: driver.run(ReleaseStage(driver.funnel)))
     print(f"  {outcome.message}")
     return walls, gate.received, format_profile(step_times())
 
 
 def _gate_only(seeds: int, domains: tuple[str, ...], jobs: int) -> None:
-    from pipeline.driver import ThreadExecutor, command_context
-    from pipeline.validate.inputs import seed_to_candidate
-    from pipeline.command_stages import GateOnInputs
+    from pipeline.corpus.inputs import seed_to_candidate
+    from pipeline.stages.driver import ThreadExecutor, command_context
+    from pipeline.stages.inputs import GateOnInputs
     from validation.policy import GatePolicy
     from validation.sandbox import SandboxPool
 
     config = BuildConfig(domains=domains)
     settings = Settings.from_environment()
-    candidates = [seed_to_candidate(s) for s in stages.load_seed_records(config, settings)[1]][:seeds]
+    candidates = [seed_to_candidate(s) for s in load_seed_records(config, settings)[1]][:seeds]
     seconds: dict[bool, float] = {}
     outcomes: dict[bool, list[tuple]] = {}
     with SandboxPool(jobs=jobs) as pool:
@@ -129,13 +134,13 @@ def main() -> None:
         config = BuildConfig(domains=domains, jobs=args.jobs)
         store = ArtifactStore(base)
         resolved = Settings.from_environment()
-        run_id = stages.default_run_id(config, stages.load_seed_records(config, resolved)[1], resolved)
+        run_id = default_run_id(config, load_seed_records(config, resolved)[1], resolved)
         walls: dict[str, float] = {}
         print("synthesis (shared by both runs):")
         ctx = RunContext(store, run_id, config, Settings.from_environment().with_artifacts(store.root))
-        _timed("seeds", walls, lambda: run_stage(stages.SeedsStage(), ctx))
-        _timed("enhance", walls, lambda: run_stage(stages.SynthesisStage(Stage.ENHANCE), ctx))
-        _timed("compose", walls, lambda: run_stage(stages.SynthesisStage(Stage.COMPOSE), ctx))
+        _timed("seeds", walls, lambda: run_stage(SeedsStage(), ctx))
+        _timed("enhance", walls, lambda: run_stage(SynthesisStage(Stage.ENHANCE), ctx))
+        _timed("compose", walls, lambda: run_stage(SynthesisStage(Stage.COMPOSE), ctx))
         print(format_profile(step_times()))
         field, old_label, new_label = COMPARISONS[args.compare]
         results = {}

@@ -7,7 +7,7 @@ Prints process CPU seconds (best of --repeat) for the 55 seeds and ratios measur
 - `ast.parse` against `libcst.parse_module` (why the facts are read from `ast`);
 - class facts (`ast` scan), the synthesis class model, the libcst text of the methods (release rows);
 - the gate's analysis of one candidate (static edges, the two vacuous-test skeletons, mutant generation)
-  with the shared parse (`pipeline.base.analysis.parsed`) and with the cache emptied before each consumer,
+  with the shared parse (`core.analysis.parsed`) and with the cache emptied before each consumer,
   as if each parsed for itself.
 """
 
@@ -21,13 +21,13 @@ from pathlib import Path
 
 import libcst
 
-from pipeline.base.analysis import parsed as parsed_module
-from pipeline.base.analysis.class_facts import class_facts, static_edges
-from pipeline.base.analysis.class_model import analyse
-from pipeline.base.analysis.skeleton import make_skeleton
-from pipeline.domains import load_domains
-from pipeline.base.records import SeedClass
-from pipeline.seeds import load_corpus
+from core.analysis import parsed as parsed_module
+from core.analysis.class_facts import class_facts, static_edges
+from core.analysis.class_model import analyse
+from core.analysis.skeleton import make_skeleton
+from core.domains import load_domains
+from core.records import SeedClass
+from pipeline.corpus.seeds import load_corpus
 from validation.mutation import generate_mutants
 
 ROOT = Path(__file__).resolve().parent.parent / "seeds"

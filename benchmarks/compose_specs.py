@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/compose_specs.py [--domains Game_Sim Algo_DataStruct Math_Stats] [--json FILE]
 
-A compose-only build: the seeds, compose, gate (with its repair round) and judge stages of `pipeline/stages.py`
+A compose-only build: the seeds, compose, gate (with its repair round) and judge stages of `pipeline/stages/`
 run as the build runs them, without enhance or Prefect, in a temporary artifacts folder. It prints:
 
 - part docstring characters kept: for each composed candidate and each of its two parts, how many
@@ -31,12 +31,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline import settings, stages  # noqa: E402
-from pipeline.config import BuildConfig  # noqa: E402
-from pipeline.driver import RunContext, run_stage  # noqa: E402
-from pipeline.base.layout import Stage  # noqa: E402
-from pipeline.base.records import Candidate, GateReport, Origin, SeedClass  # noqa: E402
-from pipeline.base.store import ArtifactStore  # noqa: E402
+from core import settings
+from core.layout import Stage  # noqa: E402
+from core.records import Candidate, GateReport, Origin, SeedClass  # noqa: E402
+from core.store import ArtifactStore  # noqa: E402
+from pipeline.stages.config import BuildConfig  # noqa: E402
+from pipeline.stages.driver import RunContext, run_stage  # noqa: E402
+from pipeline.stages.gate import GateStage
+from pipeline.stages.judge import JudgeStage
+from pipeline.stages.repair import RepairStage
+from pipeline.stages.run_records import generated_candidates
+from pipeline.stages.seeds import SeedsStage
+from pipeline.stages.synthesis import SynthesisStage
 
 DOMAINS = ("Game_Sim", "Algo_DataStruct", "Math_Stats")
 
@@ -57,10 +63,10 @@ def main() -> None:
     parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
     parser.add_argument("--json", type=Path, help="write every figure per candidate to this file")
     args = parser.parse_args()
+    from judges.decisions import read_decisions
     from judges.offline.specification import SpecificationJudge
-    from validation.suite_runner import SandboxSuiteRunner
-    from judges.stage import read_decisions
     from validation.sandbox import SandboxPool
+    from validation.suite_runner import SandboxSuiteRunner
 
     with tempfile.TemporaryDirectory(prefix="compose-specs-") as tmp:
         os.environ["CLASSEVAL_PRO_ARTIFACTS"] = tmp
@@ -68,11 +74,11 @@ def main() -> None:
         config = BuildConfig(domains=args.domains)
         run_id = "compose-specs"
         ctx = RunContext(store, run_id, config, settings.Settings.from_environment().with_artifacts(store.root))
-        for stage in (stages.SeedsStage(), stages.SynthesisStage(Stage.COMPOSE), stages.GateStage(),
-                      stages.RepairStage(), stages.JudgeStage()):
+        for stage in (SeedsStage(), SynthesisStage(Stage.COMPOSE), GateStage(),
+                      RepairStage(), JudgeStage()):
             run_stage(stage, ctx)
         seeds = {s.seed_id: s for _, s in store.iter_records(run_id, Stage.SEEDS, SeedClass)}
-        candidates = [c for c in stages.generated_candidates(store, run_id) if c.origin is Origin.COMPOSED]
+        candidates = [c for c in generated_candidates(store, run_id) if c.origin is Origin.COMPOSED]
         decisions = read_decisions(store, run_id)
         rows = []
         with SandboxPool(jobs=config.jobs, limits=config.gate.limits()) as pool:
@@ -84,11 +90,11 @@ def main() -> None:
                     doc = _class_doc(seeds[seed_id].source, seeds[seed_id].class_name)
                     parts.append({"seed": seed_id, "chars": len(doc), "kept": kept_characters(doc, hybrid_doc)})
                 examples = next(f for f in judge.review(candidate, None).findings if f.criterion == "reference_correct")
-                report = store.read(run_id, stages.VALIDATE_STAGE, candidate.candidate_id, GateReport)
-                repaired = store.has(run_id, stages.REPAIR_STAGE, candidate.candidate_id)
+                report = store.read(run_id, Stage.VALIDATE, candidate.candidate_id, GateReport)
+                repaired = store.has(run_id, Stage.REPAIR, candidate.candidate_id)
                 if repaired:
-                    fixed = store.read(run_id, stages.REPAIR_STAGE, candidate.candidate_id, Candidate)
-                    report = store.read(run_id, stages.VALIDATE_STAGE, fixed.candidate_id, GateReport)
+                    fixed = store.read(run_id, Stage.REPAIR, candidate.candidate_id, Candidate)
+                    report = store.read(run_id, Stage.VALIDATE, fixed.candidate_id, GateReport)
                     candidate = fixed
                 decision = decisions.get(candidate.candidate_id)
                 judged = "not judged" if decision is None else decision.outcome.value

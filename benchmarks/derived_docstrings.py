@@ -21,15 +21,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipeline import stages  # noqa: E402
-from pipeline.base.layout import Folder  # noqa: E402
-from pipeline.base.records import Rejection, RejectReason  # noqa: E402
-from pipeline.base.store import ArtifactStore  # noqa: E402
-from pipeline.config import BuildConfig  # noqa: E402
-from pipeline.driver import RunContext, run_stage  # noqa: E402
+from core.layout import Folder  # noqa: E402
+from core.records import Rejection, RejectReason  # noqa: E402
+from core.settings import Settings  # noqa: E402
+from core.store import ArtifactStore  # noqa: E402
 from pipeline.mining.records import MineConfig  # noqa: E402
-from pipeline.mining.stage import MineStage  # noqa: E402
-from pipeline.settings import Settings  # noqa: E402
+from pipeline.stages.config import BuildConfig  # noqa: E402
+from pipeline.stages.driver import RunContext, run_stage  # noqa: E402
+from pipeline.stages.gate import GateStage
+from pipeline.stages.judge import JudgeStage
+from pipeline.stages.mine import MineStage  # noqa: E402
+from pipeline.stages.repair import RepairStage
+from pipeline.stages.run_records import generated_candidates, survivor
 
 
 def main() -> int:
@@ -43,11 +46,11 @@ def main() -> int:
     store = ArtifactStore(args.artifacts.resolve())
     ctx = RunContext(store, args.run_id, config, Settings.from_environment().with_artifacts(store.root))
     with config.sandbox_pool(args.jobs) as pool:
-        from pipeline.driver import ThreadExecutor
+        from pipeline.stages.driver import ThreadExecutor
 
         executor = ThreadExecutor(pool=pool)
         mined = run_stage(MineStage(), ctx, executor)
-        for stage in (stages.GateStage(), stages.RepairStage(), stages.JudgeStage()):
+        for stage in (GateStage(), RepairStage(), JudgeStage()):
             run_stage(stage, ctx, executor)
     count = next(iter(mined.values()))
     print(f"classes seen {count.received}, mined candidates {count.accepted}")
@@ -58,7 +61,7 @@ def main() -> int:
           "could not document:")
     for rejection in derived_failed:
         print(f"  {rejection.detail[:220]}")
-    candidates = stages.generated_candidates(store, args.run_id)
+    candidates = generated_candidates(store, args.run_id)
     gate_reasons = {r.candidate_id: r for r in rejections if r.stage in ("validate", "repair")}
     for kind in ("source", "derived", "model"):
         chosen = [c for c in candidates if c.generator.parameters.get("docstrings") == kind]
@@ -67,7 +70,7 @@ def main() -> int:
         fates: Counter[str] = Counter()
         lines = []
         for candidate in chosen:
-            final, report = stages._survivor(store, args.run_id, candidate.candidate_id)
+            final, report = survivor(store, args.run_id, candidate.candidate_id)
             if not report.passed:
                 reason = gate_reasons.get(final.candidate_id) or gate_reasons.get(candidate.candidate_id)
                 fate = f"gate: {reason.reason.value if reason else 'failed'}"

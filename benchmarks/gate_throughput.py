@@ -31,14 +31,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline import settings  # noqa: E402
-from pipeline.domains import load_domains  # noqa: E402
-from pipeline.base.records import Candidate  # noqa: E402
-from pipeline.seeds import load_corpus  # noqa: E402
-from pipeline.driver import ThreadExecutor, command_context, run_stage  # noqa: E402
-from pipeline.command_stages import GateOnInputs  # noqa: E402
+from core import settings  # noqa: E402
+from core.domains import load_domains  # noqa: E402
+from core.records import Candidate  # noqa: E402
+from pipeline.corpus.inputs import seed_to_candidate  # noqa: E402
+from pipeline.corpus.seeds import load_corpus  # noqa: E402
+from pipeline.stages.driver import ThreadExecutor, command_context, run_stage  # noqa: E402
+from pipeline.stages.inputs import GateOnInputs  # noqa: E402
 from validation.gate import test_file_name  # noqa: E402
-from pipeline.validate.inputs import seed_to_candidate  # noqa: E402
 from validation.policy import GatePolicy  # noqa: E402
 from validation.sandbox import SandboxJob, SandboxPool  # noqa: E402
 

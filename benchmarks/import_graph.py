@@ -10,7 +10,7 @@ read are in `tests/import_graph.py`, which `tests/test_layers.py` enforces):
   import or a cycle from the interpreter;
 - module cycles: strongly connected components of the module graph (every import is an edge), and how many
   modules they hold;
-- package cycles: the same between packages (`pipeline.base`, `validation`, `judges`, `flows`, each
+- package cycles: the same between packages (`core`, `validation`, `judges`, `flows`, each
   subpackage of `pipeline`, and `pipeline`'s top-level modules as one);
 - two-way package pairs: pairs of those packages that import each other, and the imports between them (the
   figure that does not depend on where the layers are drawn: `pipeline` importing `validation` while
@@ -29,8 +29,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.import_graph import (ROOT, Import, graph, imports, layer_of, may_import,  # noqa: E402
-                                package_of, project_modules, strongly_connected)
+from tests.import_graph import (  # noqa: E402
+    ROOT,
+    Import,
+    folder_of,
+    graph,
+    imports,
+    layer_of,
+    may_import,
+    project_modules,
+    strongly_connected,
+)
 
 
 def renamed(name: str, moves: dict[str, str]) -> str:
@@ -48,12 +57,12 @@ def main(argv: list[str]) -> int:
     upward = [edge for edge in found if not may_import(edge.importer, edge.imported)]
     function_level = [edge for edge in found if edge.function_level]
     module_cycles = strongly_connected(graph(found))
-    package_cycles = strongly_connected(graph(found, package_of))
-    packages = graph(found, package_of)
+    package_cycles = strongly_connected(graph(found, folder_of))
+    packages = graph(found, folder_of)
     pairs = sorted({tuple(sorted((a, b))) for a, targets in packages.items() for b in targets
                     if a in packages.get(b, ())})
-    in_pairs = [e for e in found if tuple(sorted((package_of(e.importer), package_of(e.imported)))) in pairs
-                and package_of(e.importer) != package_of(e.imported)]
+    in_pairs = [e for e in found if tuple(sorted((folder_of(e.importer), folder_of(e.imported)))) in pairs
+                and folder_of(e.importer) != folder_of(e.imported)]
     print(f"modules: {len(project_modules(root))}, project imports: {len(found)}")
     print(f"upward imports (against the layers): {len(upward)}"
           f" ({sum(edge.function_level for edge in upward)} of them function-level)")

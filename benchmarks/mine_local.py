@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipeline import settings  # noqa: E402
-from pipeline.domains import load_domains  # noqa: E402
+from core import settings  # noqa: E402
+from core.domains import load_domains  # noqa: E402
 from pipeline.mining import freshness, local  # noqa: E402
 from pipeline.mining.records import MineConfig, MinedClass  # noqa: E402
 from pipeline.mining.tally import Tally  # noqa: E402

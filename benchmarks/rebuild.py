@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CLI = [sys.executable, "-c", "from pipeline.cli import main; main()"]
+CLI = [sys.executable, "-c", "from commands.main import main; main()"]
 
 
 def _snapshot(folder: Path) -> dict[Path, tuple[int, bytes]]:

@@ -28,10 +28,10 @@ RUN_ID = "run-scale-out"
 
 
 def _write_candidates(store, count: int) -> list[str]:  # noqa: ANN001
-    from pipeline import settings
-    from pipeline.domains import load_domains
-    from pipeline.seeds import load_corpus
-    from pipeline.validate.inputs import seed_to_candidate
+    from core import settings
+    from core.domains import load_domains
+    from pipeline.corpus.inputs import seed_to_candidate
+    from pipeline.corpus.seeds import load_corpus
 
     seeds = load_corpus(settings.seeds_dir(), load_domains(settings.domain_registry_path())).seeds
     ids = []
@@ -74,12 +74,12 @@ def main() -> None:
 
     scratch = Path(tempfile.mkdtemp(prefix="scale-out-"))
     os.environ["CLASSEVAL_PRO_ARTIFACTS"] = str(scratch / "template")
-    from pipeline import settings
+    from core import settings
 
     settings.configure_offline_environment(scratch / "prefect")
+    from core.store import ArtifactStore
     from flows.runners import RunnerKind, share_api_with_workers, task_runner
-    from pipeline.config import BuildConfig
-    from pipeline.base.store import ArtifactStore
+    from pipeline.stages.config import BuildConfig
 
     config = BuildConfig.model_validate({"jobs": args.jobs, "gate": {"run_mutation": args.mutation}})
     ids = _write_candidates(ArtifactStore(scratch / "template"), args.tasks)

@@ -1,4 +1,4 @@
-"""The build flow: the stages of pipeline/stages.py in order, through the driver (pipeline/driver.py) on
+"""The build flow: the stages of pipeline/stages/ in order, through the driver (pipeline/stages/driver.py) on
 Prefect's executor (flows/mapped.py), and nothing else.
 
 Prefect's result cache is off (NO_CACHE): resuming is the artifact tree's job, and hashing a configuration
@@ -21,24 +21,32 @@ from pathlib import Path
 from prefect import flow
 from pydantic import BaseModel
 
+from core import stopping
+from core.analysis import parse_lock
+from core.funnel import Funnel
+from core.layout import Stage
+from core.settings import Settings
+from core.store import ArtifactStore, atomic_write_text
+from core.timing import add_time
 from flows.mapped import PrefectExecutor
 from flows.pools import close_shared_pools, end_worker_builds, start_worker_builds
 from flows.server_watch import api_url, start_watch
 from flows.stop_tracking import StopTracker
-from pipeline import runs, stages
-from pipeline.base import stopping
-from pipeline.config import BuildConfig
-from pipeline.driver import Driver, RunContext
-from pipeline.funnel import Funnel
-from pipeline.base.layout import Stage
-from pipeline.mining.seeding import MinedSeedsStage
-from pipeline.mining.stage import MineStage, mining_configured
-from pipeline.models.run_state import model_stop_message
+from models.run_state import model_stop_message
 from pipeline.report import REPORT_FILE, collect_run, render_report, write_run_report
-from pipeline.runs import RunOutcome
-from pipeline.settings import Settings
-from pipeline.base.store import ArtifactStore, atomic_write_text
-from pipeline.base.timing import add_time
+from pipeline.stages import runs
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.driver import Driver, RunContext
+from pipeline.stages.gate import GateStage
+from pipeline.stages.judge import JudgeStage
+from pipeline.stages.mine import MineStage, mining_configured
+from pipeline.stages.mined_seeds import MinedSeedsStage
+from pipeline.stages.release import ReleaseStage
+from pipeline.stages.repair import RepairStage
+from pipeline.stages.runs import RunOutcome
+from pipeline.stages.seeds import SeedsStage, default_run_id, load_seed_records
+from pipeline.stages.synthesis import generating_stage
+from validation.sandbox.pool import close_all_pools
 
 
 class BuildSummary(BaseModel):
@@ -65,17 +73,14 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
     """Run every built stage in order, saving the funnel after each so an interrupted run shows how far it got.
 
     A finished run is left untouched and its outcome returned. Stages report their own progress
-    (pipeline/base/progress.py) to whatever reporter the caller installed.
-    SIGINT and SIGTERM (and a lost Prefect server) stop it cleanly (pipeline/base/stopping.py): the funnel then
+    (core/progress.py) to whatever reporter the caller installed.
+    SIGINT and SIGTERM (and a lost Prefect server) stop it cleanly (core/stopping.py): the funnel then
     records where it stopped, and `BuildStopped` reaches the caller, which exits with its code.
     """
-    from pipeline.base.analysis import parse_lock
-    from validation.sandbox.pool import close_all_pools
-
     parse_lock.install()  # a flow run in-process (not through the console entry point) parses next to threads too
     resolved = Settings.from_environment()  # the environment, read once for the whole run
     store = ArtifactStore(resolved.artifacts)
-    run_id = run_id or stages.default_run_id(config, stages.load_seed_records(config, resolved)[1], resolved)
+    run_id = run_id or default_run_id(config, load_seed_records(config, resolved)[1], resolved)
     if (outcome := runs.finished_outcome(store, run_id)) is not None:
         return _summary(store, outcome, already=True)
     stopping.reset()
@@ -128,22 +133,22 @@ def _run_stages(ctx: RunContext) -> BuildSummary:
         store.write_run_file(run_id, runs.FUNNEL_FILE,
                              runs.read_funnel(store, run_id).model_copy(update={"stopped": None}).to_json() + "\n")
     driver = Driver(ctx, PrefectExecutor())  # a stage whose items share one process's state runs in threads
-    driver.run(stages.SeedsStage())
+    driver.run(SeedsStage())
     if mining_configured(config.mine, ctx.settings):  # a local folder or GitHub with a token
         driver.run(MineStage())  # first, so that what it finds can feed enhance and compose
         if config.mine.as_seeds:
             driver.run(MinedSeedsStage())  # gated now; the gate stage below reuses these reports
-    driver.run(stages.generating_stage(Stage.ENHANCE, config))
-    driver.run(stages.generating_stage(Stage.COMPOSE, config))
+    driver.run(generating_stage(Stage.ENHANCE, config))
+    driver.run(generating_stage(Stage.COMPOSE, config))
     if (stopped := model_stop_message(store.runs / run_id)) is not None:
         # The model budget left work undone: no gate, judges or release until a raised budget resumes the run.
         return BuildSummary(run_id=run_id, run_dir=store.runs / run_id, funnel=runs.read_funnel(store, run_id),
                             release_message=stopped)
-    driver.run(stages.GateStage())
-    driver.run(stages.RepairStage())
+    driver.run(GateStage())
+    driver.run(RepairStage())
     if config.judges.enabled:  # after the gate, on its survivors only; before release
-        driver.run(stages.JudgeStage())  # a funnel step per layer
-    result = driver.run(stages.ReleaseStage(driver.funnel))
+        driver.run(JudgeStage())  # a funnel step per layer
+    result = driver.run(ReleaseStage(driver.funnel))
     add_time("build", "release", driver.elapsed())
     summary = _summary(store, result)
     write_run_report(store, run_id)

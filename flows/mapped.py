@@ -3,13 +3,13 @@ repository, a candidate), so that the Prefect UI shows progress per record, an i
 passing reason is retried on its own, and the flow's task runner (threads, or Dask workers:
 flows/runners.py) spreads the items.
 
-There is one task for every stage: `stage_item` runs the stage's `run_one` (pipeline/stages.py) on one
+There is one task for every stage: `stage_item` runs the stage's `run_one` (pipeline/stages/) on one
 item, wherever the task runner put it. Each item's records are written to the artifact tree by the task
 itself, so nothing large goes through Prefect results and a resumed run maps only what is missing; what
 comes back is the item's small note (an id, a flag, what its model calls spent). A task whose item failed
 for a passing reason (`TransientFailure`, a sandbox that did not start) is retried on its own; its last
 attempt writes whatever it got as the item's data. A stopped build does not retry anything. Everything
-else (done markers, resume, progress, the funnel) is the driver's (pipeline/driver.py).
+else (done markers, resume, progress, the funnel) is the driver's (pipeline/stages/driver.py).
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from prefect import task, unmapped
 from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 
+from core.analysis import parse_lock
 from flows.pools import shared_pool
-from pipeline.base.analysis import parse_lock
-from pipeline.driver import RETRIES, RETRY_DELAY_S, RunContext, StageWork, is_retried
+from pipeline.stages.driver import RETRIES, RETRY_DELAY_S, RunContext, StageWork, is_retried
 from validation.sandbox import SandboxPool
 
 
 def _retry_transient(task, task_run, state) -> bool:  # noqa: ANN001 - Prefect's retry condition signature
-    """Retry only a passing failure (pipeline.driver.is_retried), never once the build is stopping. A
+    """Retry only a passing failure (pipeline.stages.driver.is_retried), never once the build is stopping. A
     sandbox still not starting on the last attempt ends the build: nothing is written for the item, so the
     rerun does it."""
     return is_retried(state.result(raise_on_failure=False))

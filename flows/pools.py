@@ -14,7 +14,7 @@ import sys
 import threading
 from pathlib import Path
 
-from pipeline.base import stopping
+from core import stopping
 from validation.sandbox import Limits, SandboxPool
 
 _lock = threading.Lock()

@@ -18,7 +18,8 @@ from __future__ import annotations
 import os
 from enum import Enum
 
-from pipeline.base.errors import InputError
+from core.errors import InputError
+from flows.server_watch import api_url
 
 
 class RunnerKind(str, Enum):
@@ -56,8 +57,6 @@ def share_api_with_workers(kind: RunnerKind, dask_address: str | None) -> None:
     if dask_address and not os.environ.get("PREFECT_API_URL"):
         raise InputError("--dask-address needs PREFECT_API_URL: a Prefect server the Dask workers reach too "
                          "(the temporary server listens on 127.0.0.1 of this machine only)")
-    from flows.server_watch import api_url
-
     url = api_url()
     if url:
         os.environ["PREFECT_API_URL"] = url

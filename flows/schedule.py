@@ -13,8 +13,10 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from pydantic import BaseModel
 
+from core.settings import Settings
 from flows.build import build_flow
-from pipeline.config import load_config
+from pipeline.release.publish import publish
+from pipeline.stages.config import load_config
 
 DEPLOYMENT_FLOW = "classeval-pro-scheduled-build"
 
@@ -29,9 +31,6 @@ class ScheduledResult(BaseModel):
 
 @task(name="publish", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=30)
 def publish_task(version: str, repo: str) -> str:
-    from pipeline.release.publish import publish
-    from pipeline.settings import Settings
-
     return publish(version, repo, Settings.from_environment()).message  # the token, read where it is used
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.errors import InputError
+from core.errors import InputError
 
 HEALTH_TIMEOUT_S = 180.0  # a fresh server takes about 13 s on an idle machine, far more on a busy one
 

@@ -16,8 +16,8 @@ import sys
 import threading
 from typing import Any
 
+from core import stopping
 from flows.server import is_healthy
-from pipeline.base import stopping
 
 LOST_SERVER_EXIT = 1
 GRACE_S = 30.0  # time the main thread gets to unwind (close pools, write the funnel) after the stop

@@ -1,6 +1,6 @@
 """Where a build was when it stopped, for the funnel's stop note.
 
-The stages report their steps to the process's progress reporter (pipeline/base/progress.py). While a build
+The stages report their steps to the process's progress reporter (core/progress.py). While a build
 runs, this reporter sits in front of that one: it passes every event on unchanged and remembers the first
 step that ended in failure once a stop was requested. That is the innermost step the stop interrupted
 (steps unwind inside out), or the innermost step still open, with how many of its records were done.
@@ -8,9 +8,9 @@ step that ended in failure once a stop was requested. That is the innermost step
 
 from __future__ import annotations
 
-from pipeline.base import progress, stopping
-from pipeline.funnel import StopNote
-from pipeline.base.progress import Step
+from core import progress, stopping
+from core.funnel import StopNote
+from core.progress import Step
 
 
 class StopTracker:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.base.records import Decision, Finding
+from core.records import Decision, Finding
 
 NOTE_LIMIT = 500  # characters of a criterion's note kept in the Verdict
 _FENCE = re.compile(r"```[ \t]*(json)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)

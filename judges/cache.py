@@ -19,9 +19,9 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.base.records import Candidate, Decision, GateReport, JudgeSpec, Verdict, content_hash
-from pipeline.base import stopping
-from pipeline.base.store import atomic_write_text
+from core import stopping
+from core.records import Candidate, Decision, GateReport, JudgeSpec, Verdict, content_hash
+from core.store import atomic_write_text
 
 log = logging.getLogger(__name__)
 

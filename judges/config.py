@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from pipeline.base.errors import InputError
-from pipeline.base.records import Layer
+from core.errors import InputError
+from core.records import Layer
 from judges.rules import DecisionRule
 
 DEFAULT_PROMPT = "judge_rubric"

@@ -1,7 +1,7 @@
 """A model judge: one model, the versioned rubric prompt, the JSON answer contract, through the model client.
 
-The judge asks through the model client it is handed (`ModelAsker`, pipeline/base/model_calls.py; the
-stage hands in pipeline/models/client.py's). It asks once; an answer that breaks the contract
+The judge asks through the model client it is handed (`ModelAsker`, core/model_calls.py; the
+stage hands in models/client.py's). It asks once; an answer that breaks the contract
 (judges/answer.py) is shown back to the model with what was wrong (the retry prompt) and asked once more,
 as a continuation of the same conversation, so the retry is a different request and not a cached copy of
 the first. A second bad answer, a failed call
@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.base.model_calls import ModelAsker, ModelError, ModelRequest, Role
-from pipeline.base.prompt_templates import load_prompt
-from pipeline.base.records import Candidate, CheckResult, GateReport, JudgeSpec, Verdict
+from core.model_calls import ModelAsker, ModelError, ModelRequest, Role
+from core.prompt_templates import load_prompt
+from core.records import Candidate, CheckResult, GateReport, JudgeSpec, Verdict
 from judges.answer import BadJudgeAnswer, parse_answer
 from judges.criteria import MODEL_CRITERIA
 from judges.protocol import abstention

@@ -19,14 +19,13 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from pipeline.base.errors import InputError
-from pipeline.base.layout import Stage
-from pipeline.base.records import Candidate, Decision, GateReport, Record, Rejection, RejectReason, Verdict
-from pipeline.base.suite_runs import RunnerUnavailable
+from core.errors import InputError
+from core.layout import Stage
+from core.records import Candidate, Decision, GateReport, Layer, Record, Rejection, RejectReason, Verdict, layer_of
+from core.suite_runs import RunnerUnavailable
 from judges.cache import VerdictCache
 from judges.config import CHECKS_OFF_WARNING
 from judges.protocol import Judge, abstention
-from pipeline.base.records import Layer, layer_of
 from judges.rules import DecisionRule, Outcome
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ returns a `Verdict`: accept, reject or abstain, one `Finding` per criterion it s
 cannot decide (an unparseable answer, a failed call, a sandbox that could not run) abstains: it never
 guesses.
 
-Judges sit in two layers (`pipeline.base.records.Layer`): the deterministic checks (offline judges: no model,
+Judges sit in two layers (`core.records.Layer`): the deterministic checks (offline judges: no model,
 the same answer every time) always run first and filter; the model judges vote on what the checks accepted.
 A judge's layer is read from its backend (`layer_of`), since an offline verdict never names a model.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
-from pipeline.base.records import Candidate, Decision, Finding, GateReport, JudgeSpec, Verdict
+from core.records import Candidate, Decision, Finding, GateReport, JudgeSpec, Verdict
 
 
 @runtime_checkable

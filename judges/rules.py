@@ -20,8 +20,8 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
 
-from pipeline.base.errors import InputError
-from pipeline.base.records import Decision
+from core.errors import InputError
+from core.records import Decision
 
 MIN_DECIDING = 2  # fewer deciding judges than this: the candidate is held (judge_abstained)
 

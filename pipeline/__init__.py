@@ -1,11 +1,13 @@
-"""pipeline: the stages of a build (synthesis, release), the build's configuration and store, the commands.
+"""pipeline: the stages of a build and what they are made of.
 
-Layers, one way only (docs/ARCHITECTURE.md draws them; `tests/test_layers.py` checks every import):
+- `stages/`: one file per stage (seeds, mine, mined_seeds, synthesis and model for enhance and compose,
+  gate, repair, judge, release), with the driver that runs any of them, the executors, the build's
+  configuration (`config`), the run's records (`runs`, `run_records`) and the stages over a command's inputs
+  (`inputs`).
+- What the stages call, a folder per concern: `synthesis` (offline enhance and compose, oracle tests,
+  repair), `mining` (fresh classes from git repositories and GitHub), `release` (tasks, deduplication,
+  decontamination, the dataset, its card and manifest, publishing), `evaluation` (models on a release),
+  `report` (the HTML report), `corpus` (the seed corpus, ClassEval's format, a command's inputs).
 
-- `pipeline.base`: records, errors, the artifact store, static analysis, timing, progress, stop requests,
-  the judges' agreement figures. Imports nothing else of the project.
-- `validation` (the sandbox and the gate) and `pipeline.models` (the model client): only the base.
-- `judges`: the base, `validation` and the model client.
-- the stages (everything else in `pipeline`, the model stages and makers, `judges.stage`): any of the above.
-- the commands (`flows`, `pipeline.cli` and every `cli` module) on top.
+Below it: `core`, `validation`, `models`, `judges`; above it: `flows` and `commands` (tests/test_layers.py).
 """

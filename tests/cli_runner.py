@@ -12,8 +12,8 @@ import pytest
 
 
 def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """`classeval-pro ARGS...` through `pipeline.cli.main`: (exit code, stdout, stderr)."""
-    from pipeline.cli import main
+    """`classeval-pro ARGS...` through `commands.main.main`: (exit code, stdout, stderr)."""
+    from commands.main import main
 
     monkeypatch.setattr(sys, "argv", ["classeval-pro", *args])
     with pytest.raises(SystemExit) as exit_info:

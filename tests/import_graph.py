@@ -2,21 +2,23 @@
 
 `tests/test_layers.py` checks the graph against the layers; `benchmarks/import_graph.py` prints its figures.
 
-The layers, lowest first; a module may import its own layer and the layers below it, never one above:
+Each layer is one top-level folder, so a module's layer is the first part of its name and nothing else. Lowest
+first; a module may import its own layer and the layers below it, never one above:
 
-- `base` (`pipeline.base`): the typed records, the artifact store, errors, static analysis of a class,
-  timing, progress, stop requests, TOML loading, the judges' agreement figures. Imports nothing else of the
-  project.
-- `validation` (the sandbox and the gate), `models` (`pipeline.models`: the model client, its cache,
-  budget, prompts and answer checks) and `judges` (the judge protocol, the offline and model judges, the
-  panel): beside each other, none imports another; each imports only `base`. What the judges need of the
-  other two is a protocol in the base (`pipeline.base.suite_runs.SuiteRunner`,
-  `pipeline.base.model_calls.ModelAsker`), whose implementation the judge stage hands in.
-- `stages`: the rest of `pipeline` (synthesis, mining, release, evaluation, report, the stage drivers, the
-  build's configuration and runs), the model backend's stages and makers (`pipeline.models.stage`,
-  `pipeline.models.making`) and the judge stage (`judges.stage`).
-- `commands`: `flows` (the Prefect flows that sequence the stages) and the command line (`pipeline.cli` and
-  every `cli` module).
+- `core`: the typed records, the artifact store, errors, settings, the funnel, static analysis of a class and
+  what a skeleton states, timing, progress, stop requests, TOML loading, the judges' agreement figures.
+- `validation`: the sandbox and the validation gate.
+- `models`: the model client (litellm, its cache, budget, retries, prompts, answer checks).
+- `judges`: the judge protocol, the offline and model judges, the panel and its decisions.
+  `validation`, `models` and `judges` import only `core` (and themselves): the sandbox worker imports
+  `validation` with nothing else on its path, the model client serves judges and stages alike, and the judges
+  are handed the sandbox and the model client through protocols of `core` (`core.suite_runs.SuiteRunner`,
+  `core.model_calls.ModelAsker`).
+- `pipeline`: the stages and what they are made of (synthesis, mining, release, evaluation, report, the
+  corpus readers) and, in `pipeline/stages/`, one file per stage with the driver, the build's configuration
+  and runs.
+- `flows`: the Prefect flows that sequence the stages.
+- `commands`: the command line, every command in one place.
 
 Every import counts, at a module's top, inside a function, or under `if TYPE_CHECKING`: an import moved
 into a function still makes its module depend on the other at run time, so it cannot hide an upward edge or
@@ -31,50 +33,35 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("pipeline", "validation", "judges", "flows")
-
-RANK = {"base": 0, "validation": 1, "models": 1, "judges": 1, "stages": 2, "commands": 3}
-
-# Modules whose layer is not their package's: a stage or a command living beside the library it drives.
-PLACED = {
-    "pipeline.models.stage": "stages",  # the model backend's enhance, compose and mine stages
-    "pipeline.models.making": "stages",  # a candidate made by models, its tests weakened by synthesis's tools
-    "judges.stage": "stages",  # the build's judge stage
-    "judges.cli": "commands",  # `classeval-pro judge PATH`
-}
+LAYERS = ("core", "validation", "models", "judges", "pipeline", "flows", "commands")
+PACKAGES = LAYERS
+RANK = {layer: rank for rank, layer in enumerate(LAYERS)}
+# Beside each other above `core`: none imports another.
+SIDE_BY_SIDE = ("validation", "models", "judges")
 
 
 def layer_of(module: str) -> str:
-    """The layer `module` belongs to (see the module docstring)."""
-    if module in PLACED:
-        return PLACED[module]
-    parts = module.split(".")
-    if parts[0] == "flows" or parts[-1] in ("cli", "cli_help"):
-        return "commands"
-    if module in ("pipeline", "pipeline.base") or module.startswith("pipeline.base."):
-        return "base"  # `pipeline/__init__.py` holds only a docstring; every import of the project runs it
-    if parts[0] in ("validation", "judges"):
-        return parts[0]
-    if module.startswith("pipeline.models"):
-        return "models"
-    return "stages"
+    """The layer `module` belongs to: its top-level folder."""
+    return module.split(".")[0]
 
 
 def may_import(importer: str, imported: str) -> bool:
-    """Whether the layers let `importer` import `imported`: its own layer, or one ranked below it."""
+    """Whether the layers let `importer` import `imported`: its own layer, or one ranked below it (and, for
+    the three layers side by side, `core` only)."""
     source, target = layer_of(importer), layer_of(imported)
-    return source == target or RANK[target] < RANK[source]
+    if source == target:
+        return True
+    if source in SIDE_BY_SIDE:
+        return target == "core"
+    return RANK[target] < RANK[source]
 
 
-def package_of(module: str) -> str:
-    """The package a module is counted in for package cycles: `pipeline.base`, a subpackage of `pipeline`
-    (`pipeline.synthesis`, ...), `pipeline` for its top-level modules, else the top package."""
-    parts = module.split(".")
-    if parts[0] == "pipeline" and len(parts) > 2:
-        return ".".join(parts[:2])
-    if parts[0] == "pipeline" and len(parts) == 2 and (ROOT / "pipeline" / parts[1]).is_dir():
+def folder_of(module: str, root: Path = ROOT) -> str:
+    """The folder a module's file lies in, as a dotted name (`pipeline.stages` for `pipeline.stages.gate`,
+    and for the package `pipeline.stages` itself)."""
+    if (root / Path(*module.split("."))).is_dir():
         return module
-    return parts[0]
+    return module.rpartition(".")[0]
 
 
 @dataclass(frozen=True)
@@ -154,7 +141,7 @@ class _Collector(ast.NodeVisitor):
         else:
             base = node.module or ""
         for alias in node.names:
-            # `from pipeline import stages` imports the module pipeline.stages, not the package
+            # `from core import store` imports the module core.store, not the package
             if f"{base}.{alias.name}" in self.modules:
                 self._add(f"{base}.{alias.name}", node.lineno)
             else:

@@ -7,7 +7,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from pipeline.config import BuildConfig
+from pipeline.stages.config import BuildConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -51,7 +51,7 @@ def test_links_stay_inside_the_repository():
 def test_every_command_of_the_cli_is_documented():
     from typer.main import get_command
 
-    from pipeline.cli import app
+    from commands.main import app
 
     def names(command, prefix=""):
         for name, sub in getattr(command, "commands", {}).items():

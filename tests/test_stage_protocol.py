@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from pipeline.base.layout import Stage
+from core.layout import Stage
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("pipeline", "judges", "validation", "flows")
@@ -22,15 +22,20 @@ def _tree(path: Path) -> ast.AST:
 
 
 def test_every_stage_is_one_object_of_the_protocol():
-    from pipeline import stages
-    from pipeline.funnel import Funnel
-    from pipeline.mining.seeding import MinedSeedsStage
-    from pipeline.mining.stage import MineStage
-    from pipeline.models.stage import ModelStage
+    from core.funnel import Funnel
+    from pipeline.stages.gate import GateStage
+    from pipeline.stages.judge import JudgeStage
+    from pipeline.stages.mine import MineStage
+    from pipeline.stages.mined_seeds import MinedSeedsStage
+    from pipeline.stages.model import ModelStage
+    from pipeline.stages.release import ReleaseStage
+    from pipeline.stages.repair import RepairStage
+    from pipeline.stages.seeds import SeedsStage
+    from pipeline.stages.synthesis import SynthesisStage
 
-    objects = [stages.SeedsStage(), MineStage(), MinedSeedsStage(), stages.SynthesisStage(Stage.ENHANCE),
-               stages.SynthesisStage(Stage.COMPOSE), stages.GateStage(), stages.RepairStage(), stages.JudgeStage(),
-               stages.ReleaseStage(Funnel(run_id="r"))]
+    objects = [SeedsStage(), MineStage(), MinedSeedsStage(), SynthesisStage(Stage.ENHANCE),
+               SynthesisStage(Stage.COMPOSE), GateStage(), RepairStage(), JudgeStage(),
+               ReleaseStage(Funnel(run_id="r"))]
     assert [o.stage for o in objects] == list(Stage)
     assert {ModelStage(Stage.ENHANCE).stage, ModelStage(Stage.COMPOSE).stage} == {Stage.ENHANCE, Stage.COMPOSE}
     protocol = ("finished", "items", "is_done", "needs_pool", "open", "run_one", "waves", "enough", "finish")
@@ -62,10 +67,10 @@ def test_prefect_is_imported_in_flows_only():
 
 # Modules below the commands that touch the process environment, and why that is no setting read there.
 ENVIRONMENT_TOUCHED = {
-    "pipeline/settings.py": "resolves the settings: the one reader",
+    "core/settings.py": "resolves the settings: the one reader",
     "pipeline/evaluation/inspect_task.py": "an entry point: Inspect AI loads it as a task file",
-    "pipeline/models/client.py": "sets litellm's local price map switch before importing it; reads no value",
-    "pipeline/classeval.py": "lifts the Hub's offline switches before `datasets` downloads, on request only",
+    "models/client.py": "sets litellm's local price map switch before importing it; reads no value",
+    "pipeline/corpus/classeval.py": "lifts the Hub's offline switches before `datasets` downloads, on request only",
     "pipeline/mining/gitrepo.py": "hands the process environment on to git, the child it runs",
     "pipeline/synthesis/sandbox_files/oracle_driver.py": "runs inside the sandbox, not in the pipeline",
     "validation/sandbox/child.py": "builds a sandboxed run's clean environment inside the sandbox",

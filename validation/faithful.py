@@ -48,7 +48,7 @@ from enum import Enum
 
 import libcst as cst
 
-from pipeline.base.analysis.parsed import parsed
+from core.analysis.parsed import parsed
 
 
 class VariantKind(str, Enum):

@@ -3,7 +3,7 @@
     with SandboxPool(jobs=2) as pool:
         report = validate_candidate(candidate, GatePolicy(), pool)
 
-Many candidates are a stage's items: the driver (pipeline/driver.py) runs them, the build's gate stage and
+Many candidates are a stage's items: the driver (pipeline/stages/driver.py) runs them, the build's gate stage and
 the `validate` command's alike.
 
 Runs, all in warm sandbox workers (see `validation.sandbox`):
@@ -40,13 +40,20 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.base.analysis import parse_lock
-from pipeline.base.analysis.parsed import parsed
-from pipeline.base.records import Candidate, CheckResult, GateReport, Origin, RejectReason, TestOutcome
-from pipeline.base.timing import timed
+from core.analysis import parse_lock
+from core.analysis.class_facts import static_edges
+from core.analysis.parsed import parsed
+from core.analysis.python_need import Supported, python_need
+from core.analysis.skeleton import make_skeleton
+from core.records import Candidate, CheckResult, GateReport, Origin, RejectReason, TestOutcome
+from core.timing import timed
 from validation.faithful import FaithfulVariant, faithful_variants
+from validation.mutation import generate_mutants
 from validation.policy import GatePolicy
 from validation.sandbox import MutantJob, RunResult, SandboxJob, SandboxPool, SandboxUnavailable
+from validation.sandbox.interaction import interaction_summary
+from validation.schemata import generate_mutants_with_schema
+from validation.seam import recorded_parts, seam_edges, seam_summary
 
 # Most important first: a task that escapes or needs a package is rejected for that before anything else.
 REASON_ORDER = (
@@ -179,8 +186,6 @@ def _differences(base: RunResult, other: RunResult) -> dict[str, dict[str, str]]
 
 def _static_edges(candidate: Candidate) -> tuple[list[Any], str | None]:
     try:
-        from pipeline.base.analysis.class_facts import static_edges
-
         return static_edges(candidate.solution_code, candidate.class_name), None
     except Exception as exc:  # noqa: BLE001 - the check then reports "not measured" and fails
         return [], f"static analysis failed: {type(exc).__name__}: {exc}"
@@ -221,8 +226,6 @@ def _coverage_checks(report: _Report, base: RunResult, policy: GatePolicy) -> di
 
 
 def _interaction_checks(report: _Report, candidate: Candidate, base: RunResult, policy: GatePolicy) -> None:
-    from validation.interaction import interaction_summary
-
     edges, problem = _static_edges(candidate)
     trace = base.trace if isinstance(base.trace, dict) and "tests" in base.trace else {"tests": []}
     summary = interaction_summary(edges, trace)
@@ -262,8 +265,6 @@ def _interaction_checks(report: _Report, candidate: Candidate, base: RunResult, 
 def _seam_checks(report: _Report, candidate: Candidate, base: RunResult) -> None:
     """A composed candidate's parts must exchange a value in a test (`validation.seam`): else it is two
     unrelated classes in one, however well its tests interleave their methods."""
-    from validation.seam import recorded_parts, seam_edges, seam_summary
-
     parts = recorded_parts(candidate.generator.parameters)
     if parts is None:
         why = candidate.generator.parameters.get("parts_unknown")
@@ -369,8 +370,6 @@ def _vacuous(report: _Report, candidate: Candidate, policy: GatePolicy, pool: Sa
     reference, ran only the kept constructor code (e.g. `__init__` rejecting bad arguments) checks that code.
     Failure mode this avoids: every constructor-validation test counted as vacuous."""
     try:
-        from pipeline.base.analysis.skeleton import make_skeleton
-
         skeleton = make_skeleton(candidate.solution_code, candidate.class_name, body="raise", keep_init=True)
     except Exception as exc:  # noqa: BLE001
         report.check("vacuous_share", None, policy.max_vacuous_share, False,
@@ -429,9 +428,6 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
     one collection of the suite per batch serves both, instead of a session of their own); their verdicts
     are returned by id, and are missing when the mutants could not be made or the run ended early."""
     try:
-        from validation.mutation import generate_mutants
-        from validation.schemata import generate_mutants_with_schema
-
         with timed("gate", "mutants: generate"):
             if policy.mutant_schemata:
                 mutants, schema = generate_mutants_with_schema(candidate.solution_code, candidate.class_name,
@@ -649,8 +645,6 @@ def _python_supported(report: _Report, candidate: Candidate, pool: SandboxPool) 
     """Record which Python ran the tests and which one the code needs; False (rejected `unsupported_syntax`)
     when the sandbox's interpreter, or this process's parser that every later check uses, is too old for it.
     Code no parser reads is left to the syntax check."""
-    from pipeline.base.analysis.python_need import Supported, python_need
-
     report.fields["interpreter"] = pool.interpreter.record()
     try:
         need = python_need(candidate.solution_code, candidate.test_code)

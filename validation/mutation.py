@@ -47,8 +47,8 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState  # the renderer libcst itself uses; see _SiteRenderer
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from pipeline.base.analysis.class_text import docstring_statement, find_class
-from pipeline.base.analysis.parsed import parsed
+from core.analysis.class_text import docstring_statement, find_class
+from core.analysis.parsed import parsed
 
 OPERATORS = (
     "arithmetic",

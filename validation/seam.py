@@ -13,7 +13,7 @@ flow-insensitive taint over the method's own statements; the methods it calls co
 write). A *seam edge* ``carrier -> reader`` joins a carrier to a method of the class that reads a field of
 the target part the carrier writes: calling the carrier, then the reader, shows the other part a value of
 the first. A test *crosses the seam* when, on one instance, it calls a carrier and later calls such a
-reader itself (both driven from the test, in the tracer's ordered calls of `validation.interaction`): a
+reader itself (both driven from the test, in the tracer's ordered calls of `validation.sandbox.interaction`): a
 reader reached only inside the carrier (the bridge's own call of the target method) shows the test nothing.
 
 A composed candidate fails (`incoherent_fusion`) when neither part influences the other (no seam edge) or
@@ -26,7 +26,7 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from pipeline.base.analysis.class_model import ClassModel, analyse
+from core.analysis.class_model import ClassModel, analyse
 
 
 def recorded_parts(parameters: Mapping[str, Any]) -> dict[str, dict[str, list[str]]] | None:

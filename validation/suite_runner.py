@@ -1,12 +1,12 @@
-"""The sandbox as a `SuiteRunner` (pipeline/base/suite_runs.py): what the judge stage hands the judges that
+"""The sandbox as a `SuiteRunner` (core/suite_runs.py): what the judge stage hands the judges that
 run code, so that they need not import the sandbox."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pipeline.base.records import TestOutcome
-from pipeline.base.suite_runs import RunnerUnavailable, SuiteRun
+from core.records import TestOutcome
+from core.suite_runs import RunnerUnavailable, SuiteRun
 from validation.sandbox import Limits, SandboxJob, SandboxPool, SandboxUnavailable
 
 

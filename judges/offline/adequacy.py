@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 
-from pipeline.base.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
+from core.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
 from judges.criteria import TESTS_DETECT_FAULTS, TESTS_NOT_VACUOUS, TESTS_PASS_FAITHFUL_VARIANTS
 from judges.protocol import abstention, decision_from_findings
 

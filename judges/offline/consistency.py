@@ -26,8 +26,8 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from pipeline.base.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
-from judges.offline.interface import Interface, read_interface
+from core.analysis.interface import Interface, read_interface
+from core.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
 from judges.protocol import abstention, decision_from_findings
 
 VERSION = "2"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key

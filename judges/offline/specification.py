@@ -20,9 +20,9 @@ import json
 import re
 from dataclasses import dataclass
 
-from pipeline.base.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
-from pipeline.base.suite_runs import SuiteRunner
-from judges.offline.interface import Interface, read_interface
+from core.analysis.interface import Interface, read_interface
+from core.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
+from core.suite_runs import SuiteRunner
 from judges.offline.sandbox_files import text as sandbox_file
 from judges.protocol import abstention, decision_from_findings
 

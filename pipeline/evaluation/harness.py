@@ -14,13 +14,14 @@ from datetime import datetime, timezone
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from core.records import JsonValue, Record
+from models.client import ModelError
 from pipeline.evaluation.baselines import BASELINES, baseline_attempt
 from pipeline.evaluation.passk import mean_pass_at_k
 from pipeline.evaluation.scoring import Score, score_completion
 from pipeline.evaluation.strategies import STRATEGIES, Ask, Attempt, solve
-from pipeline.evaluation.taxonomy import FailureClass
 from pipeline.evaluation.tasks import EvalTask
-from pipeline.base.records import JsonValue, Record
+from pipeline.evaluation.taxonomy import FailureClass
 from validation.sandbox import Limits, SandboxPool
 
 BASELINE_STRATEGY = "baseline"
@@ -161,8 +162,6 @@ def evaluate(tasks: Sequence[EvalTask], settings: EvalSettings, pool: SandboxPoo
     stopped: list[str] = []
 
     def one(item: tuple[EvalTask, str, int]) -> CompletionRecord | None:
-        from pipeline.models.client import ModelError
-
         if stopped:
             return None
         task, strategy, sample = item

@@ -41,13 +41,26 @@ from pathlib import Path
 import anyio
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import (ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser, ModelOutput,
-                              get_model)
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageUser,
+    ModelOutput,
+    get_model,
+)
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from core import settings
+from core.store import ArtifactStore
+from models.prompts import load_prompt
+from pipeline.evaluation.harness import EvalSettings, grade_attempt
+from pipeline.evaluation.leaderboard import results_key
 from pipeline.evaluation.strategies import PROMPTS_DIR, STRATEGIES, Attempt, holistic, solve
-from pipeline.evaluation.tasks import EvalTask
+from pipeline.evaluation.tasks import EvalTask, load_eval_tasks
+from pipeline.release.naming import resolve_release
+from validation.sandbox import SandboxPool
 
 logger = logging.getLogger(__name__)
 
@@ -58,12 +71,6 @@ _ROLES = {"system": ChatMessageSystem, "user": ChatMessageUser, "assistant": Cha
 def release_samples(release: str) -> tuple[str, list[Sample]]:
     """(the version results are keyed by, one Sample per readable task) of a release folder or version, or a
     ClassEval-format JSON file (keyed by its stem)."""
-    from pipeline import settings
-    from pipeline.evaluation.leaderboard import results_key
-    from pipeline.evaluation.tasks import load_eval_tasks
-    from pipeline.release.naming import resolve_release
-    from pipeline.base.store import ArtifactStore
-
     settings.configure_offline_environment()  # before `datasets` is imported: no download counter, no Hub
     if release.endswith(".json"):
         source = Path(release)
@@ -96,8 +103,6 @@ def strategy_solver(strategy: str = "holistic") -> Solver:
         raise ValueError(f"strategy {strategy!r}: known strategies are {', '.join(STRATEGIES)}")
 
     async def run(state: TaskState, generate: Generate) -> TaskState:
-        from pipeline.models.prompts import load_prompt
-
         model = get_model()
         task = _eval_task(state)
         transcript: list[ChatMessage] = []
@@ -137,8 +142,6 @@ _pools_lock = threading.Lock()
 def _pool(jobs: int, limits):  # noqa: ANN001, ANN202 - validation.sandbox types, imported on use
     """The process's sandbox pool for these settings, started on first use (its warm workers serve every
     sample of every task run in this process) and closed at exit."""
-    from validation.sandbox import SandboxPool
-
     with _pools_lock:
         pool = _pools.get((jobs, limits))
         if pool is None:
@@ -160,8 +163,6 @@ def close_pools() -> None:
 def sandbox_scorer(per_test_seconds: float = 5.0, wall_seconds: float = 30.0, jobs: int = 2):
     """Class-level pass of the completion against the task's tests, run in the project's sandbox; the
     method-level results and the failure class in the metadata."""
-    from pipeline.evaluation.harness import EvalSettings, grade_attempt
-
     limits = EvalSettings(model="inspect", per_test_seconds=per_test_seconds, wall_seconds=wall_seconds).limits()
 
     async def score(state: TaskState, target: Target) -> Score:

@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from core.store import atomic_write_text
 from pipeline.evaluation.harness import EvalRun, StrategySummary
-from pipeline.base.store import atomic_write_text
+from pipeline.release.naming import release_version
 
 
 def results_key(source: Path) -> str:
@@ -25,8 +26,6 @@ def results_key(source: Path) -> str:
     folder's name or the ClassEval file's stem."""
     if source.suffix == ".json":
         return source.stem
-    from pipeline.release.naming import release_version
-
     return release_version(source) or source.name
 
 

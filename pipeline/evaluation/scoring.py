@@ -13,9 +13,10 @@ from functools import lru_cache
 
 from pydantic import Field
 
-from pipeline.evaluation.taxonomy import ClassShape, FailureClass, run_failure, static_failure, test_classes
+from core.analysis.class_facts import class_facts
+from core.records import Record
 from pipeline.evaluation.tasks import EvalTask
-from pipeline.base.records import Record
+from pipeline.evaluation.taxonomy import ClassShape, FailureClass, run_failure, static_failure, test_classes
 from validation.sandbox import Limits, RunResult, SandboxJob, SandboxPool
 
 
@@ -35,8 +36,6 @@ class Score(Record):
 @lru_cache(maxsize=256)
 def _facts(solution: str, class_name: str) -> tuple[frozenset[str], frozenset[str]]:
     """(method names, instance fields) of the reference, from the gate's static analysis."""
-    from pipeline.base.analysis.class_facts import class_facts
-
     try:
         facts = class_facts(solution, class_name)
     except Exception:  # noqa: BLE001 - a reference the analysis cannot read: classify without its facts

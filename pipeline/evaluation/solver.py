@@ -3,6 +3,8 @@ with role `solver`, so the client's cache, budget, cost accounting and headers a
 
 from __future__ import annotations
 
+from models.client import ModelRequest, Role
+from models.prompts import load_prompt
 from pipeline.evaluation.strategies import PROMPTS_DIR, Ask
 
 
@@ -10,9 +12,6 @@ def model_asker(client, model: str, *, temperature: float = 0.0, api_base: str |
     """`ask(prompt name, values)` for the strategies: one request per call, answered from the cache when the
     same model, messages and parameters were asked before (the sample index is part of the prompt, so the
     n samples of a task are n cached answers, not one)."""
-    from pipeline.models.client import ModelRequest, Role
-    from pipeline.models.prompts import load_prompt
-
     def ask(name: str, values: dict[str, object]) -> tuple[str, str, bool, float | None]:
         template = load_prompt(name, PROMPTS_DIR)
         answer = client.complete(ModelRequest(role=Role.SOLVER, model=model, prompt=template.ref,

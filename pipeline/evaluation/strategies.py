@@ -21,9 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.analysis.class_facts import class_facts, edges_from_facts
+from core.records import RejectReason
+from models.answers import BadAnswer, extract_python, python_blocks
 from pipeline.evaluation.assemble import add_imports, imports_of, method_source, methods_to_write, replace_method
 from pipeline.evaluation.tasks import EvalTask
-from pipeline.base.records import RejectReason
 
 STRATEGIES = ("holistic", "incremental", "bottom_up", "top_down", "compositional")
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
@@ -53,8 +55,6 @@ Ask = Callable[[str, dict[str, object]], tuple[str, str, bool, float | None]]
 def dependency_order(task: EvalTask, methods: list[str], callers_first: bool) -> list[str]:
     """`methods` ordered by the reference's dependency graph: callees (and state writers) first, or callers
     first. Cycles are broken in source order; the constructor leads either way."""
-    from pipeline.base.analysis.class_facts import class_facts, edges_from_facts
-
     try:
         edges = edges_from_facts(class_facts(task.solution, task.class_name))
     except Exception:  # noqa: BLE001 - no analysable reference: source order
@@ -89,8 +89,6 @@ def dependency_order(task: EvalTask, methods: list[str], callers_first: bool) ->
 
 def _take_method(text: str, class_name: str, method: str) -> tuple[object | None, list[str], str]:
     """(the method's node, the answer's imports, why not: "<reject reason>: <detail>") from one answer."""
-    from pipeline.models.answers import BadAnswer, extract_python, python_blocks
-
     try:
         code = extract_python(text, class_name)
     except BadAnswer as exc:
@@ -125,8 +123,6 @@ def _record(attempt: Attempt, reply: tuple[str, str, bool, float | None]) -> str
 
 
 def holistic(task: EvalTask, ask: Ask, sample: int) -> Attempt:
-    from pipeline.models.answers import BadAnswer, extract_python
-
     attempt = Attempt(completion=None)
     attempt.asked.append(task.class_name)
     text = _record(attempt, ask(PROMPT_OF["holistic"], {"class_name": task.class_name, "skeleton": task.skeleton,

@@ -1,7 +1,7 @@
 """What the harness evaluates: `EvalTask`, read from a release (folder or version) or a ClassEval-format file.
 
 One record for both inputs so that a model is scored on ClassEval and on a fresh release by the same code.
-ClassEval's tests name the class without importing it; `pipeline.classeval` already turns them into a
+ClassEval's tests name the class without importing it; `pipeline.corpus.classeval` already turns them into a
 module that imports it, and that conversion is reused here.
 """
 
@@ -13,8 +13,10 @@ from pathlib import Path
 
 from pydantic import Field
 
-from pipeline.base.errors import InputError
-from pipeline.base.records import Record, Task
+from core.errors import InputError
+from core.records import Record, Task
+from pipeline.corpus.classeval import classeval_entry_to_seed, read_classeval_entries
+from pipeline.release.dataset_io import load_release
 
 
 class EvalTask(Record):
@@ -58,8 +60,6 @@ def task_from_release(task: Task, source: str) -> EvalTask:
 
 
 def _classeval_task(entry: dict, where: str, source: str) -> EvalTask:
-    from pipeline.classeval import classeval_entry_to_seed
-
     seed = classeval_entry_to_seed(entry, where, "ClassEval")
     skeleton = entry.get("skeleton")
     if not isinstance(skeleton, str) or not skeleton.strip():
@@ -120,8 +120,6 @@ def read_classeval_tasks(path: Path) -> tuple[list[EvalTask], list[UnreadableTas
     """A ClassEval-format JSON file (a list of task objects with skeleton, test, solution and methods_info),
     read task by task: (the tasks, those left out with their reason). A file that is not such a list is
     an InputError."""
-    from pipeline.classeval import read_classeval_entries
-
     tasks: list[EvalTask] = []
     unreadable: list[UnreadableTask] = []
     for i, entry in enumerate(read_classeval_entries(path)):
@@ -150,8 +148,6 @@ def load_eval_tasks(path: Path) -> tuple[list[EvalTask], list[UnreadableTask]]:
     left out because they cannot be evaluated (see `parse_problem`)."""
     if path.suffix == ".json":
         return read_classeval_tasks(path)
-    from pipeline.release.dataset_io import load_release
-
     return _checked([task_from_release(t, str(path)) for t in load_release(path)])
 
 

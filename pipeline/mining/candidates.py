@@ -14,17 +14,22 @@ from __future__ import annotations
 import ast
 import random
 
-from pipeline.base.analysis.python_need import requires_python
-from pipeline.base.analysis.skeleton import make_skeleton
+from core.analysis.class_model import analyse
+from core.analysis.python_need import requires_python
+from core.analysis.skeleton import make_skeleton
+from core.module_names import task_module_name
+from core.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
+from models.prompts import load_prompt
 from pipeline.mining.docstrings import PROMPT as DOCSTRING_PROMPT
 from pipeline.mining.examine import DERIVED, STAGE
+from pipeline.mining.pools import static_pools
 from pipeline.mining.records import MinedClass
+from pipeline.mining.slicing import STDLIB
+from pipeline.synthesis.jobs import JobFailed
+from pipeline.synthesis.long_walks import long_walks
 from pipeline.synthesis.stated_orders import unordered_methods
 from pipeline.synthesis.stated_raises import documented_raises
-from pipeline.mining.slicing import STDLIB
-from pipeline.models.prompts import load_prompt
-from pipeline.base.module_names import task_module_name
-from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
+from pipeline.synthesis.testgen import snake, synthesize_tests
 from validation.sandbox import SandboxPool
 
 TEST_MODULES_ALLOWED = frozenset({"pytest", "unittest"}) | STDLIB
@@ -33,8 +38,6 @@ TEST_MODULES_ALLOWED = frozenset({"pytest", "unittest"}) | STDLIB
 
 def module_name_for(class_name: str) -> str:
     """The task's module name: the class name in snake case, or `m_` and that when it is taken."""
-    from pipeline.synthesis.testgen import snake
-
     return task_module_name(snake(class_name))
 
 
@@ -88,11 +91,6 @@ def _defined_names(source: str) -> set[str]:
 
 
 def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: int) -> tuple[str, int, str]:
-    from pipeline.synthesis.long_walks import long_walks
-    from pipeline.mining.pools import static_pools
-    from pipeline.base.analysis.class_model import analyse
-    from pipeline.synthesis.testgen import synthesize_tests
-
     model = analyse(mined.slice_code, mined.class_name)
     pools = static_pools(mined.slice_code, mined.class_name)
     rng = random.Random(f"{rng_seed}:{mined.mined_id}")
@@ -136,8 +134,6 @@ def _rejection(mined: MinedClass, reason: RejectReason, detail: str) -> Rejectio
 def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
                     source: str = "git") -> Candidate | Rejection:
     """The candidate made of `mined` (or why none could be made)."""
-    from pipeline.synthesis.jobs import JobFailed
-
     module = module_name_for(mined.class_name)
     skeleton = make_skeleton(mined.slice_code, mined.class_name)
     defined = _defined_names(mined.slice_code)

@@ -36,8 +36,21 @@ from typing import Any
 
 import libcst as cst
 
-from pipeline.base.records import RejectReason
+from core.analysis.class_model import analyse
+from core.analysis.interface import read_interface
+from core.records import RejectReason
+from core.scenarios import CLASS, MAIN, Arg, Scenario
+from judges.offline.specification import omissions
+from pipeline.mining.candidates import module_name_for
 from pipeline.mining.filters import Drop
+from pipeline.mining.pools import static_pools
+from pipeline.synthesis import jobs
+from pipeline.synthesis.jobs import JobFailed
+from pipeline.synthesis.observed_types import observed_type
+from pipeline.synthesis.oracle import outcome_summary, run_oracle
+from pipeline.synthesis.sandbox_files import text
+from pipeline.synthesis.testgen import dedupe, random_walks, variable_for
+from pipeline.synthesis.tracing import replay_scenarios
 
 MARKER = "Derived from observed behaviour"
 """The opening words of every derived docstring (a reader, a judge and a test can find them)."""
@@ -126,8 +139,6 @@ def _example(variable: str, ctor: str, lines: Sequence[tuple[str, dict[str, Any]
 def observe(runs: Sequence[Any], class_name: str, variable: str, methods: dict[str, MethodObservations],
             ctor: MethodObservations | None) -> None:
     """Fill `methods` (and `ctor`, when `__init__` is undocumented) from the oracle's scenario runs."""
-    from pipeline.synthesis.scenarios import CLASS, MAIN
-
     for run in runs:
         scenario = run.scenario
         ctor_call = _ctor_text(class_name, scenario)
@@ -235,8 +246,6 @@ def _parameter_lines(seen: MethodObservations, names: Sequence[str] | None = Non
     """One line per parameter (of `names`, when given): its type and the values observed. A parameter with
     neither an annotation nor an observed value gets no line when `names` is given: naming it with nothing
     to say would only satisfy a reader looking for the word."""
-    from pipeline.synthesis.observed_types import observed_type
-
     lines = []
     for name, annotation, kind in seen.params:
         if names is not None and name not in names:
@@ -251,8 +260,6 @@ def _parameter_lines(seen: MethodObservations, names: Sequence[str] | None = Non
 
 
 def _returns_line(seen: MethodObservations) -> str | None:
-    from pipeline.synthesis.observed_types import observed_type
-
     types = list(seen.returned_types)
     if types == ["None"]:
         return "Returns None in every recorded call."
@@ -409,9 +416,6 @@ def _check_examples(pool: Any, slice_code: str, module: str, examples: list[str]
     """The examples that pass twice on the reference, run in the sandbox."""
     import json
 
-    from pipeline.synthesis import jobs
-    from pipeline.synthesis.sandbox_files import text
-
     if not examples:
         return set()
     files = {f"{module}.py": slice_code, "test_examples.py": "from example_check import check_all\n\n\n"
@@ -427,8 +431,6 @@ def class_calls(model: Any, pools: Any, missing: Sequence[str]) -> list[Any]:
     """Scenarios calling each undocumented static and class method on the class, with its pooled calls: the
     random walks call instance methods only, so such a method was never observed and the class was rejected
     for it (`Matrix.identity(3)`, `Matrix.zeros(2, 3)`)."""
-    from pipeline.synthesis.scenarios import CLASS, Arg, Scenario
-
     out = []
     for method in model.methods.values():
         if method.kind not in ("static", "class") or method.name not in missing:
@@ -456,13 +458,6 @@ def _observe_class(pool: Any, class_name: str, slice_code: str, names: Sequence[
     and class methods among `names`), and record what methods `names` (`__init__` included) did. Raises
     SyntaxError/LookupError/StopIteration when the class cannot be read, and JobFailed when the sandbox
     returns nothing."""
-    from pipeline.base.analysis.class_model import analyse
-    from pipeline.mining.candidates import module_name_for
-    from pipeline.mining.pools import static_pools
-    from pipeline.synthesis.oracle import run_oracle
-    from pipeline.synthesis.testgen import dedupe, random_walks, variable_for
-    from pipeline.synthesis.tracing import replay_scenarios
-
     model = analyse(slice_code, class_name)
     pools = static_pools(slice_code, class_name)
     signatures = _method_params(slice_code, class_name)
@@ -482,9 +477,6 @@ def left_out(slice_code: str, class_name: str) -> list[Any]:
     """The author's docstrings that leave out a parameter, the return value or a raised exception, by the
     specification judge's rule (`judges.offline.specification.omissions`, so that what a task must state is
     defined once); [] when the class cannot be read."""
-    from judges.offline.interface import read_interface
-    from judges.offline.specification import omissions
-
     try:
         return [o for o in omissions(read_interface(slice_code, class_name), slice_code) if not o.no_docstring]
     except (SyntaxError, LookupError, ValueError):
@@ -502,10 +494,6 @@ def derive_docstrings(pool: Any, class_name: str, slice_code: str, missing: list
     have to guess. One oracle run serves both. A completion is best effort: when the class cannot be run,
     or the omitted part was never observed, the docstring stays as its author wrote it (and the judge sees
     the omission)."""
-    from pipeline.mining.candidates import module_name_for
-    from pipeline.synthesis.jobs import JobFailed
-    from pipeline.synthesis.oracle import outcome_summary
-
     incomplete = [o for o in left_out(slice_code, class_name) if o.method not in missing]
     if not missing and not incomplete:
         return slice_code
@@ -531,8 +519,6 @@ def derive_docstrings(pool: Any, class_name: str, slice_code: str, missing: list
     undocumented = [every[name] for name in missing]
     unobserved = [m.name for m in undocumented if not m.observed and not m.raised]
     if unobserved:
-        from pipeline.base.analysis.class_model import analyse
-
         model = analyse(slice_code, class_name)
         properties = [name for name in unobserved if getattr(model.methods.get(name), "kind", None) == "property"]
         why = (f" ({', '.join(properties)}: a property, which call scenarios do not read)" if properties else "")

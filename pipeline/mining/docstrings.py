@@ -15,8 +15,10 @@ from typing import Any
 
 import libcst as cst
 
+from core.records import RejectReason
+from models.client import ModelError, ModelRequest, Role
+from models.prompts import load_prompt
 from pipeline.mining.filters import Drop
-from pipeline.base.records import RejectReason
 
 PROMPT = "mine_docstrings"
 _FENCED = re.compile(r"```(?:json)?\s*\n(.*?)```", re.DOTALL)
@@ -70,9 +72,6 @@ def insert_docstrings(slice_code: str, class_name: str, docstrings: dict[str, st
 def write_docstrings(client: Any, model: str, api_base: str | None, class_name: str, slice_code: str,
                      missing: list[str]) -> str | Drop:
     """The slice with model-written docstrings, or the drop saying why the class stays undocumented."""
-    from pipeline.models.client import ModelError, ModelRequest, Role
-    from pipeline.models.prompts import load_prompt
-
     template = load_prompt(PROMPT)
     request = ModelRequest(role=Role.ENHANCER, model=model, prompt=template.ref, api_base=api_base,
                            messages=template.render(class_code=slice_code, methods=", ".join(missing)))

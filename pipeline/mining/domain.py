@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from pipeline.domains import DomainRegistry
+from core.domains import DomainRegistry
 
 CLASS_WEIGHT = 3
 

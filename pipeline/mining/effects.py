@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from core.records import RejectReason
 from pipeline.mining.extract import dotted_name, import_bindings
 from pipeline.mining.filters import Drop
 from pipeline.mining.slicing import Slice
-from pipeline.base.records import RejectReason
 
 FORBIDDEN_MODULES: frozenset[str] = frozenset({
     "socket", "ssl", "socketserver", "selectors", "subprocess", "multiprocessing", "concurrent.futures.process",

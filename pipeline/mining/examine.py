@@ -18,16 +18,16 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from pipeline.base.analysis.python_need import RUNNING, PythonNeed, Supported, python_need
-from pipeline.base.layout import Stage
+from core.analysis.python_need import RUNNING, PythonNeed, Supported, python_need
+from core.layout import Stage
+from core.records import Rejection, RejectReason
 from pipeline.mining.effects import effects_filter
 from pipeline.mining.extract import ClassUnit, ParsedModule, parse_module
 from pipeline.mining.filters import Drop, Filter, first_drop
 from pipeline.mining.records import MineConfig, mined_id
 from pipeline.mining.repo_imports import RepositoryModules, slice_with_imports
-from pipeline.mining.shape import interaction_filter, is_test_path, kind_filter, size_filter
+from pipeline.mining.shape import interaction_filter, kind_filter, size_filter
 from pipeline.mining.slicing import Slice, self_contained, slice_class
-from pipeline.base.records import Rejection, RejectReason
 from pipeline.synthesis.stated_raises import DERIVED
 
 STAGE = Stage.MINE

@@ -12,9 +12,9 @@ from functools import cached_property
 
 import libcst as cst
 
-from pipeline.base.analysis.class_facts import ClassFacts, Edge, class_facts, edges_from_facts
+from core.analysis.class_facts import ClassFacts, Edge, class_facts, edges_from_facts
+from core.records import RejectReason
 from pipeline.mining.filters import Drop
-from pipeline.base.records import RejectReason
 
 
 def dotted_name(node: cst.BaseExpression) -> str:
@@ -90,7 +90,7 @@ class ClassUnit:
 
     @cached_property
     def facts(self) -> ClassFacts:
-        """Reads, writes and calls per method (pipeline.base.analysis): the interaction filter's input.
+        """Reads, writes and calls per method (core.analysis): the interaction filter's input.
 
         Read from the class's own code, not the module's: parsing a large module again per class was most
         of the miner's time, and edges, fields and docstrings do not depend on the rest of the module."""

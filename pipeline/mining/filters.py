@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from pipeline.base.records import RejectReason
+from core.records import RejectReason
 
 T = TypeVar("T")
 

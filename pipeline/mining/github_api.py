@@ -19,8 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.records import content_hash
-from pipeline.base.store import atomic_write_text
+from core.records import content_hash
+from core.store import atomic_write_text
 
 MAX_RETRIES = 6
 BACKOFF_S = 2.0

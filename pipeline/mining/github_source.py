@@ -16,19 +16,29 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pipeline.base.analysis.python_need import Supported
-from pipeline.domains import DomainRegistry
+from core.analysis.python_need import Supported
+from core.domains import DomainRegistry
+from core.records import Rejection, RejectReason
 from pipeline.mining.domain import match_domain
-from pipeline.mining.examine import (Documenter, Passed, description_of, docstring_author, documented_slice,
-                                     examine_source, is_test_path, rejection, tests_using, vendored_rejections)
+from pipeline.mining.examine import (
+    Documenter,
+    Passed,
+    description_of,
+    docstring_author,
+    documented_slice,
+    examine_source,
+    rejection,
+    tests_using,
+    vendored_rejections,
+)
 from pipeline.mining.filters import Drop
 from pipeline.mining.github_api import GithubApi, GithubUnavailable
 from pipeline.mining.licence import NONE, UNKNOWN, is_allowed
 from pipeline.mining.local import cutoff_timestamp
 from pipeline.mining.records import MineConfig, MinedClass
+from pipeline.mining.shape import is_test_path
 from pipeline.mining.tally import Tally
 from pipeline.mining.vendored import split_vendored
-from pipeline.base.records import Rejection, RejectReason
 
 MAX_RENAMES = 5
 

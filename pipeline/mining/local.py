@@ -12,20 +12,31 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pipeline.base.analysis.python_need import Supported
-from pipeline.domains import DomainRegistry
+from core.analysis.python_need import Supported
+from core.domains import DomainRegistry
+from core.errors import InputError
+from core.records import Rejection, RejectReason
 from pipeline.mining.domain import match_domain
-from pipeline.mining.examine import (Documenter, Passed, description_of, docstring_author, documented_slice,
-                                     examine_source, is_test_path, rejection, tests_using, vendored_rejections)
+from pipeline.mining.examine import (
+    Documenter,
+    Passed,
+    description_of,
+    docstring_author,
+    documented_slice,
+    examine_source,
+    rejection,
+    tests_using,
+    vendored_rejections,
+)
 from pipeline.mining.filters import Drop
 from pipeline.mining.freshness import first_appearance, first_by_names
 from pipeline.mining.gitrepo import GitError, GitRepo, TreeEntry, find_repositories
 from pipeline.mining.licence import NONE, is_allowed, licence_files, spdx_of_text
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.repo_imports import RepositoryModules
+from pipeline.mining.shape import is_test_path
 from pipeline.mining.tally import Tally
 from pipeline.mining.vendored import split_vendored
-from pipeline.base.records import Rejection, RejectReason
 
 README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
 BLOB_BATCH = 500
@@ -171,8 +182,6 @@ def local_repositories(root: Path) -> list[tuple[str, Path]]:
     """(name, path) of every repository under `root`, in path order; the name is the path below `root`
     (the folder's own name when `root` is itself a repository), less a bare repository's `.git`."""
     if not root.is_dir():
-        from pipeline.base.errors import InputError
-
         raise InputError(f"--local {root}: not a folder")
     return [((path.relative_to(root).as_posix() if path != root else path.name).removesuffix(".git"), path)
             for path in find_repositories(root)]

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from core.records import Record, content_hash
 from pipeline.mining.licence import DEFAULT_ALLOWED
 from pipeline.mining.shape import ShapeLimits
-from pipeline.base.records import Record, content_hash
 
 
 class MinedClass(Record):

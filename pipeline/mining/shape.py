@@ -11,9 +11,9 @@ import re
 import libcst as cst
 from pydantic import BaseModel, ConfigDict, Field
 
+from core.records import RejectReason
 from pipeline.mining.extract import ClassUnit, dotted_name
 from pipeline.mining.filters import Drop, Filter
-from pipeline.base.records import RejectReason
 
 
 class ShapeLimits(BaseModel):
@@ -140,7 +140,7 @@ def size_filter(limits: ShapeLimits) -> Filter[ClassUnit]:
 
 
 def interaction_filter(unit: ClassUnit) -> Drop | None:
-    """At least one call or state edge between two methods (pipeline.base.analysis's definitions)."""
+    """At least one call or state edge between two methods (core.analysis's definitions)."""
     try:
         edges = unit.edges
     except Exception as exc:  # noqa: BLE001 - an analysis failure on odd code drops one class, not the run

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import GlobalScope
 
+from core.records import RejectReason
 from pipeline.mining.extract import ClassUnit, ParsedModule, dotted_name
 from pipeline.mining.filters import Drop
-from pipeline.base.records import RejectReason
 
 STDLIB: frozenset[str] = frozenset(sys.stdlib_module_names)
 _BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__", "__builtins__", "__package__"}

@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from typing import Any
 
-from pipeline.base.records import content_hash
+from core.records import content_hash
 from pipeline.mining.gitrepo import GitError, GitRepo
 from pipeline.mining.local import local_repositories
 from pipeline.mining.records import MineConfig

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.base.records import RejectReason
+from core.records import RejectReason
 
 
 @dataclass

@@ -26,11 +26,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pipeline.base.agreement import Agreement
-from pipeline.base.errors import InputError
-from pipeline.funnel import Funnel, StageCount
-from pipeline.base.layout import Stage
-from pipeline.base.records import Record, Rejection, RejectReason, Task
+from core.agreement import Agreement
+from core.errors import InputError
+from core.funnel import Funnel, StageCount
+from core.layout import Stage
+from core.records import Record, Rejection, RejectReason, Task
+from core.settings import PROJECT_ROOT
+from core.store import ArtifactStore, atomic_write_text
+from core.timing import timed
 from pipeline.release.card import render_card
 from pipeline.release.dataset_io import has_current_schema, read_split, split_file, write_split
 from pipeline.release.decontam import DecontamSettings, decontaminate
@@ -41,8 +44,7 @@ from pipeline.release.family import task_family
 from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
 from pipeline.release.task_builder import task_requires_python
 from pipeline.release.versioning import next_version, sorted_versions
-from pipeline.base.store import ArtifactStore, atomic_write_text
-from pipeline.base.timing import timed
+from pipeline.report import collect_release, write_release_report
 
 STAGE = Stage.RELEASE
 
@@ -63,10 +65,10 @@ class ReleaseConfig(BaseModel):
     repo_hint: str | None = Field(default=None, description="Hub repository (ORG/NAME) the card's loading example "
                                   "names; None = the release's local folder.")
     release_date: date | None = Field(default=None, description="Date that picks the version; None = today (UTC).")
-    seed_corpus_hash: str | None = Field(default=None, description="Digest of the seed corpus (pipeline.stages.corpus_hash).")
+    seed_corpus_hash: str | None = Field(default=None, description="Digest of the seed corpus (pipeline.stages.seeds.corpus_hash).")
     build_configuration: dict[str, Any] = Field(default_factory=dict, description="The build's settings, for the manifest.")
     model_usage: dict[str, Any] = Field(default_factory=dict, description="Model calls, cache hits, tokens and cost "
-                                        "per role of the run (pipeline.models.usage.UsageSummary); empty offline.")
+                                        "per role of the run (models.usage.UsageSummary); empty offline.")
 
 
 @dataclass
@@ -91,8 +93,6 @@ def local_name(folder: Path, artifacts: Path) -> str:
     when inside it (the same text on every clone), else relative to the artifacts folder. Never absolute:
     the card is published as it is (the manifest pins it), and an absolute path names the maintainer's
     machine and home folder."""
-    from pipeline.settings import PROJECT_ROOT
-
     folder = Path(folder).resolve()
     if folder.is_relative_to(PROJECT_ROOT):
         return folder.relative_to(PROJECT_ROOT).as_posix()
@@ -258,8 +258,6 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
             pretty_name=config.pretty_name, repo_hint=config.repo_hint or local_name(store.release_dir(version), store.root),
             hub_repo=config.repo_hint, contamination=contamination,
             dedup={"threshold": config.near_duplicate_threshold}, judging=judging, interpreters=interpreters))
-        from pipeline.report import collect_release, write_release_report  # plotly: imported when a release is made
-
         write_release_report(folder, collect_release(store, run_id, version, splits, funnel))
         counts = {"received": len(tasks), "released": len(new_tasks),
                   "rejected": {r.value: n for r, n in sorted(per_reason.items(), key=lambda kv: kv[0].value)},

@@ -12,13 +12,19 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from core.agreement import Agreement, agreement
+from core.funnel import Funnel
+from core.layout import CANDIDATE_STAGES, Stage
+from core.records import Layer, Origin, RejectReason, Task
 from judges.panel import funnel_step
-from pipeline.base.agreement import Agreement, agreement
-from pipeline.base.records import Layer, Origin, RejectReason, Task
-from pipeline.funnel import Funnel
-from pipeline.base.layout import CANDIDATE_STAGES, Stage
-from pipeline.release.card_guide import (citation_section, example_section, fields_section, limitations_section,
-                                         scoring_section, source_date_section)
+from pipeline.release.card_guide import (
+    citation_section,
+    example_section,
+    fields_section,
+    limitations_section,
+    scoring_section,
+    source_date_section,
+)
 from pipeline.release.dataset_io import split_file
 from pipeline.release.diff import diff_rows
 from pipeline.release.family import family_counts

@@ -13,7 +13,7 @@ import typing
 from collections import Counter
 from collections.abc import Sequence
 
-from pipeline.base.records import Origin, Task
+from core.records import Origin, Task
 
 EXAMPLE_MAX_LINES = 40
 STRATEGIES_TEXT = (
@@ -30,7 +30,7 @@ SOURCE_DATES = {
 
 def _type_name(annotation: object) -> str:
     text = getattr(annotation, "__name__", None) if not typing.get_args(annotation) else None
-    return text or str(annotation).replace("typing.", "").replace("pipeline.base.records.", "")
+    return text or str(annotation).replace("typing.", "").replace("core.records.", "")
 
 
 def fields_section() -> str:

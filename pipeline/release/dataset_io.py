@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.errors import InputError
-from pipeline.base.records import Task
+from core.errors import InputError
+from core.records import Task
+from pipeline.release.family import one_per_family as first_of_each_family
+from pipeline.release.versioning import sorted_versions
 
 DATA_DIR = "data"
 
@@ -128,8 +130,6 @@ def load_release(path: Path | str, *, one_per_family: bool = False) -> list[Task
     """
     from datasets import load_dataset
 
-    from pipeline.release.versioning import sorted_versions
-
     folder = Path(path)
     if not (folder / "README.md").is_file():
         raise InputError(f"{folder}: not a release folder (no README.md)")
@@ -141,8 +141,6 @@ def load_release(path: Path | str, *, one_per_family: bool = False) -> list[Task
         for name in sorted_versions(splits.keys()) + sorted(k for k in splits.keys() if k not in sorted_versions(splits.keys())):
             tasks.extend(row_to_task(row) for row in splits[name])
         if one_per_family:
-            from pipeline.release.family import one_per_family as first_of_each_family
-
             return first_of_each_family(tasks)
         return tasks
     finally:

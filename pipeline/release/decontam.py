@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.base.errors import InputError
-from pipeline.base.records import Task
+from core.errors import InputError
+from core.records import Task
 from pipeline.release.normalise import code_tokens
 
 FIELDS = ("skeleton", "solution")

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pipeline.base.errors import InputError
-from pipeline.base.records import RejectReason, Task
+from core.errors import InputError
+from core.records import RejectReason, Task
 from pipeline.release.normalise import code_tokens, normalised_source, structural_hash
 from pipeline.release.task_builder import split_imports
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pipeline.base.records import Task
+from core.errors import InputError
+from core.records import Task
 
 Lineage = tuple[str, str, str, tuple[str, ...], str | None, str | None]
 
@@ -52,8 +53,6 @@ def diff_rows(diff: dict[str, Any], tasks: Sequence[Task]) -> list[dict[str, Any
     """One row per added or changed task of a release's `diff.json`, with what a reader asks first: the
     class, its origin, the date its source first existed and where it came from. `tasks` are the release's
     tasks (every split); a task the diff names that is not among them is an error of the release."""
-    from pipeline.base.errors import InputError
-
     by_id = {t.task_id: t for t in tasks}
     rows = []
     for change, task_id in [("added", i) for i in diff.get("added", [])] + \

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from pipeline.base.records import Task
-from pipeline.release.inline_fixtures import inline_fixtures, inlinable_fixtures
+from core.records import Task
+from pipeline.release.inline_fixtures import inlinable_fixtures, inline_fixtures
 
 
 def strip_module_import(test: str, module_name: str) -> tuple[str, bool]:

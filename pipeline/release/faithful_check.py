@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from pipeline.base.records import Candidate, GateReport, Task
+from core.records import Candidate, GateReport, Task
 from validation.gate import check_faithful
 from validation.policy import GatePolicy
 from validation.sandbox import SandboxPool

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from pipeline.base.records import Origin, Provenance, Task
+from core.records import Origin, Provenance, Task
 
 SEED_SEPARATOR = "+"
 

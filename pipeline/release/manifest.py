@@ -16,10 +16,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.agreement import Agreement, agreement
-from pipeline.base.records import Task
+from core.agreement import Agreement, agreement
+from core.errors import InputError
+from core.records import Task
+from core.settings import PROJECT_ROOT
+from pipeline.release.dataset_io import load_release
 from pipeline.release.export import ExportNotes
-from pipeline.settings import PROJECT_ROOT
 
 MANIFEST = "manifest.json"
 
@@ -102,9 +104,6 @@ def manifest_text(manifest: dict[str, Any]) -> str:
 
 def verify_release(path: Path | str) -> list[str]:
     """Problems found in a release folder (empty when every file and task hash matches its manifest)."""
-    from pipeline.base.errors import InputError
-    from pipeline.release.dataset_io import load_release
-
     folder = Path(path)
     manifest_path = folder / MANIFEST
     try:

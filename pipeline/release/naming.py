@@ -12,10 +12,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.base.errors import InputError
+from core.errors import InputError
+from core.store import ArtifactStore
 from pipeline.release.manifest import MANIFEST
 from pipeline.release.versioning import sorted_versions, version_problem
-from pipeline.base.store import ArtifactStore
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ The token (`HF_TOKEN`) and the Hub's address (`HF_ENDPOINT`) come from the run's
 handed in by the caller (the `publish` command, the scheduled flow); nothing here reads the environment.
 The token is passed straight to huggingface_hub; it is never logged, written or echoed in an error
 (messages are scrubbed of it in case a server repeats it). The project keeps huggingface_hub offline by
-default (`HF_HUB_OFFLINE=1`, see pipeline/settings.py); this is the one path that lifts that, and only for
+default (`HF_HUB_OFFLINE=1`, see core/settings.py); this is the one path that lifts that, and only for
 the duration of the call.
 """
 
@@ -21,12 +21,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.base.errors import InputError
+from core.errors import InputError
+from core.settings import Settings
+from core.store import ArtifactStore
 from pipeline.release.manifest import verify_release
 from pipeline.release.naming import resolve_release
 from pipeline.release.versioning import parse_version, sorted_versions
-from pipeline.settings import Settings
-from pipeline.base.store import ArtifactStore
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Turning a candidate that passed the gates into the released `Task` record (ClassEval's columns and more).
 
 Per-method facts (dependencies, descriptions, the tests that call each method) come from
-`pipeline.base.analysis.class_facts`, the same static analysis the validation gate uses, so the released
+`core.analysis.class_facts`, the same static analysis the validation gate uses, so the released
 dependency columns and the gate's interaction edges cannot disagree.
 """
 
@@ -13,10 +13,11 @@ import re
 import textwrap
 from collections.abc import Sequence
 
-from pipeline.base.analysis.parsed import parsed
-from pipeline.base.analysis.python_need import requires_python
-from pipeline.base.errors import InputError
-from pipeline.base.records import Candidate, GateReport, MethodInfo, Task, Verdict
+from core.analysis.class_facts import ClassNotFound, class_facts, methods_info
+from core.analysis.parsed import parsed
+from core.analysis.python_need import requires_python
+from core.errors import InputError
+from core.records import Candidate, GateReport, MethodInfo, Task, Verdict
 from pipeline.release.family import family_of
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -96,8 +97,6 @@ def build_task(candidate: Candidate, report: GateReport, verdicts: Sequence[Verd
     foreign = [v.candidate_id for v in verdicts if v.candidate_id != cid]
     if foreign:
         raise InputError(f"candidate {cid}: verdict about another candidate {foreign[0]}")
-
-    from pipeline.base.analysis.class_facts import ClassNotFound, class_facts, methods_info  # libcst: import on use
 
     try:
         imports, solution = split_imports(candidate.solution_code)

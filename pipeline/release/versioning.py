@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from datetime import date
 
-from pipeline.base.errors import InputError
+from core.errors import InputError
 
 VERSION = re.compile(r"(\d{4})\.(\d{2})\.(\d+)")
 

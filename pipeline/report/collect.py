@@ -10,13 +10,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from pipeline.funnel import Funnel
-from pipeline.base.agreement import Agreement, agreement
+from core.agreement import Agreement, agreement, read_agreement
+from core.funnel import Funnel
+from core.layout import Folder, Stage
+from core.records import Candidate, GateReport, Origin, Rejection, RejectReason, Task
+from core.store import ArtifactStore
 from judges.panel import STAGE as JUDGE_STAGE
-from pipeline.base.records import Candidate, GateReport, Origin, Rejection, RejectReason, Task
-from pipeline.base.layout import Folder, Stage
-from pipeline.models.usage import UsageSummary
-from pipeline.base.store import ArtifactStore
+from models.run_state import USAGE_FILE
+from models.usage import UsageSummary
 
 # Stage folders whose records are candidates, and the source each stands for.
 SOURCE_STAGES = {Stage.ENHANCE: Origin.ENHANCED, Stage.COMPOSE: Origin.COMPOSED, Stage.MINE: Origin.MINED}
@@ -64,8 +65,6 @@ class ReportData:
 
 def _read_usage(store: ArtifactStore, run_id: str) -> UsageSummary | None:
     """The run's model usage (runs/<id>/model_usage.json, written by the model client's callers), if any."""
-    from pipeline.models.run_state import USAGE_FILE
-
     path = store.runs / run_id / USAGE_FILE
     return UsageSummary.from_json(path.read_bytes()) if path.is_file() else None
 
@@ -134,8 +133,6 @@ def collect_run(store: ArtifactStore, run_id: str) -> ReportData:
     """A run's page: its funnel, every gate report (passed and failed drawn apart), the domains of the
     candidates that passed, its rejections, (when judges ran) their agreement figures and (when models were
     called) what they cost."""
-    from judges.stage import read_agreement
-
     candidates = _candidates(store, run_id)
     outcomes = _gate_outcomes(store, run_id, candidates)
     rejections = _rejections(store, run_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from pipeline.base.records import Decision
+from core.records import Decision
 from pipeline.report.collect import METRICS, SOURCE_STEPS, ReportData
 
 METRIC_TITLES = {"line_coverage": "Line coverage of the reference by its tests",

@@ -11,9 +11,9 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
+from core.store import ArtifactStore, atomic_write_text
 from pipeline.report.collect import ReportData, collect_run
 from pipeline.report.figures import all_figures
-from pipeline.base.store import ArtifactStore, atomic_write_text
 
 REPORT_FILE = "report.html"
 DETAIL_CHARS = 300

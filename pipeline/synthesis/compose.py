@@ -30,18 +30,19 @@ from typing import Any
 
 import libcst as cst
 
-from pipeline.base.analysis.python_need import requires_python
-from pipeline.base.layout import Stage
-from pipeline.base.module_names import task_module_name
-from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
-from pipeline.base.analysis.class_model import ClassModel, MethodModel, analyse
+from core.analysis.class_model import ClassModel, MethodModel, analyse
+from core.analysis.cst_edit import ClassEditor, EditError, _docstring_node
+from core.analysis.python_need import requires_python
+from core.analysis.skeleton import make_skeleton
+from core.layout import Stage
+from core.module_names import task_module_name
+from core.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
+from core.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis.config import ComposeConfig
-from pipeline.synthesis.cst_edit import ClassEditor, EditError, _docstring_node
 from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal, evaluated_docstring
 from pipeline.synthesis.jobs import JobFailed, error_rejection, never_fatal
 from pipeline.synthesis.observed_types import with_observed_types
 from pipeline.synthesis.oracle import ScenarioRun
-from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall, harvest, replay_scenarios
 from validation.sandbox import SandboxPool
@@ -695,8 +696,6 @@ NO_BRIDGE = ("no meaningful bridge: no query of one part returns a quantity that
 
 
 def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: SandboxPool) -> Candidate | Rejection:
-    from pipeline.base.analysis.skeleton import make_skeleton
-
     rng = random.Random(f"{config.rng_seed}:{a.seed_id}+{b.seed_id}")
     try:
         pools_a, pools_b = pools_for(a, pool=pool), pools_for(b, pool=pool)
@@ -748,7 +747,7 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: San
 def compose_guarded(pair: tuple[SeedClass, SeedClass], config: ComposeConfig, *,
                     pool: SandboxPool) -> list[Candidate | Rejection]:
     """One pair's candidate (or rejection), such that the pair never ends the stage: an unexpected error
-    becomes its `internal_error` rejection. The work for one item of the compose stage (`pipeline/stages.py`)."""
+    becomes its `internal_error` rejection. The work for one item of the compose stage (`pipeline/stages/synthesis.py`)."""
     def failed(pair: tuple[SeedClass, SeedClass], exc: Exception) -> Rejection:
         a, b = pair
         return error_rejection("cmp-" + content_hash(a.seed_id, b.seed_id, "error", config.rng_seed), STAGE, exc,

@@ -47,6 +47,6 @@ class ComposeConfig(BaseModel):
 
     @classmethod
     def from_registry(cls, registry: object, **overrides: object) -> ComposeConfig:
-        """Take the composable-domain matrix from the domain registry (`pipeline.domains.DomainRegistry`)."""
+        """Take the composable-domain matrix from the domain registry (`core.domains.DomainRegistry`)."""
         matrix = {d.name: tuple(d.composable_with) for d in registry.domain}  # type: ignore[attr-defined]
         return cls(composable=matrix, **overrides)

@@ -14,17 +14,26 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from pipeline.base.analysis.python_need import requires_python
-from pipeline.base.layout import Stage
-from pipeline.base.records import (Candidate, GeneratorSpec, Origin, Rejection, RejectReason, SeedClass, content_hash,
-                                   seed_provenance)
+from core.analysis.class_model import ClassModel, analyse
+from core.analysis.cst_edit import EditError
+from core.analysis.python_need import requires_python
+from core.analysis.skeleton import make_skeleton
+from core.layout import Stage
+from core.records import (
+    Candidate,
+    GeneratorSpec,
+    Origin,
+    Rejection,
+    RejectReason,
+    SeedClass,
+    content_hash,
+    seed_provenance,
+)
 from pipeline.synthesis import transforms as registry
-from pipeline.base.analysis.class_model import ClassModel, analyse
 from pipeline.synthesis.config import EnhanceConfig
-from pipeline.synthesis.cst_edit import EditError
 from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
 from pipeline.synthesis.testgen import MIN_TESTS, synthesize_tests
-from pipeline.synthesis.tracing import ArgumentPools, harvest
+from pipeline.synthesis.tracing import ArgumentPools, harvest, replay_scenarios
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, ScenarioContext, TransformError
 from validation.sandbox import SandboxPool
 
@@ -87,16 +96,12 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
                 pool: SandboxPool, skipped: dict[str, dict[str, str]] | None = None) -> Candidate | Rejection:
     """One enhanced candidate of `seed` with the features `names`; `skipped` (the transforms that do not fit
     the seed, with their reasons) is recorded in the candidate's generator parameters."""
-    from pipeline.base.analysis.skeleton import make_skeleton
-
     rng = random.Random(f"{config.rng_seed}:{seed.seed_id}:{'+'.join(names)}")
     try:
         solution = apply_features(seed.source, seed.class_name, names)
     except (TransformError, EditError, SyntaxError) as exc:
         return _rejection(seed, names, config.rng_seed, f"transform failed: {exc}", error=str(exc))
     model = analyse(solution, seed.class_name, FEATURE_FIELDS)
-    from pipeline.synthesis.tracing import replay_scenarios
-
     bases = replay_scenarios(pools)
 
     def sample(method: str):  # noqa: ANN202 - StepSampler

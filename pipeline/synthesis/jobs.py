@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from pipeline.base import stopping
-from pipeline.base.records import Rejection
+from core import stopping
+from core.analysis import parse_lock
+from core.records import Rejection, RejectReason
 from validation.sandbox import Limits, SandboxJob, SandboxPool, SandboxUnavailable
 
 SYNTHESIS_OUTPUT_BYTES = 24 << 20
@@ -56,8 +57,6 @@ def never_fatal(work: Callable[[T], list[R]], failed: Callable[[T, Exception], R
     """`work`, such that one item never ends a stage: an interpreter fault in the shared parser is retried
     once, any other unexpected error becomes `failed(item, error)` (a Rejection carrying the traceback).
     A sandbox that cannot start is raised (see `validation.gate.validate_guarded`)."""
-    from pipeline.base.analysis import parse_lock
-
     def guarded(item: T) -> list[R]:
         for attempt in (1, 2):
             try:
@@ -76,8 +75,6 @@ def never_fatal(work: Callable[[T], list[R]], failed: Callable[[T, Exception], R
 def error_rejection(candidate_id: str, stage: str, exc: Exception, **evidence: Any) -> Rejection:
     """The record of an item the stage itself failed on: reason `internal_error`, the traceback as evidence."""
     import traceback
-
-    from pipeline.base.records import RejectReason
 
     return Rejection(candidate_id=candidate_id, stage=stage, reason=RejectReason.INTERNAL_ERROR,
                      detail=f"{type(exc).__name__}: {exc}"[:300],
@@ -102,9 +99,7 @@ def in_order(work: Callable[[T], list[R]], items: Sequence[T], jobs: int,
         for item in items:
             yield from counted(item)
         return
-    from pipeline.base.analysis import parse_lock
-
-    parse_lock.install()  # the threads below parse code: one at a time (see pipeline/base/analysis/parse_lock.py)
+    parse_lock.install()  # the threads below parse code: one at a time (see core/analysis/parse_lock.py)
     with stopping.worker_threads(jobs) as executor:
         for results in executor.map(counted, items):
             yield from results

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
-from pipeline.base.analysis.class_model import ClassModel
-from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
+from core.analysis.class_model import ClassModel
+from core.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis.tracing import ArgumentPools
 
 MIN_CALLS = 3  # fewer pooled calls than this: the random walks already try them all

@@ -21,8 +21,8 @@ from collections.abc import Iterable, Sequence
 
 import libcst as cst
 
-from pipeline.base.analysis.class_model import MethodModel, analyse
-from pipeline.base.records import SeedClass
+from core.analysis.class_model import MethodModel, analyse
+from core.records import SeedClass
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall
 
 

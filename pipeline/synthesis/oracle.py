@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from core.analysis.class_facts import static_edges
+from core.scenarios import Scenario
 from pipeline.synthesis import jobs
 from pipeline.synthesis.sandbox_files import text
-from pipeline.synthesis.scenarios import Scenario
-from validation.interaction import edge_tests
 from validation.sandbox import SandboxPool
+from validation.sandbox.interaction import edge_tests
 
 BEGIN, END = "<<<ORACLE-BEGIN>>>", "<<<ORACLE-END>>>"
 TEST_FILE = "test_oracle.py"
@@ -194,8 +195,6 @@ def run_oracle(pool: SandboxPool, *, source: str, module: str, class_name: str, 
     """Run every scenario on `source` in the sandbox; raises jobs.JobFailed when no result comes back.
     A scenario whose test failed in the sandbox has no run: when none has one, the runs' `failure` says why
     (the module's import error, or the run's status)."""
-    from pipeline.base.analysis.class_facts import static_edges
-
     if not scenarios:
         return OracleRuns([], 0)
     files = oracle_job_files(source, module, class_name, scenarios)

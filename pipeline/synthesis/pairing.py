@@ -17,7 +17,7 @@ import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from pipeline.base.records import SeedClass
+from core.records import SeedClass
 
 Pair = tuple[SeedClass, SeedClass]
 

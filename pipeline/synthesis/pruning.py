@@ -25,7 +25,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pipeline.synthesis.scenarios import CLASS, MAIN, Step
+from core.scenarios import CLASS, MAIN, Step
 
 EVERYTHING = "*"
 """Stands for every attribute: in a step's changes (its state could not be compared) or a method's reads

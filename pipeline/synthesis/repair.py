@@ -7,15 +7,15 @@ from __future__ import annotations
 import ast
 import random
 
-from pipeline.base.analysis.python_need import requires_python
-from pipeline.base.records import Candidate, GateReport, Origin, RejectReason
-from pipeline.base.analysis.class_model import ClassModel, analyse
+from core.analysis.class_model import ClassModel, analyse
+from core.analysis.python_need import requires_python
+from core.records import Candidate, GateReport, Origin, RejectReason
+from core.scenarios import Scenario
 from pipeline.synthesis.long_walks import long_walks
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from pipeline.synthesis.stated_orders import unordered_methods
 from pipeline.synthesis.stated_raises import DERIVED, documented_raises
 from pipeline.synthesis.testgen import Renderer, dedupe, random_walks, written_fixtures
-from pipeline.synthesis.scenarios import Scenario
 from pipeline.synthesis.tracing import ArgumentPools, harvest, replay_scenarios
 from pipeline.synthesis.weaken import weaken_overspecified
 from validation.sandbox import SandboxPool

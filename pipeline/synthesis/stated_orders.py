@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import ast
 
+from core.analysis.interface import read_interface
+from judges.offline.consistency import order_stated
+
 
 def unordered_methods(source: str, class_name: str) -> frozenset[str]:
     """Methods of `class_name` whose docstrings (and the class docstring) state no order of what they return;
     empty when the class cannot be read."""
-    from judges.offline.consistency import order_stated
-    from judges.offline.interface import read_interface
-
     try:
         interface = read_interface(source, class_name)
     except (SyntaxError, LookupError, ValueError):

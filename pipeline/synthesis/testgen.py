@@ -23,11 +23,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.base.analysis.class_model import ClassModel
+from core.analysis.class_model import ClassModel
+from core.scenarios import CLASS, MAIN, Arg, Scenario, Step
+from core.timing import timed
 from pipeline.synthesis.naming import NamedStep, TestNamer, fixture_names, snake
-from pipeline.synthesis.oracle import ScenarioRun, run_oracle
+from pipeline.synthesis.oracle import ScenarioRun, outcome_summary, run_oracle
 from pipeline.synthesis.pruning import ClassReads, RunFacts, StepFacts, class_reads, prune_suite
-from pipeline.synthesis.scenarios import CLASS, MAIN, Arg, Scenario, Step
 from pipeline.synthesis.stated_orders import order_free_assertion
 from pipeline.synthesis.tracing import ArgumentPools, replay_scenarios
 from pipeline.synthesis.transforms.base import CALL_COUNTER_FIELDS, FEATURE_METHODS
@@ -506,8 +507,6 @@ def synthesize_tests(pool: SandboxPool, *, source: str, module: str, model: Clas
 
     `shows`, when given, is asked about each run: one it refuses is not selected (a scenario made to show
     an effect that its run on the reference does not show). `unordered`: see `Renderer`."""
-    from pipeline.base.timing import timed
-
     with timed("synthesis", "scenarios: propose"):
         bases = replay_scenarios(pools)[:MAX_REPLAYS]
         scenarios = dedupe(list(bases) + list(extra) + random_walks(model, pools, rng, WALKS))
@@ -523,8 +522,6 @@ def synthesize_tests(pool: SandboxPool, *, source: str, module: str, model: Clas
 
 def _no_test_summary(runs: Sequence[ScenarioRun], chosen: Sequence[ScenarioRun], class_name: str) -> str:
     """Why synthesis wrote no test: what the runs did, and whether any was usable at all."""
-    from pipeline.synthesis.oracle import outcome_summary
-
     usable = sum(1 for run in runs if run.usable)
     text = outcome_summary(runs, class_name)
     if usable and not chosen:

@@ -12,9 +12,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis import jobs
 from pipeline.synthesis.sandbox_files import text
-from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
 from validation.sandbox import SandboxPool
 
 BEGIN, END = "<<<HARVEST-BEGIN>>>", "<<<HARVEST-END>>>"

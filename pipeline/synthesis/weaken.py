@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from pipeline.base.records import Candidate, GateReport
+from core.records import Candidate, GateReport
 from validation.faithful import VariantKind
 
 

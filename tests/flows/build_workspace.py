@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline import settings
+from core import settings
 
-CLI = [sys.executable, "-c", "from pipeline.cli import main; main()"]
+CLI = [sys.executable, "-c", "from commands.main import main; main()"]
 SEEDS = ("Math_Stats/histogram", "Utils_Tools/unit_converter")
 CONFIG = """
 [enhance]

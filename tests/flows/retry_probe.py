@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from pipeline import settings
+from core import settings
 
 settings.configure_offline_environment(Path(sys.argv[1]))
 
@@ -16,11 +16,11 @@ from contextlib import nullcontext  # noqa: E402
 
 from prefect import flow, unmapped  # noqa: E402 - after the environment is set
 
+from core.settings import Settings  # noqa: E402
+from core.store import ArtifactStore  # noqa: E402
 from flows import mapped  # noqa: E402
-from pipeline.config import BuildConfig  # noqa: E402
-from pipeline.driver import RunContext, TransientFailure  # noqa: E402
-from pipeline.base.store import ArtifactStore  # noqa: E402
-from pipeline.settings import Settings  # noqa: E402
+from pipeline.stages.config import BuildConfig  # noqa: E402
+from pipeline.stages.driver import RunContext, TransientFailure  # noqa: E402
 
 calls: list[tuple[str, bool]] = []
 

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from build_workspace import run_build
 
-from pipeline.config import BuildConfig
-from pipeline.driver import RunContext, ThreadExecutor, run_stage
-from pipeline.base.layout import Folder, Stage
+from core.layout import Folder, Stage
+from core.records import Candidate, SeedClass
+from core.settings import Settings
+from core.store import ArtifactStore
 from pipeline.mining.records import MineConfig
-from pipeline.mining.stage import MineStage
-from pipeline.base.records import Candidate, SeedClass
-from pipeline.base.store import ArtifactStore
-from pipeline.settings import Settings
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.driver import RunContext, ThreadExecutor, run_stage
+from pipeline.stages.mine import MineStage
 from tests.pipeline.mining.git_fixtures import commit, make_repo
 from tests.pipeline.mining.mining_fixtures import ledger_module
 

@@ -8,7 +8,6 @@ import shutil
 import signal
 import subprocess
 import time
-from pathlib import Path
 
 import httpx
 import pytest

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.base.analysis.skeleton import make_skeleton
-from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance
+from core.analysis.skeleton import make_skeleton
+from core.records import Candidate, GeneratorSpec, Origin, Provenance
 
 SOLUTION = '''class Counter:
     """Counts events per name."""
@@ -79,13 +79,13 @@ def candidate() -> Candidate:
 
 
 def judge_run(store, survivors, panel, config=None):  # noqa: ANN001, ANN201
-    """The judge stage (pipeline.stages.JudgeStage, under the driver, in this process) with `panel` on
+    """The judge stage (pipeline.stages.judge.JudgeStage, under the driver, in this process) with `panel` on
     `survivors`, written first as the gate survivors of run-1; returns its counts per layer."""
-    from pipeline.config import BuildConfig
-    from pipeline.driver import RunContext, ThreadExecutor, run_stage
-    from pipeline.settings import Settings
-    from pipeline.base.layout import Stage
-    from pipeline.stages import JudgeStage
+    from core.layout import Stage
+    from core.settings import Settings
+    from pipeline.stages.config import BuildConfig
+    from pipeline.stages.driver import RunContext, ThreadExecutor, run_stage
+    from pipeline.stages.judge import JudgeStage
 
     for candidate, report in survivors:
         store.write("run-1", Stage.ENHANCE, candidate.candidate_id, candidate)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.base.agreement import agreement, cohen, fleiss
-from pipeline.base.records import Decision, Finding, JudgeSpec, Verdict
+from core.agreement import agreement, cohen, fleiss
+from core.records import Decision, Finding, JudgeSpec, Verdict
 
 A, R, X = Decision.ACCEPT, Decision.REJECT, Decision.ABSTAIN
 

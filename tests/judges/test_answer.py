@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from core.records import Decision
 from judges.answer import BadJudgeAnswer, parse_answer
-from pipeline.base.records import Decision
 
 CRITERIA = ("spec_clear", "tests_match_spec")
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from commands.main import app
 from tests.emulators.chat import ChatEmulator, offline_litellm
 from tests.judges.conftest import SOLUTION, make_candidate
 from tests.judges.test_model_judges import _respond
@@ -76,7 +76,7 @@ def test_a_released_task_is_judged_under_its_task_id():
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pipeline" / "release"))
     from release_fixtures import build_task
 
-    from judges.cli import task_candidate
+    from commands.judge import task_candidate
 
     task = build_task(candidate_id="cand-counter", imports=("import math",))
     candidate = task_candidate(task)

@@ -12,15 +12,14 @@ import json
 
 import pytest
 
+from core.funnel import Funnel, StageCount
+from core.records import CheckResult, Decision, GateReport, Layer, RejectReason
 from judges.cache import VerdictCache, verdict_key
 from judges.config import CHECKS_OFF_WARNING, JudgesConfig
 from judges.panel import funnel_step
-from pipeline.base.records import Layer
 from judges.rules import Outcome
-from judges.stage import layered_panel
-from pipeline.funnel import Funnel, StageCount
-from pipeline.models.client import ModelClient
-from pipeline.base.records import CheckResult, Decision, GateReport, RejectReason
+from models.client import ModelClient
+from pipeline.stages.judge import layered_panel
 from tests.emulators.chat import ChatEmulator, offline_litellm
 from tests.judges.conftest import SOLUTION, make_candidate
 
@@ -153,16 +152,16 @@ def test_with_the_checks_off_the_models_judge_alone_and_are_told_so(emulator, tm
 
 def test_a_build_with_three_models_rejects_by_the_checks_without_a_call_and_accepts_by_majority(
         emulator, tmp_path, monkeypatch):
-    from judges.stage import read_agreement
-    from pipeline import stages
-    from pipeline.config import BuildConfig
-    from pipeline.driver import RunContext, run_stage
-    from pipeline.settings import Settings
-    from pipeline.base.layout import Folder, Stage
-    from pipeline.models.run_state import read_usage
-    from pipeline.base.records import Rejection
+    from core.agreement import read_agreement
+    from core.layout import Folder, Stage
+    from core.records import Rejection
+    from core.settings import Settings
+    from core.store import ArtifactStore
+    from models.run_state import read_usage
     from pipeline.release.card import agreement_section
-    from pipeline.base.store import ArtifactStore
+    from pipeline.stages.config import BuildConfig
+    from pipeline.stages.driver import RunContext, run_stage
+    from pipeline.stages.judge import JudgeStage, judged_tasks
 
     monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
     store = ArtifactStore(tmp_path / "artifacts")
@@ -172,14 +171,14 @@ def test_a_build_with_three_models_rejects_by_the_checks_without_a_call_and_acce
         store.write("run-1", Stage.VALIDATE, candidate.candidate_id, _report(candidate))
     config = BuildConfig.model_validate({"jobs": 1, "judges": {"models": list(MODELS), "api_base": emulator.base_url}})
 
-    counts = run_stage(stages.JudgeStage(), RunContext(store, "run-1", config,
+    counts = run_stage(JudgeStage(), RunContext(store, "run-1", config,
                                                     Settings.from_environment().with_artifacts(store.root)))
     assert counts == {"judge checks": StageCount(received=2, accepted=1, rejected={RejectReason.JUDGE_REJECTED: 1}),
                       "judge models": StageCount(received=1, accepted=1)}
     assert len(emulator.calls) == 3 and not any("+ 1" in c.last_user_message for c in emulator.calls)
     rejection = store.read("run-1", Folder.REJECTIONS, bad.candidate_id, Rejection)
     assert rejection.evidence["layer"] == "checks" and rejection.evidence["rejected_by"] == ["specification"]
-    [task] = stages.judged_tasks(store, "run-1", config)
+    [task] = judged_tasks(store, "run-1", config)
     assert task.candidate_id == clean.candidate_id and len(task.verdicts) == 6
     assert [(r.model, r.calls) for r in read_usage(store.runs / "run-1").rows] == [(m, 1) for m in MODELS]
 
@@ -192,7 +191,7 @@ def test_a_build_with_three_models_rejects_by_the_checks_without_a_call_and_acce
     assert figures.decisions["openai/reject-c"] == {"accept": 0, "reject": 1, "abstain": 0}
 
     (store.runs / "run-1" / "judge_models.done.json").unlink()  # interrupted before its end: every decision written
-    assert run_stage(stages.JudgeStage(), RunContext(store, "run-1", config,
+    assert run_stage(JudgeStage(), RunContext(store, "run-1", config,
                                                     Settings.from_environment().with_artifacts(store.root))) == counts and len(emulator.calls) == 3
     funnel = Funnel(run_id="run-1", stages=counts)
     card = agreement_section([task], figures, funnel)

@@ -11,11 +11,11 @@ import json
 
 import pytest
 
+from core.records import Decision, RejectReason
 from judges.model_judge import ModelJudge
 from judges.panel import Panel
 from judges.rules import DecisionRule, Outcome
-from pipeline.models.client import ModelClient
-from pipeline.base.records import Decision, RejectReason
+from models.client import ModelClient
 from tests.emulators.chat import ChatEmulator, Reply, offline_litellm
 
 pytestmark = pytest.mark.slow  # litellm's first import alone takes seconds on a busy machine
@@ -121,13 +121,14 @@ def test_an_all_garbage_panel_accepts_nothing(emulator, tmp_path, candidate):
 
 
 def test_the_configured_model_panel_judges_a_run_and_the_verdict_cache_spares_a_rerun(emulator, tmp_path, candidate):
+    from core.agreement import read_agreement
+    from core.funnel import StageCount
+    from core.records import GateReport
+    from core.store import ArtifactStore
     from judges.cache import VerdictCache
     from judges.config import JudgesConfig
-    from judges.stage import layered_panel, read_agreement
-    from pipeline.config import BuildConfig
-    from pipeline.funnel import StageCount
-    from pipeline.base.records import GateReport
-    from pipeline.base.store import ArtifactStore
+    from pipeline.stages.config import BuildConfig
+    from pipeline.stages.judge import layered_panel
     from tests.judges.conftest import judge_run
 
     config = JudgesConfig(models=("openai/accept-a", "openai/reject-b", "openai/accept-c"), api_base=emulator.base_url)
@@ -154,14 +155,14 @@ def test_the_configured_model_panel_judges_a_run_and_the_verdict_cache_spares_a_
 
 
 def test_the_judge_stage_adds_its_model_calls_to_the_runs_usage(emulator, tmp_path, candidate, monkeypatch):
-    from pipeline import stages
-    from pipeline.config import BuildConfig
-    from pipeline.driver import RunContext, run_stage
-    from pipeline.settings import Settings
-    from pipeline.base.layout import Stage
-    from pipeline.models.run_state import read_usage
-    from pipeline.base.records import GateReport
-    from pipeline.base.store import ArtifactStore
+    from core.layout import Stage
+    from core.records import GateReport
+    from core.settings import Settings
+    from core.store import ArtifactStore
+    from models.run_state import read_usage
+    from pipeline.stages.config import BuildConfig
+    from pipeline.stages.driver import RunContext, run_stage
+    from pipeline.stages.judge import JudgeStage
 
     monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
     store = ArtifactStore(tmp_path / "artifacts")
@@ -170,7 +171,7 @@ def test_the_judge_stage_adds_its_model_calls_to_the_runs_usage(emulator, tmp_pa
                 GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0))
     config = BuildConfig.model_validate({"judges": {"models": ["openai/accept-a", "openai/reject-b"],
                                                     "api_base": emulator.base_url, "offline": False}})
-    assert run_stage(stages.JudgeStage(), RunContext(store, "run-1", config,
+    assert run_stage(JudgeStage(), RunContext(store, "run-1", config,
                                                     Settings.from_environment().with_artifacts(store.root)))["judge models"].received == 1
     usage = read_usage(store.runs / "run-1")
     assert [(r.role, r.model, r.calls) for r in usage.rows] == [("judge", "openai/accept-a", 1),

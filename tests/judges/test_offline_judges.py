@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from core.analysis.skeleton import make_skeleton
+from core.records import Decision
 from judges.offline.adequacy import AdequacyJudge
 from judges.offline.consistency import ConsistencyJudge
 from judges.offline.specification import SpecificationJudge
-from validation.suite_runner import SandboxSuiteRunner
-from pipeline.base.analysis.skeleton import make_skeleton
-from pipeline.base.records import Decision
 from tests.judges.conftest import SKELETON, SOLUTION, TESTS, make_candidate
+from validation.suite_runner import SandboxSuiteRunner
 
 
 def _finding(verdict, criterion):
@@ -206,7 +206,7 @@ def test_an_example_naming_a_class_the_task_does_not_define_is_a_specification_f
 
 
 def test_adequacy_reads_faithful_variants_only_when_the_gate_ran_them(candidate):
-    from pipeline.base.records import CheckResult, GateReport
+    from core.records import CheckResult, GateReport
 
     vacuous = CheckResult(name="vacuous_share", value=0.0, threshold=0.1, passed=True, detail="0 of 2 tests pass")
     report = GateReport(candidate_id=candidate.candidate_id, passed=True, mutation_score=0.9, checks=(vacuous,))

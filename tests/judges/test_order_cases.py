@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from core.analysis.skeleton import make_skeleton
+from core.records import Candidate, GeneratorSpec, Origin, Provenance
 from judges.offline.consistency import ConsistencyJudge
-from pipeline.base.analysis.skeleton import make_skeleton
-from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance
 
 HERE = Path(__file__).parent
 SEEDS = HERE.parents[1] / "seeds"

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import InputError
+from core.records import Decision, Finding, JudgeSpec, Layer, RejectReason, Verdict
 from judges.panel import Panel, combine
-from pipeline.base.records import Layer
 from judges.rules import DecisionRule, Outcome
-from pipeline.base.errors import InputError
-from pipeline.base.records import Decision, Finding, JudgeSpec, RejectReason, Verdict
 
 A, R, X = Decision.ACCEPT, Decision.REJECT, Decision.ABSTAIN
 
@@ -97,7 +96,7 @@ def test_a_crashing_judge_abstains_and_the_cache_skips_repeat_work(candidate, tm
 
 
 def test_the_judges_section_of_the_configuration(tmp_path):
-    from pipeline.config import load_config
+    from pipeline.stages.config import load_config
 
     path = tmp_path / "build.toml"
     path.write_text('[judges]\nmodels = ["openai/a", "openai/b", "openai/c"]\n')

@@ -6,13 +6,14 @@ what the stage writes, counts and hands to the release.
 
 from __future__ import annotations
 
+from core.agreement import AGREEMENT_FILE, read_agreement
+from core.records import Decision, Finding, GateReport, JudgeSpec, Rejection, RejectReason, Verdict
+from core.store import ArtifactStore
+from judges.decisions import read_decisions
 from judges.panel import Panel
 from judges.rules import DecisionRule, Outcome
-from judges.stage import AGREEMENT_FILE, read_agreement, read_decisions
-from pipeline import stages
-from pipeline.config import BuildConfig
-from pipeline.base.records import Decision, Finding, GateReport, JudgeSpec, Rejection, RejectReason, Verdict
-from pipeline.base.store import ArtifactStore
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.judge import judged_tasks
 from tests.judges.conftest import TESTS, judge_run, make_candidate
 
 
@@ -73,11 +74,11 @@ def test_release_takes_only_accepted_candidates_with_their_verdicts(tmp_path, mo
     survivors = _survivors()
     judge_run(store, survivors, Panel([Scripted("a"), Scripted("b", reject_on="hidden", abstain_on="unsure")],
                                       DecisionRule.parse("unanimous")))
-    monkeypatch.setattr("pipeline.release.task_builder.build_task",
+    monkeypatch.setattr("pipeline.stages.judge.build_task",
                         lambda candidate, report, verdicts=(): (candidate.candidate_id, verdicts))
-    released = dict(stages.judged_tasks(store, "run-1", BuildConfig()))
+    released = dict(judged_tasks(store, "run-1", BuildConfig()))
     good = survivors[0][0].candidate_id
     assert list(released) == [good] and [v.judge.name for v in released[good]] == ["a", "b"]
     unjudged = BuildConfig.model_validate({"judges": {"enabled": False}})
-    assert len(dict(stages.judged_tasks(store, "run-1", unjudged))) == 3 and not any(
-        v for v in dict(stages.judged_tasks(store, "run-1", unjudged)).values())
+    assert len(dict(judged_tasks(store, "run-1", unjudged))) == 3 and not any(
+        v for v in dict(judged_tasks(store, "run-1", unjudged)).values())

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import settings
+from core import settings
 
 COUNTER_SOURCE = textwrap.dedent(
     '''

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.config import BuildConfig, load_config
-from pipeline.base.errors import InputError
+from core.errors import InputError
+from pipeline.stages.config import BuildConfig, load_config
 
 
 def test_no_file_means_the_offline_defaults():

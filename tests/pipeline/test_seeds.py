@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from pipeline.cli import main
-from pipeline.domains import load_domains
-from pipeline.seeds import SeedProblem, load_corpus, load_seed
-
 from corpus_fixture import COUNTER_SOURCE, COUNTER_TESTS, corpus, write_seed  # noqa: F401 (fixture)
+
+from commands.main import main
+from core.domains import load_domains
+from pipeline.corpus.seeds import SeedProblem, load_corpus, load_seed
 
 
 def test_a_valid_seed_becomes_a_seed_class(corpus: Path):
@@ -126,15 +125,15 @@ def test_a_corpus_read_for_some_domains_does_not_read_the_others(corpus: Path):
 
 
 def test_a_broken_seed_stops_only_a_build_of_its_own_domain(corpus: Path):
-    from pipeline import stages
-    from pipeline.config import BuildConfig
-    from pipeline.base.errors import InputError
-    from pipeline.settings import Settings
+    from core.errors import InputError
+    from core.settings import Settings
+    from pipeline.stages.config import BuildConfig
+    from pipeline.stages.seeds import load_seed_records
 
     _add_broken_seeds(corpus)  # all in Math_Stats
     settings = Settings.from_environment()
-    _, seeds = stages.load_seed_records(BuildConfig(domains=("Algo_DataStruct",)), settings)
+    _, seeds = load_seed_records(BuildConfig(domains=("Algo_DataStruct",)), settings)
     assert [s.seed_id for s in seeds] == ["Algo_DataStruct/counter"]
     for domains in ((), ("Math_Stats",)):
         with pytest.raises(InputError, match="seed problem"):
-            stages.load_seed_records(BuildConfig(domains=domains), settings)
+            load_seed_records(BuildConfig(domains=domains), settings)

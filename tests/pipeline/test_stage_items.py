@@ -15,15 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import driver, stages
-from pipeline.base import stopping
-from pipeline.config import BuildConfig
-from pipeline.driver import RunContext, ThreadExecutor, TransientFailure, run_stage
-from pipeline.base.layout import Folder, Stage, record_file_id
-from pipeline.base.records import (Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason,
-                              SeedClass)
-from pipeline.base.store import ArtifactStore
-from pipeline.settings import Settings
+from core import stopping
+from core.layout import Folder, Stage, record_file_id
+from core.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass
+from core.settings import Settings
+from core.store import ArtifactStore
+from pipeline.stages import driver
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.driver import RunContext, ThreadExecutor, TransientFailure, run_stage
+from pipeline.stages.gate import GateStage
+from pipeline.stages.judge import JudgeStage
+from pipeline.stages.repair import RepairStage
+from pipeline.stages.synthesis import SynthesisStage
 
 RUN = "run-1"
 SEEDS = (("Math_Stats", "Histogram"), ("Math_Stats", "Mean"), ("Utils_Tools", "Units"))
@@ -65,8 +68,8 @@ def store(tmp_path: Path, monkeypatch) -> ArtifactStore:
             if on_done is not None:
                 on_done()
 
-    monkeypatch.setattr("pipeline.synthesis.enhance.enhance_seeds", enhance_seeds)
-    monkeypatch.setattr("pipeline.synthesis.compose.compose_guarded", lambda pair, config, *, pool: _made(list(pair)))
+    monkeypatch.setattr("pipeline.stages.synthesis.enhance_seeds", enhance_seeds)
+    monkeypatch.setattr("pipeline.stages.synthesis.compose_guarded", lambda pair, config, *, pool: _made(list(pair)))
     monkeypatch.setattr("validation.sandbox.SandboxPool", lambda *args, **kwargs: nullcontext(object()))
     FLAKY.clear()
     store = ArtifactStore(tmp_path / "artifacts")
@@ -100,14 +103,14 @@ def _files(store: ArtifactStore, folders: tuple[str, ...]) -> dict[str, str]:
 @pytest.mark.parametrize("stage", [Stage.ENHANCE, Stage.COMPOSE])
 def test_every_executor_writes_and_counts_the_same(store: ArtifactStore, tmp_path: Path, stage):
     serial = _Serial()
-    counts = run_stage(stages.SynthesisStage(stage), _ctx(store), serial)
+    counts = run_stage(SynthesisStage(stage), _ctx(store), serial)
     [items] = serial.given
     assert items and counts[stage].received == len(items)
 
     threads = ArtifactStore(tmp_path / "threads")
     for _, seed in store.iter_records(RUN, Stage.SEEDS, SeedClass):
         threads.write(RUN, Stage.SEEDS, record_file_id(seed.seed_id), seed)
-    assert run_stage(stages.SynthesisStage(stage), _ctx(threads), ThreadExecutor(jobs=2, pool=object())) == counts
+    assert run_stage(SynthesisStage(stage), _ctx(threads), ThreadExecutor(jobs=2, pool=object())) == counts
     folders = (stage, Folder.REJECTIONS, Folder.SYNTHESIS_WORK)
     assert _files(store, folders) == _files(threads, folders)
     if stage == Stage.ENHANCE:
@@ -115,12 +118,12 @@ def test_every_executor_writes_and_counts_the_same(store: ArtifactStore, tmp_pat
 
 
 def test_a_finished_item_or_stage_is_not_run_again(store: ArtifactStore, monkeypatch):
-    ctx, enhance = _ctx(store), stages.SynthesisStage(Stage.ENHANCE)
+    ctx, enhance = _ctx(store), SynthesisStage(Stage.ENHANCE)
     first = enhance.run_one(ctx, "Math_Stats/histogram", None, last_attempt=True)
     serial = _Serial()
     counts = run_stage(enhance, ctx, serial)
     assert "Math_Stats/histogram" not in serial.given[0]  # resumed: the written item is skipped
-    monkeypatch.setattr("pipeline.synthesis.enhance.enhance_seeds", lambda *a, **k: pytest.fail("made again"))
+    monkeypatch.setattr("pipeline.stages.synthesis.enhance_seeds", lambda *a, **k: pytest.fail("made again"))
     assert enhance.run_one(ctx, "Math_Stats/histogram", None, last_attempt=True) == first
     assert len(first.candidate_ids) == 2 and first.count.accepted == 2
     assert run_stage(enhance, ctx, serial) == counts and len(serial.given) == 1  # done marker: nothing run
@@ -129,7 +132,7 @@ def test_a_finished_item_or_stage_is_not_run_again(store: ArtifactStore, monkeyp
 
 def test_a_passing_failure_writes_nothing_until_the_last_attempt(store: ArtifactStore):
     FLAKY.append(True)
-    ctx, enhance = _ctx(store), stages.SynthesisStage(Stage.ENHANCE)
+    ctx, enhance = _ctx(store), SynthesisStage(Stage.ENHANCE)
     with pytest.raises(TransientFailure, match="lost"):
         enhance.run_one(ctx, "Utils_Tools/units", None, last_attempt=False)
     assert _files(store, (Folder.REJECTIONS, Folder.SYNTHESIS_WORK)) == {}
@@ -160,17 +163,17 @@ def test_a_stopped_build_starts_no_item(store: ArtifactStore):
     stopping.request("interrupted", 130)
     try:
         with pytest.raises(stopping.BuildStopped):
-            run_stage(stages.SynthesisStage(Stage.ENHANCE), _ctx(store), ThreadExecutor(pool=object()))
+            run_stage(SynthesisStage(Stage.ENHANCE), _ctx(store), ThreadExecutor(pool=object()))
     finally:
         stopping.reset()
     assert _files(store, (Stage.ENHANCE, Folder.SYNTHESIS_WORK)) == {}
 
 
 def test_an_item_naming_a_seed_the_run_did_not_record_is_an_input_error(store: ArtifactStore):
-    from pipeline.base.errors import InputError
+    from core.errors import InputError
 
     with pytest.raises(InputError, match="Math_Stats/nothing"):
-        stages.SynthesisStage(Stage.COMPOSE).run_one(_ctx(store), "Math_Stats/histogram+Math_Stats/nothing", None,
+        SynthesisStage(Stage.COMPOSE).run_one(_ctx(store), "Math_Stats/histogram+Math_Stats/nothing", None,
                                                      last_attempt=True)
 
 
@@ -188,8 +191,8 @@ def test_the_gate_per_candidate_retries_what_the_gate_could_not_check(store: Art
             return internal_error_report(candidate, RuntimeError("sandbox pool is closed"), 1)
         return GateReport(candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0)
 
-    monkeypatch.setattr("validation.gate.validate_guarded", validate_guarded)
-    ctx, gate = _ctx(store), stages.GateStage()
+    monkeypatch.setattr("pipeline.stages.gate.validate_guarded", validate_guarded)
+    ctx, gate = _ctx(store), GateStage()
     assert gate.run_one(ctx, good.candidate_id, None, last_attempt=False) is True
     assert gate.run_one(ctx, good.candidate_id, None, last_attempt=True) is True  # read back, not rerun
     with pytest.raises(TransientFailure, match="sandbox pool is closed"):
@@ -207,11 +210,11 @@ def test_the_gate_is_given_only_the_candidates_without_a_report(store: ArtifactS
         store.write(RUN, Stage.ENHANCE, candidate.candidate_id, candidate)
     store.write(RUN, Stage.VALIDATE, done.candidate_id,
                 GateReport(candidate_id=done.candidate_id, passed=True, line_coverage=1.0))
-    monkeypatch.setattr("validation.gate.validate_guarded", lambda candidate, policy, pool: GateReport(
+    monkeypatch.setattr("pipeline.stages.gate.validate_guarded", lambda candidate, policy, pool: GateReport(
         candidate_id=candidate.candidate_id, passed=True, line_coverage=1.0))
     serial = _Serial()
-    gate = run_stage(stages.GateStage(), _ctx(store), serial)[Stage.VALIDATE]
-    repair = run_stage(stages.RepairStage(), _ctx(store), serial)[Stage.REPAIR]
+    gate = run_stage(GateStage(), _ctx(store), serial)[Stage.VALIDATE]
+    repair = run_stage(RepairStage(), _ctx(store), serial)[Stage.REPAIR]
     assert serial.given == [[todo.candidate_id]]  # nothing to repair: no second call
     assert (gate.received, gate.accepted, repair.received) == (2, 2, 0)
     assert store.has(RUN, Stage.VALIDATE, todo.candidate_id)
@@ -221,15 +224,15 @@ class _Judge:
     """A judge that accepts, rejects, or (while `outage` holds) abstains because its model call failed."""
 
     def __init__(self, name: str, decision, outage: list[bool] | None = None):
-        from pipeline.base.records import JudgeSpec
+        from core.records import JudgeSpec
 
         self.spec = JudgeSpec(backend="litellm", name=name, model=f"openai/{name}")
         self.decision, self.outage = decision, outage
 
     def review(self, candidate, report):
+        from core.records import Finding, Verdict
         from judges.model_judge import CALL_FAILED
         from judges.protocol import abstention
-        from pipeline.base.records import Finding, Verdict
 
         if self.outage:
             return abstention(candidate.candidate_id, self.spec, f"{CALL_FAILED}: 503 after 4 retries")
@@ -238,10 +241,10 @@ class _Judge:
 
 
 def test_judges_one_survivor_at_a_time_decide_and_count(store: ArtifactStore):
+    from core.records import Decision
+    from judges.decisions import read_decisions
     from judges.panel import Panel
     from judges.rules import DecisionRule
-    from judges.stage import read_decisions
-    from pipeline.base.records import Decision
 
     outage = [True]
     panel = Panel([_Judge("a", Decision.ACCEPT, outage), _Judge("b", Decision.REJECT), _Judge("c", Decision.ACCEPT)],
@@ -256,7 +259,7 @@ def test_judges_one_survivor_at_a_time_decide_and_count(store: ArtifactStore):
                     GateReport(candidate_id=candidate.candidate_id, passed=passed, line_coverage=1.0))
 
     models = BuildConfig.model_validate({"judges": {"offline": False, "models": ["openai/a", "openai/b", "openai/c"]}})
-    ctx, judge = _ctx(store, models), stages.JudgeStage(panel)  # the fake panel is the model layer
+    ctx, judge = _ctx(store, models), JudgeStage(panel)  # the fake panel is the model layer
     items = judge.items(ctx)
     assert sorted(items) == sorted([kept.candidate_id, repaired.candidate_id])  # named by the generated id
     with pytest.raises(TransientFailure, match="503"):
@@ -270,10 +273,10 @@ def test_judges_one_survivor_at_a_time_decide_and_count(store: ArtifactStore):
 
 
 def test_the_last_attempt_keeps_a_failed_model_call_as_an_abstention(store: ArtifactStore):
+    from core.records import Decision
+    from judges.decisions import read_decisions
     from judges.panel import Panel
     from judges.rules import DecisionRule
-    from judges.stage import read_decisions
-    from pipeline.base.records import Decision
 
     panel = Panel([_Judge("a", Decision.ACCEPT, [True]), _Judge("b", Decision.ACCEPT, [True]),
                    _Judge("c", Decision.ACCEPT)], DecisionRule.parse("majority"))
@@ -281,7 +284,7 @@ def test_the_last_attempt_keeps_a_failed_model_call_as_an_abstention(store: Arti
     store.write(RUN, Stage.ENHANCE, kept.candidate_id, kept)
     store.write(RUN, Stage.VALIDATE, kept.candidate_id,
                 GateReport(candidate_id=kept.candidate_id, passed=True, line_coverage=1.0))
-    stages.JudgeStage(panel).run_one(_ctx(store), kept.candidate_id, None, last_attempt=True)
+    JudgeStage(panel).run_one(_ctx(store), kept.candidate_id, None, last_attempt=True)
     [decision] = read_decisions(store, RUN).values()
     assert [v.decision for v in decision.verdicts] == [Decision.ABSTAIN, Decision.ABSTAIN, Decision.ACCEPT]
     assert decision.outcome.value == "held"
@@ -293,14 +296,14 @@ def test_a_resumed_run_keeps_the_domain_registry_it_recorded(store: ArtifactStor
     """An edit to the live registry between two attempts does not change the pairs of the run."""
     import shutil
 
-    from pipeline.settings import PROJECT_ROOT
+    from core.settings import PROJECT_ROOT
 
     live = tmp_path / "domains.toml"
     shutil.copy(PROJECT_ROOT / "seeds" / "domains.toml", live)
 
     def compose_items() -> list[str]:
         settings = Settings(artifacts=store.root, seeds=tmp_path, domains=live)
-        return stages.SynthesisStage(Stage.COMPOSE).items(RunContext(store, RUN, BuildConfig(), settings))
+        return SynthesisStage(Stage.COMPOSE).items(RunContext(store, RUN, BuildConfig(), settings))
 
     pairs = compose_items()  # a run that recorded no registry gets the live one recorded now
     assert pairs and (store.runs / RUN / "domains.json").is_file()

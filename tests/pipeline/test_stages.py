@@ -11,14 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import stages
-from pipeline.config import BuildConfig
-from pipeline.driver import RunContext, ThreadExecutor, run_stage
-from pipeline.funnel import StageCount
-from pipeline.base.layout import Folder, Stage
-from pipeline.base.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
-from pipeline.base.store import ArtifactStore
-from pipeline.settings import Settings
+from core.funnel import StageCount
+from core.layout import Folder, Stage
+from core.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, Rejection, RejectReason
+from core.settings import Settings
+from core.store import ArtifactStore
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.driver import RunContext, ThreadExecutor, run_stage
+from pipeline.stages.gate import GateStage, gate_rejection
+from pipeline.stages.repair import RepairStage
+from pipeline.stages.run_records import accepted_pairs
 
 
 def _candidate(name: str, tests: str = "def test_x(): pass\n") -> Candidate:
@@ -59,8 +61,8 @@ def fakes(monkeypatch):
     def repair_tests(candidate, report, *, pool):
         return _candidate(candidate.class_name, candidate.test_code + "def test_strong(): pass\n")
 
-    monkeypatch.setattr("validation.gate.validate_guarded", validate_guarded)
-    monkeypatch.setattr("pipeline.synthesis.repair.repair_tests", repair_tests)
+    monkeypatch.setattr("pipeline.stages.gate.validate_guarded", validate_guarded)
+    monkeypatch.setattr("pipeline.stages.repair.repair_tests", repair_tests)
     monkeypatch.setattr("validation.sandbox.SandboxPool", FakePool)
     return calls
 
@@ -69,8 +71,8 @@ def _validate(store: ArtifactStore, config: BuildConfig) -> tuple[StageCount, St
     """The gate, then the repair round, in threads of this process (one at a time: `calls` keeps order)."""
     ctx = RunContext(store, "run-1", config, Settings.from_environment().with_artifacts(store.root))
     executor = ThreadExecutor(jobs=1, pool=FakePool())
-    return (run_stage(stages.GateStage(), ctx, executor)[Stage.VALIDATE],
-            run_stage(stages.RepairStage(), ctx, executor)[Stage.REPAIR])
+    return (run_stage(GateStage(), ctx, executor)[Stage.VALIDATE],
+            run_stage(RepairStage(), ctx, executor)[Stage.REPAIR])
 
 
 def test_validate_counts_repairs_and_keeps_rejections_as_records(tmp_path: Path, fakes):
@@ -86,7 +88,7 @@ def test_validate_counts_repairs_and_keeps_rejections_as_records(tmp_path: Path,
     assert (repair.received, repair.accepted) == (1, 1) and repair.rejected == {}
     rejected = [r for _, r in store.iter_records("run-1", Folder.REJECTIONS, Rejection)]
     assert [(r.candidate_id, r.reason) for r in rejected] == [(broken.candidate_id, RejectReason.TESTS_FAIL)]
-    accepted = {c.class_name: c for c, _ in stages.accepted_pairs(store, "run-1")}
+    accepted = {c.class_name: c for c, _ in accepted_pairs(store, "run-1")}
     assert set(accepted) == {"Good", "Weak"}
     assert "test_strong" in accepted["Weak"].test_code  # the repaired form replaces the original
     assert store.has("run-1", Stage.REPAIR, weak.candidate_id)
@@ -119,7 +121,7 @@ def test_repair_is_skipped_when_configured_off(tmp_path: Path, fakes):
 def test_validate_and_repair_report_progress_with_resumed_records(tmp_path: Path, fakes):
     import io
 
-    from pipeline.base import progress
+    from core import progress
 
     store = ArtifactStore(tmp_path)
     first, weak = _candidate("First", "def test_strong(): pass\n"), _candidate("Weak")
@@ -149,7 +151,7 @@ def test_a_candidate_the_gate_could_not_check_is_rejected_with_its_traceback():
         raise RuntimeError("the gate tripped")
     except RuntimeError as exc:
         report = internal_error_report(crash, exc, 1)
-    rejection = stages._gate_rejection(crash.candidate_id, report)
+    rejection = gate_rejection(crash.candidate_id, report)
     assert rejection.reason is RejectReason.INTERNAL_ERROR and rejection.detail == "RuntimeError: the gate tripped"
     assert 'raise RuntimeError("the gate tripped")' in rejection.evidence["traceback"]
 
@@ -157,9 +159,9 @@ def test_a_candidate_the_gate_could_not_check_is_rejected_with_its_traceback():
 def test_the_validate_command_s_stage_runs_the_build_s_gate_work_through_the_driver(tmp_path, monkeypatch):
     """`GateOnInputs` (the `validate` command): the build's work for one candidate (`gate_one`, an internal
     error tried again), the reports in input order, the command's policy and pool, and no run written."""
-    from pipeline import driver
-    from pipeline.command_stages import GateOnInputs
-    from pipeline.driver import command_context
+    from pipeline.stages import driver
+    from pipeline.stages.driver import command_context
+    from pipeline.stages.inputs import GateOnInputs
     from validation.policy import GatePolicy
 
     policy, pool, seen = GatePolicy(run_mutation=False), FakePool(), []
@@ -172,7 +174,7 @@ def test_the_validate_command_s_stage_runs_the_build_s_gate_work_through_the_dri
             return GateReport(candidate_id=candidate.candidate_id, passed=False, reasons=(RejectReason.INTERNAL_ERROR,))
         return _verdict(candidate)
 
-    monkeypatch.setattr("validation.gate.validate_guarded", validate_guarded)
+    monkeypatch.setattr("pipeline.stages.gate.validate_guarded", validate_guarded)
     monkeypatch.setattr(driver, "RETRY_DELAY_S", 0)
     candidates = [_candidate("Broken"), _candidate("Flaky", "def test_strong(): pass\n"), _candidate("Broken")]
     settings = Settings(artifacts=tmp_path / "artifacts", seeds=tmp_path, domains=tmp_path)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.base.records import Candidate, GeneratorSpec, Origin, Provenance
+from core.records import Candidate, GeneratorSpec, Origin, Provenance
 from validation.policy import GatePolicy
 from validation.sandbox import SandboxPool
 
@@ -55,7 +55,7 @@ def make_candidate(solution: str, tests: str, class_name: str, module: str) -> C
 _DIRECT_TRACE = """
 import json, sys
 sys.path.insert(0, '.')
-from validation.interaction import InteractionTracer
+from validation.sandbox.interaction import InteractionTracer
 import pytest
 tracer = InteractionTracer(sys.argv[1], sys.argv[2])
 code = pytest.main(['-q', '-p', 'no:cacheprovider', '-o', 'addopts=', sys.argv[3]], plugins=[tracer])

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.base.records import RejectReason
-from pipeline.driver import ThreadExecutor, command_context, run_stage
-from pipeline.settings import Settings
-from pipeline.command_stages import GateOnInputs
+from core.records import RejectReason
+from core.settings import Settings
+from pipeline.stages.driver import ThreadExecutor, command_context, run_stage
+from pipeline.stages.inputs import GateOnInputs
 from validation.gate import validate_candidate
 from validation.policy import GatePolicy
 

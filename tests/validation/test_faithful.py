@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.base.analysis.skeleton import make_skeleton
-from pipeline.base.records import RejectReason
+from core.analysis.skeleton import make_skeleton
+from core.records import RejectReason
 from validation.faithful import VariantKind, faithful_variants, is_computed_float, message_stated
 from validation.gate import validate_candidate
 

@@ -4,14 +4,13 @@ vacuous tests or low interaction."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 
-import socket
-
 import pytest
 
-from pipeline.base.records import RejectReason
+from core.records import RejectReason
 from validation.gate import classify_failure, validate_candidate
 from validation.policy import GatePolicy
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.base.analysis.class_facts import Edge, static_edges
-from validation.interaction import (
+from core.analysis.class_facts import Edge, static_edges
+from validation.sandbox.interaction import (
     NO_EDGES_REASON,
     PSEUDO_INSTANCE,
     edge_tests,
@@ -231,7 +231,7 @@ def test_calculator_without_state_has_no_edges() -> None:
 
 def test_tracer_module_imports_only_the_standard_library() -> None:
     probe = (
-        "import sys; import validation.interaction; "
+        "import sys; import validation.sandbox.interaction; "
         "print(sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names) - {'validation', '__main__'}))"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from pipeline.base.analysis.python_need import Supported, python_need
-from pipeline.config import BuildConfig
-from pipeline.base.errors import InputError
-from pipeline.base.records import RejectReason
+from core.analysis.python_need import Supported, python_need
+from core.errors import InputError
+from core.records import RejectReason
+from pipeline.stages.config import BuildConfig
 from tests.interpreters import make_venv, python_or_skip, stand_in
 from tests.validation.conftest import FAST_POLICY, make_candidate
 from validation.gate import validate_candidate

@@ -52,12 +52,12 @@ def test_synthesis_guard_raises_it_and_keeps_other_errors_as_data() -> None:
 def test_the_judges_runner_raises_it_as_the_base_layer_s_and_no_judge_abstains_on_it(broken_pool: SandboxPool) -> None:
     """The judges see the sandbox through `SuiteRunner`: a pool that cannot start is `RunnerUnavailable`
     there, which the panel raises (no verdict) and the driver tries again, like `SandboxUnavailable`."""
+    from core.suite_runs import RunnerUnavailable
     from judges.config import JudgesConfig
     from judges.offline.consistency import ConsistencyJudge
     from judges.offline.specification import SpecificationJudge
     from judges.panel import Panel
-    from pipeline.base.suite_runs import RunnerUnavailable
-    from pipeline.driver import is_retried
+    from pipeline.stages.driver import is_retried
     from tests.judges.conftest import make_candidate
     from validation.suite_runner import SandboxSuiteRunner
 

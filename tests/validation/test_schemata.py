@@ -96,8 +96,8 @@ def test_places_that_cannot_switch_run_from_their_own_source() -> None:
 
 
 def _seed_candidate(folder: str):
-    from pipeline.seeds import SeedProblem, load_seed
-    from pipeline.validate.inputs import seed_to_candidate
+    from pipeline.corpus.inputs import seed_to_candidate
+    from pipeline.corpus.seeds import SeedProblem, load_seed
 
     path = Path(__file__).resolve().parents[2] / "seeds" / folder
     seed = load_seed(path, path.parent.name)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.base.records import GeneratorSpec, Origin, RejectReason
+from core.records import GeneratorSpec, Origin, RejectReason
 from validation.gate import validate_candidate
 from validation.seam import recorded_parts, seam_edges, seam_summary
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.base.records import RejectReason
+from core.records import RejectReason
 from validation.gate import validate_candidate
 from validation.policy import GatePolicy
 from validation.sandbox import SandboxJob

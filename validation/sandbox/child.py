@@ -23,7 +23,9 @@ from typing import Any
 import coverage
 import pytest
 
+from validation.sandbox.clock import shift_python_clock
 from validation.sandbox.integrity import Guard, warm_snapshot
+from validation.sandbox.interaction import InteractionTracer
 from validation.sandbox.job import MUTANT_SWITCH, Limits, RunRequest, WorkerConfig
 
 MAX_REASON = 300
@@ -453,9 +455,7 @@ def _apply_limits(limits: Limits) -> None:
 
 
 def _make_tracer(module: str, class_name: str) -> Any:
-    """The cross-method interaction tracer (a pytest plugin, `validation.interaction`)."""
-    from validation.interaction import InteractionTracer
-
+    """The cross-method interaction tracer (a pytest plugin, `validation.sandbox.interaction`)."""
     return InteractionTracer(module, class_name)
 
 
@@ -495,8 +495,6 @@ def run_child(request: RunRequest, config: WorkerConfig, nonce: str, fd: int) ->
             os.setuid(int(config.setuid))
         _apply_limits(request.limits)
         if config.clock_offset_seconds:
-            from validation.sandbox.clock import shift_python_clock
-
             shift_python_clock(float(config.clock_offset_seconds))
 
         cov = None

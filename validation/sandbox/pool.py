@@ -26,7 +26,6 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-import validation
 from validation.sandbox.cgroups import WorkerCgroup, remove_stale
 from validation.sandbox.interpreter import Interpreter, interpreter_for
 from validation.sandbox.job import Limits, RunResult, SandboxJob, WorkerConfig
@@ -306,7 +305,7 @@ class SandboxPool:
         self.base_dir = Path(tempfile.mkdtemp(prefix=f"classeval-sandbox-{os.getpid()}-"))
         os.chmod(self.base_dir, 0o755)
         self.venv_site = Path(self.interpreter.site_packages or _site_packages())
-        self.validation_dir = Path(validation.__file__).resolve().parent
+        self.validation_dir = Path(__file__).resolve().parent.parent  # the `validation` package
         self.site_dir = self._make_site_dir()
         self.faketime = _faketime_library()
         self.try_cgroups = cgroups

@@ -30,6 +30,8 @@ import sys
 import time
 from typing import Any
 
+from validation.sandbox.child import run_child
+from validation.sandbox.integrity import prepare
 from validation.sandbox.job import RunRequest, RunResult, TestResult, WorkerConfig
 from validation.sandbox.reaping import kill_until_gone
 
@@ -40,9 +42,9 @@ MAX_MESSAGES_BYTES = 64 << 20  # a run that floods the result channel is killed
 
 def _warm_up() -> None:
     """Import, once, everything a run would otherwise import on every fork."""
+    import _pytest
     import coverage
     import pytest  # noqa: F401
-    import _pytest
 
     for info in pkgutil.walk_packages(_pytest.__path__, "_pytest."):
         try:
@@ -56,11 +58,11 @@ def _warm_up() -> None:
         except Exception:  # noqa: BLE001
             pass
     coverage.Coverage  # noqa: B018
+    # The worker's own modules, imported only here: the worker process sets its path at boot, and what is
+    # imported before prepare() is part of the grading machinery's snapshot, so a forked run starts warm.
     import validation.sandbox.child  # noqa: F401
     import validation.sandbox.clock  # noqa: F401
-    import validation.interaction  # noqa: F401
-    from validation.sandbox.integrity import prepare
-
+    import validation.sandbox.interaction  # noqa: F401
     prepare()  # the snapshot of the grading machinery includes everything imported above
     _freeze_heap()
 
@@ -127,8 +129,6 @@ def _read_output(path: str, limit: int) -> tuple[str, int]:
 
 
 def run_job(request: RunRequest, config: WorkerConfig) -> RunResult:
-    from validation.sandbox.child import run_child
-
     nonce = secrets.token_hex(16)
     hashes = _hashes(request.run_dir, request.protected_files)
     limits = request.limits

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from pipeline.base.analysis.class_model import ClassModel, MethodModel
-from pipeline.synthesis.scenarios import Scenario, Step
+from core.analysis.class_model import ClassModel, MethodModel
+from core.scenarios import Scenario, Step
 
 FEATURE_FIELDS = frozenset(
     {"_undo_stack", "_batches_applied", "_rejected_arguments", "_call_counts", "_call_depth", "_frozen",

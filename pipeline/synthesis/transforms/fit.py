@@ -12,8 +12,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from pipeline.base.analysis.class_model import ClassModel
-from pipeline.base.analysis.parsed import find_class_node, parsed
+from core.analysis.class_model import ClassModel
+from core.analysis.parsed import find_class_node, parsed
 from pipeline.synthesis.transforms.base import FEATURE_METHODS, TransformError
 
 PLAIN_TYPES = frozenset(

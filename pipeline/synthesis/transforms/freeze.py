@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from pipeline.base.analysis.class_model import ClassModel
-from pipeline.synthesis.cst_edit import ClassEditor
-from pipeline.synthesis.scenarios import Scenario, Step
+from core.analysis.class_model import ClassModel
+from core.analysis.cst_edit import ClassEditor
+from core.scenarios import Scenario, Step
 from pipeline.synthesis.transforms.base import (
-    ScenarioContext, TransformError, english_list, own_mutators, prefix_of, query_steps, require_free_names,
+    ScenarioContext,
+    TransformError,
+    english_list,
+    own_mutators,
+    prefix_of,
+    query_steps,
+    require_free_names,
 )
 from pipeline.synthesis.transforms.fit import state_writers
 

@@ -3,12 +3,19 @@ first."""
 
 from __future__ import annotations
 
-from pipeline.base.analysis.class_model import ClassModel
-from pipeline.synthesis.cst_edit import ClassEditor
-from pipeline.synthesis.scenarios import Scenario, Step
+from core.analysis.class_model import ClassModel
+from core.analysis.cst_edit import ClassEditor
+from core.scenarios import Scenario, Step
 from pipeline.synthesis.transforms.base import (
-    ScenarioContext, TransformError, english_list, entry_mutators, prefix_of, query_steps, require_free_names,
-    require_state_fields, state_helpers,
+    ScenarioContext,
+    TransformError,
+    english_list,
+    entry_mutators,
+    prefix_of,
+    query_steps,
+    require_free_names,
+    require_state_fields,
+    state_helpers,
 )
 from pipeline.synthesis.transforms.fit import generators, memo_fields, require_plain_state, state_writers
 

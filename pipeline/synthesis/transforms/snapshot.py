@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from pipeline.base.analysis.class_model import ClassModel
-from pipeline.synthesis.cst_edit import ClassEditor
-from pipeline.synthesis.scenarios import CLASS, Arg, Scenario, Step
+from core.analysis.class_model import ClassModel
+from core.analysis.cst_edit import ClassEditor
+from core.scenarios import CLASS, Arg, Scenario, Step
 from pipeline.synthesis.transforms.base import (
-    FEATURE_FIELDS, ScenarioContext, TransformError, prefix_of, query_steps, require_free_names,
+    FEATURE_FIELDS,
+    ScenarioContext,
+    TransformError,
+    prefix_of,
+    query_steps,
+    require_free_names,
     require_state_fields,
 )
 from pipeline.synthesis.transforms.fit import field_meaning, require_plain_state

@@ -3,11 +3,16 @@ and reset."""
 
 from __future__ import annotations
 
-from pipeline.base.analysis.class_model import ClassModel
-from pipeline.synthesis.cst_edit import ClassEditor
-from pipeline.synthesis.scenarios import Arg, Scenario, Step
+from core.analysis.class_model import ClassModel
+from core.analysis.cst_edit import ClassEditor
+from core.scenarios import Arg, Scenario, Step
 from pipeline.synthesis.transforms.base import (
-    ScenarioContext, TransformError, english_list, own_methods, prefix_of, require_free_names,
+    ScenarioContext,
+    TransformError,
+    english_list,
+    own_methods,
+    prefix_of,
+    require_free_names,
 )
 from pipeline.synthesis.transforms.fit import generators
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 
-from pipeline.base.analysis.class_model import ClassModel, MethodModel, Param
-from pipeline.synthesis.cst_edit import ClassEditor
-from pipeline.synthesis.scenarios import Arg, Scenario, Step
+from core.analysis.class_model import ClassModel, MethodModel, Param
+from core.analysis.cst_edit import ClassEditor
+from core.scenarios import Arg, Scenario, Step
 from pipeline.synthesis.transforms.base import (
-    ScenarioContext, TransformError, english_list, own_methods, require_free_names,
+    ScenarioContext,
+    TransformError,
+    english_list,
+    own_methods,
+    require_free_names,
 )
 
 METHODS = ("_check_argument", "rejected_argument_counts")

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import textwrap
 
-from pipeline.base.analysis.class_facts import methods_info
-from pipeline.base.analysis.skeleton import make_skeleton
+from core.analysis.class_facts import methods_info
+from core.analysis.skeleton import make_skeleton
+from core.records import GeneratorSpec, MethodInfo, Origin, Provenance, Task
 from pipeline.evaluation.harness import EvalSettings
 from pipeline.evaluation.tasks import EvalTask, task_from_release
-from pipeline.base.records import GeneratorSpec, MethodInfo, Origin, Provenance, Task
 
 FAST = EvalSettings(model="reference", n=1, ks=(1,), per_test_seconds=1.0, wall_seconds=6.0)
 

@@ -12,9 +12,9 @@ import pytest
 from eval_fixtures import ledger_task
 from release_fixtures import build_task as counter_task
 
-from pipeline.funnel import Funnel
+from core.funnel import Funnel
+from core.store import ArtifactStore
 from pipeline.release.assemble import ReleaseConfig, release
-from pipeline.base.store import ArtifactStore
 from tests.cli_runner import run_cli
 
 VERSION = "2026.11.0"

@@ -9,10 +9,10 @@ import re
 import pytest
 from eval_fixtures import EXPECTED_FAILURE, FAST, LEDGER, SCRIPTED, ledger_eval_task
 
+from models.client import ModelClient
 from pipeline.evaluation.harness import evaluate
 from pipeline.evaluation.solver import model_asker
 from pipeline.evaluation.strategies import STRATEGIES
-from pipeline.models.client import ModelClient
 from tests.emulators.chat import ChatEmulator
 
 MODEL = "openai/solver-a"
@@ -86,7 +86,7 @@ def test_scripted_failures_are_counted_in_their_classes(pool, tmp_path):
 
 
 def test_a_spent_budget_stops_the_run_and_keeps_what_is_done(pool, tmp_path):
-    from pipeline.models.client import Budget
+    from models.client import Budget
 
     with ChatEmulator(lambda call: SCRIPTED["right"]) as server:
         client = ModelClient(tmp_path / "cache", budget=Budget(max_calls=2))

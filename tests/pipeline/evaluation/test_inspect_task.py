@@ -21,12 +21,12 @@ from eval_fixtures import LEDGER, fenced, ledger_task  # noqa: E402
 from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
-from pipeline.base.analysis.skeleton import make_skeleton  # noqa: E402
+from core.analysis.skeleton import make_skeleton  # noqa: E402
+from core.funnel import Funnel  # noqa: E402
+from core.store import ArtifactStore  # noqa: E402
 from pipeline.evaluation.inspect_task import classeval_pro, close_pools  # noqa: E402
 from pipeline.evaluation.strategies import STRATEGIES  # noqa: E402
-from pipeline.funnel import Funnel  # noqa: E402
 from pipeline.release.assemble import ReleaseConfig, release  # noqa: E402
-from pipeline.base.store import ArtifactStore  # noqa: E402
 
 VERSION = "2026.11.0"
 SAMPLE = re.compile(r"\(Sample (\d+)\.\)")

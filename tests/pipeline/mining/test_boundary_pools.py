@@ -6,9 +6,9 @@ from __future__ import annotations
 import ast
 import random
 
-from pipeline.base.analysis.class_model import analyse
-from pipeline.synthesis.long_walks import long_walks
+from core.analysis.class_model import analyse
 from pipeline.mining.pools import compared_constants, static_pools
+from pipeline.synthesis.long_walks import long_walks
 
 BOARD = '''
 EMPTY = " "

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import textwrap
 
+from core.records import RejectReason
 from pipeline.mining.examine import undocumented_methods
 from pipeline.mining.extract import parse_module
 from pipeline.mining.filters import first_drop
 from pipeline.mining.shape import ShapeLimits, class_kind, shape_chain, size_filter
-from pipeline.base.records import RejectReason
 
 
 def _unit(source: str, name: str, path: str = "pkg/mod.py"):

@@ -5,28 +5,34 @@ calls never succeed stays rejected as undocumented, with the reason."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 from git_fixtures import commit, make_repo
 from mining_fixtures import ledger_module
 
-from pipeline import settings
-from pipeline.base.records import Candidate, RejectReason, Rejection
-from pipeline.config import BuildConfig
-from pipeline.domains import load_domains
+from core import settings
+from core.domains import load_domains
+from core.records import Candidate, Rejection, RejectReason
+from core.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.mining.candidates import build_candidate, module_name_for
-from pipeline.mining.derived_docs import (MARKER, MethodObservations, _check_examples, _display, docstring_for,
-                                          insert_block_docstrings, observe)
+from pipeline.mining.derived_docs import (
+    MARKER,
+    MethodObservations,
+    _check_examples,
+    _display,
+    docstring_for,
+    insert_block_docstrings,
+    observe,
+)
 from pipeline.mining.examine import undocumented_methods
 from pipeline.mining.extract import parse_module
 from pipeline.mining.local import mine_local
 from pipeline.mining.records import MineConfig, MinedClass
-from pipeline.mining.stage import make_documenter
 from pipeline.mining.tally import Tally
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.mine import make_documenter
 from pipeline.synthesis.oracle import OracleRuns, ScenarioRun, outcome_summary
 from pipeline.synthesis.stated_raises import documented_raises
-from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
 
 
 def _step(method: str, *args: str) -> Step:
@@ -200,10 +206,10 @@ def test_derivation_is_off_without_a_sandbox_or_when_disabled(pool):
 def test_static_and_class_methods_are_called_on_the_class():
     """Walks call instance methods only: an undocumented static method was never observed, and the class was
     rejected for it."""
-    from pipeline.base.analysis.class_model import analyse
+    from core.analysis.class_model import analyse
+    from core.scenarios import CLASS
     from pipeline.mining.derived_docs import class_calls
     from pipeline.mining.pools import static_pools
-    from pipeline.synthesis.scenarios import CLASS
 
     code = ledger_module("Grid", documented=False, extra_method='''
         @staticmethod
@@ -255,7 +261,7 @@ def sample():
 
 
 def test_an_authors_docstring_is_completed_with_what_it_leaves_out_and_was_observed(pool):
-    from judges.offline.interface import read_interface
+    from core.analysis.interface import read_interface
     from judges.offline.specification import documentation_problems
     from pipeline.mining.derived_docs import derive_docstrings
 

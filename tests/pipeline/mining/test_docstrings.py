@@ -10,17 +10,17 @@ import pytest
 from git_fixtures import commit, make_repo
 from mining_fixtures import ledger_module
 
-from pipeline import settings
-from pipeline.domains import load_domains
+from core import settings
+from core.domains import load_domains
+from core.records import RejectReason
+from models.client import ModelClient
 from pipeline.mining.docstrings import insert_docstrings, parse_docstrings
-from pipeline.mining.extract import parse_module
 from pipeline.mining.examine import undocumented_methods
+from pipeline.mining.extract import parse_module
 from pipeline.mining.local import mine_local
 from pipeline.mining.records import MineConfig, MinedClass
-from pipeline.mining.stage import make_documenter
 from pipeline.mining.tally import Tally
-from pipeline.models.client import ModelClient
-from pipeline.base.records import RejectReason
+from pipeline.stages.mine import make_documenter
 from tests.emulators.chat import ChatEmulator, offline_litellm
 
 pytestmark = pytest.mark.slow  # litellm's first import alone takes seconds on a busy machine

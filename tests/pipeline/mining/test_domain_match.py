@@ -4,8 +4,8 @@ written (CamelCase, snake_case, kebab-case), so a repository named `python-algor
 
 from __future__ import annotations
 
-from pipeline import settings
-from pipeline.domains import load_domains
+from core import settings
+from core.domains import load_domains
 from pipeline.mining.domain import match_domain, words
 
 

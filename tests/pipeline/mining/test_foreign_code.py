@@ -8,9 +8,9 @@ from __future__ import annotations
 from git_fixtures import commit, make_repo
 from mining_fixtures import ledger_module
 
-from pipeline import settings
-from pipeline.base.records import Rejection
-from pipeline.domains import load_domains
+from core import settings
+from core.domains import load_domains
+from core.records import Rejection
 from pipeline.mining.local import mine_local
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from mining_fixtures import ledger_module
 
-from pipeline import settings
-from pipeline.domains import load_domains
+from core import settings
+from core.domains import load_domains
+from core.records import RejectReason
 from pipeline.mining.github_api import GithubApi
 from pipeline.mining.github_source import mine_github
 from pipeline.mining.records import GithubSettings, MineConfig, MinedClass
 from pipeline.mining.tally import Tally
-from pipeline.base.records import RejectReason
 from tests.emulators.github import FakeRepo, GithubEmulator
 
 pytestmark = pytest.mark.slow  # PyGithub against a local server, a few hundred requests

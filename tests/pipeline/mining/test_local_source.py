@@ -9,12 +9,12 @@ import pytest
 from git_fixtures import GPL, commit, git, make_repo
 from mining_fixtures import ledger_module
 
-from pipeline import settings
-from pipeline.domains import load_domains
+from core import settings
+from core.domains import load_domains
+from core.records import Rejection, RejectReason
 from pipeline.mining.local import mine_local
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.tally import Tally
-from pipeline.base.records import Rejection, RejectReason
 
 pytestmark = pytest.mark.slow  # each test mines four repositories with git
 

@@ -9,11 +9,11 @@ from git_fixtures import commit, make_repo
 from mining_fixtures import ledger_module
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from commands.main import app
+from core.records import Candidate, Origin, Rejection
+from core.store import ArtifactStore
 from pipeline.mining.candidates import adapt_repo_tests, with_oracle_tests
 from pipeline.mining.pools import static_pools
-from pipeline.base.records import Candidate, Origin, Rejection
-from pipeline.base.store import ArtifactStore
 
 REPO_TESTS = '''import pytest
 

@@ -7,18 +7,21 @@ import pytest
 from git_fixtures import commit, make_repo
 from mining_fixtures import ledger_module
 
-from pipeline import settings, stages
-from pipeline.config import BuildConfig
-from pipeline.domains import load_domains
+from core import settings
+from core.domains import load_domains
+from core.layout import Folder, Stage
+from core.records import Origin, Rejection, RejectReason
+from core.settings import Settings
+from core.store import ArtifactStore
 from pipeline.mining.github_api import GithubUnavailable
 from pipeline.mining.records import MineConfig
-from pipeline.driver import RunContext, TransientFailure, run_stage
-from pipeline.base.layout import Folder, Stage
-from pipeline.mining.stage import MineStage, is_mined, mine_one, mining_configured
-from pipeline.base.records import Origin, Rejection, RejectReason
-from pipeline.settings import Settings
 from pipeline.release.task_builder import build_task
-from pipeline.base.store import ArtifactStore
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.driver import RunContext, TransientFailure, run_stage
+from pipeline.stages.gate import GateStage
+from pipeline.stages.mine import MineStage, is_mined, mine_one, mining_configured
+from pipeline.stages.repair import RepairStage
+from pipeline.stages.run_records import accepted_pairs, generated_candidates
 
 
 def test_mining_is_configured_by_a_folder_or_a_token(monkeypatch, tmp_path):
@@ -40,11 +43,11 @@ def test_mined_candidates_pass_the_gate_into_dated_tasks(tmp_path):
     count = run_stage(MineStage(), ctx)[Stage.MINE]
     assert (count.received, count.accepted) == (1, 1)
     assert run_stage(MineStage(), ctx)[Stage.MINE] == count  # finished: not mined again
-    [candidate] = stages.generated_candidates(store, "run-1")
+    [candidate] = generated_candidates(store, "run-1")
     assert candidate.origin is Origin.MINED
-    gate = run_stage(stages.GateStage(), ctx)[Stage.VALIDATE]
-    repair = run_stage(stages.RepairStage(), ctx)[Stage.REPAIR]
-    pairs = list(stages.accepted_pairs(store, "run-1"))
+    gate = run_stage(GateStage(), ctx)[Stage.VALIDATE]
+    repair = run_stage(RepairStage(), ctx)[Stage.REPAIR]
+    pairs = list(accepted_pairs(store, "run-1"))
     # the oracle's tests may pin what the ledger's docstrings leave open (a faithful variant fails them): the
     # repair round weakens those checks, and the candidate goes on from there
     assert gate.received == 1 and len(pairs) == gate.accepted + repair.accepted == 1, (gate.rejected, repair.rejected)

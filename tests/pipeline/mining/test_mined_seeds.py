@@ -12,17 +12,19 @@ import pytest
 from git_fixtures import commit, git, make_repo
 from mining_fixtures import ledger_module
 
+from core.layout import Stage
+from core.records import Candidate, GateReport, Origin
+from core.settings import Settings
+from core.store import ArtifactStore
 from judges.config import JudgesConfig
-from pipeline import stages
-from pipeline.base.layout import Stage
-from pipeline.base.records import Candidate, GateReport, Origin
-from pipeline.base.store import ArtifactStore
-from pipeline.config import BuildConfig
-from pipeline.driver import RunContext, ThreadExecutor, run_stage
 from pipeline.mining.records import MineConfig
-from pipeline.mining.seeding import MinedSeedsStage
-from pipeline.mining.stage import MineStage
-from pipeline.settings import Settings
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.driver import RunContext, ThreadExecutor, run_stage
+from pipeline.stages.gate import GateStage
+from pipeline.stages.mine import MineStage
+from pipeline.stages.mined_seeds import MinedSeedsStage
+from pipeline.stages.seeds import SeedsStage, default_run_id, load_seed_records
+from pipeline.stages.synthesis import PAIR_SEPARATOR, SynthesisStage
 from validation.policy import GatePolicy
 
 SAMPLES = '''
@@ -82,12 +84,12 @@ def test_mined_classes_that_pass_the_gate_are_enhanced_and_composed_with_their_p
     lab = make_repo(repos / "lab")
     commit(lab, "2025-05-10", {"lab/samples.py": SAMPLES, "README.md": "running statistics"})
     config = _config(repos)
-    _, seeds = stages.load_seed_records(config, settings)
-    ctx = RunContext(store, stages.default_run_id(config, seeds, settings), config, settings)
+    _, seeds = load_seed_records(config, settings)
+    ctx = RunContext(store, default_run_id(config, seeds, settings), config, settings)
 
     with config.sandbox_pool() as pool:
         executor = ThreadExecutor(pool=pool)
-        for stage in (stages.SeedsStage(), MineStage()):
+        for stage in (SeedsStage(), MineStage()):
             run_stage(stage, ctx, executor)
         counts = run_stage(MinedSeedsStage(), ctx, executor)
         mined = {c.class_name: c for _, c in store.iter_records(ctx.run_id, Stage.MINE, Candidate)}
@@ -100,7 +102,7 @@ def test_mined_classes_that_pass_the_gate_are_enhanced_and_composed_with_their_p
         assert reports["SampleStats"].passed and reports["FreshLedger"].passed
         repaired = mined["FreshLedger"]
         assert (counts[Stage.MINED_SEEDS].received, counts[Stage.MINED_SEEDS].accepted) == (2, 2)
-        assert run_stage(stages.GateStage(), ctx, executor)[Stage.VALIDATE].received == 2
+        assert run_stage(GateStage(), ctx, executor)[Stage.VALIDATE].received == 2
         # Resuming: a finished stage is not run again; a seed lost after its reports is written again from
         # them (nothing is gated or repaired twice: the records are read back).
         assert run_stage(MinedSeedsStage(), ctx, executor) == counts
@@ -115,7 +117,7 @@ def test_mined_classes_that_pass_the_gate_are_enhanced_and_composed_with_their_p
         assert ledger.tests == repaired.test_code and ledger.domain == "Math_Stats"
         assert samples.tests == mined["SampleStats"].test_code
 
-        enhance = stages.SynthesisStage(Stage.ENHANCE)
+        enhance = SynthesisStage(Stage.ENHANCE)
         assert ledger.seed_id in enhance.items(ctx)
         enhance.run_one(ctx, ledger.seed_id, pool, last_attempt=True)
         enhanced = [c for _, c in store.iter_records(ctx.run_id, Stage.ENHANCE, Candidate)]
@@ -126,14 +128,14 @@ def test_mined_classes_that_pass_the_gate_are_enhanced_and_composed_with_their_p
             assert (p.seed_ids, p.repository, p.commit, p.first_commit, p.first_commit_date, p.path) == (
                 (ledger.seed_id,), "local:books", head, head, "2025-03-02", "books/ledger.py")
 
-        compose = stages.SynthesisStage(Stage.COMPOSE)
-        pairs = [set(item.split(stages.PAIR_SEPARATOR)) for item in compose.items(ctx)]
+        compose = SynthesisStage(Stage.COMPOSE)
+        pairs = [set(item.split(PAIR_SEPARATOR)) for item in compose.items(ctx)]
         bundled = {s.seed_id for s in ctx.seeds}
         assert {ledger.seed_id, samples.seed_id} in pairs  # one domain, two repositories
         assert any(pair & {ledger.seed_id, samples.seed_id} and pair & bundled for pair in pairs)
         assert not any(pair <= bundled for pair in pairs[:1])  # the fresh pairs come first
         both = {ledger.seed_id, samples.seed_id}
-        item = next(i for i in compose.items(ctx) if set(i.split(stages.PAIR_SEPARATOR)) == both)
+        item = next(i for i in compose.items(ctx) if set(i.split(PAIR_SEPARATOR)) == both)
         work = compose.run_one(ctx, item, pool, last_attempt=True)
     assert work.candidate_ids, work.count
     composed = store.read(ctx.run_id, Stage.COMPOSE, work.candidate_ids[0], Candidate)

@@ -15,22 +15,24 @@ from git_fixtures import commit, make_repo
 from mining_fixtures import ledger_module
 from typer.testing import CliRunner
 
+from commands.main import app
+from core.funnel import Funnel
+from core.records import Origin
+from core.settings import Settings
+from core.store import ArtifactStore
 from judges.config import JudgesConfig
-from pipeline import stages
-from pipeline.cli import app
-from pipeline.config import BuildConfig
-from pipeline.driver import RunContext, ThreadExecutor, run_stage
-from pipeline.funnel import Funnel
-from pipeline.base.layout import Stage
-from pipeline.base.records import Origin
-from pipeline.base.store import ArtifactStore
 from pipeline.mining.records import MineConfig
 from pipeline.mining.snapshot import sources_digest
-from pipeline.mining.stage import MineStage
 from pipeline.release.assemble import ReleaseConfig
 from pipeline.release.dataset_io import read_split, split_file
-from pipeline.runs import finished_outcome
-from pipeline.settings import Settings
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.driver import RunContext, ThreadExecutor, run_stage
+from pipeline.stages.gate import GateStage
+from pipeline.stages.mine import MineStage
+from pipeline.stages.release import ReleaseStage
+from pipeline.stages.repair import RepairStage
+from pipeline.stages.runs import finished_outcome
+from pipeline.stages.seeds import SeedsStage, corpus_hash, default_run_id, load_seed_records
 from validation.policy import GatePolicy
 
 SHELF = '''
@@ -100,17 +102,17 @@ def _build(store: ArtifactStore, config: BuildConfig, settings: Settings) -> tup
     """The build flow's stages less enhance and compose (this is about mined material; their tasks from
     the same seeds are duplicates on a rebuild) and the judges, under the run id a build derives; the
     run's outcome, as a rerun of a finished run reports it."""
-    _, seeds = stages.load_seed_records(config, settings)
-    run_id = stages.default_run_id(config, seeds, settings)
+    _, seeds = load_seed_records(config, settings)
+    run_id = default_run_id(config, seeds, settings)
     if (done := finished_outcome(store, run_id)) is not None:
         return run_id, done
     ctx = RunContext(store, run_id, config, settings)
     funnel = Funnel(run_id=run_id)
     with config.sandbox_pool() as pool:  # one pool for the build's stages
-        for stage in (stages.SeedsStage(), MineStage(), stages.GateStage(), stages.RepairStage()):
+        for stage in (SeedsStage(), MineStage(), GateStage(), RepairStage()):
             for name, count in run_stage(stage, ctx, ThreadExecutor(pool=pool)).items():
                 funnel = funnel.with_stage(name, count)
-    return run_id, run_stage(stages.ReleaseStage(funnel), ctx)
+    return run_id, run_stage(ReleaseStage(funnel), ctx)
 
 
 @pytest.mark.slow
@@ -170,10 +172,10 @@ def test_a_rebuild_after_the_repositories_moved_on_releases_only_the_new_classes
 def test_the_run_id_names_the_heads_of_the_mined_repositories(tmp_path, monkeypatch):
     monkeypatch.delenv("GITHUB_TOKEN", raising=False)
     settings = Settings.from_environment()
-    _, seeds = stages.load_seed_records(BuildConfig(domains=("Game_Sim",)), settings)
+    _, seeds = load_seed_records(BuildConfig(domains=("Game_Sim",)), settings)
     offline = BuildConfig()  # no mining: the id is the configuration's and the corpus's, as it always was
-    assert stages.default_run_id(offline, seeds, settings) == (
-        f"run-{offline.fingerprint()}-{stages.corpus_hash(seeds)[:10]}")
+    assert default_run_id(offline, seeds, settings) == (
+        f"run-{offline.fingerprint()}-{corpus_hash(seeds)[:10]}")
     repos = tmp_path / "repos"
     repo = make_repo(repos / "books")
     commit(repo, "2025-03-02", {"books/ledger.py": ledger_module("FreshLedger")})
@@ -181,10 +183,10 @@ def test_the_run_id_names_the_heads_of_the_mined_repositories(tmp_path, monkeypa
     before = sources_digest(mine, github_token=False)
     assert sources_digest(mine, github_token=False) == before  # the same heads, the same run
     mining = BuildConfig(mine=mine)
-    run_before = stages.default_run_id(mining, seeds, settings)
+    run_before = default_run_id(mining, seeds, settings)
     commit(repo, "2025-04-06", {"books/shelf.py": SHELF})
     assert sources_digest(mine, github_token=False) != before
-    assert stages.default_run_id(mining, seeds, settings) != run_before
+    assert default_run_id(mining, seeds, settings) != run_before
     assert sources_digest(MineConfig(), github_token=True) is None  # no mining: the offline build's id is kept
     assert sources_digest(MineConfig(github=True), github_token=False) is None  # GitHub without a token: no mining
     github = MineConfig(github=True)

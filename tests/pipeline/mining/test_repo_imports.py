@@ -10,9 +10,9 @@ import pytest
 from git_fixtures import commit, git, make_repo
 from mining_fixtures import ledger_module
 
-from pipeline import settings
-from pipeline.base.records import Rejection, RejectReason
-from pipeline.domains import load_domains
+from core import settings
+from core.domains import load_domains
+from core.records import Rejection, RejectReason
 from pipeline.mining.extract import parse_module
 from pipeline.mining.filters import Drop
 from pipeline.mining.local import mine_local

@@ -8,20 +8,20 @@ import os
 import sys
 
 import pytest
-from git_fixtures import commit, git, make_repo
+from git_fixtures import commit, make_repo
 from mining_fixtures import HELPER, ledger_class, ledger_module
 from typer.testing import CliRunner
 
-from pipeline import settings
-from pipeline.cli import app
-from pipeline.config import BuildConfig
-from pipeline.domains import load_domains
+from commands.main import app
+from core import settings
+from core.domains import load_domains
+from core.records import Candidate, Rejection, RejectReason
+from core.store import ArtifactStore
 from pipeline.mining.local import mine_local
 from pipeline.mining.records import MineConfig, MinedClass
-from pipeline.mining.stage import supported_by
 from pipeline.mining.tally import Tally
-from pipeline.base.records import Candidate, Rejection, RejectReason
-from pipeline.base.store import ArtifactStore
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.mine import supported_by
 from tests.interpreters import make_venv, python_or_skip, stand_in
 from validation.sandbox.interpreter import probe
 
@@ -165,7 +165,7 @@ def test_a_configured_newer_interpreter_makes_a_candidate_of_what_needs_it(tmp_p
 
 
 def test_a_class_whose_candidate_cannot_be_built_costs_that_class_only(tmp_path, monkeypatch):
-    from pipeline.mining import stage
+    from pipeline.stages import mine as stage
 
     repo = make_repo(tmp_path / "repos" / "books")
     commit(repo, "2025-03-01", {"README.md": "a ledger cache", "books/a.py": ledger_module("OddLedger"),

@@ -6,12 +6,12 @@ import textwrap
 
 from mining_fixtures import ledger_module
 
+from core.records import RejectReason
 from pipeline.mining.effects import effects_filter
 from pipeline.mining.extract import parse_module
 from pipeline.mining.filters import first_drop
 from pipeline.mining.shape import ShapeLimits, class_kind, shape_chain
 from pipeline.mining.slicing import self_contained, slice_class
-from pipeline.base.records import RejectReason
 
 
 def _unit(source: str, name: str = "Ledger", path: str = "pkg/ledger.py"):

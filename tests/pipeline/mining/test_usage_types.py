@@ -125,10 +125,11 @@ def test_parameters_of_a_slice_class_get_its_instances_and_enum_members():
 
 
 def test_the_oracle_builds_them_and_the_tests_import_their_names():
-    from pipeline.base.analysis.class_model import analyse
-    from pipeline.config import BuildConfig
-    from pipeline.synthesis.testgen import synthesize_tests
     import random
+
+    from core.analysis.class_model import analyse
+    from pipeline.stages.config import BuildConfig
+    from pipeline.synthesis.testgen import synthesize_tests
 
     with BuildConfig().sandbox_pool(1) as pool:
         result = synthesize_tests(pool, source=OBJECTS, module="garage", model=analyse(OBJECTS, "Garage"),

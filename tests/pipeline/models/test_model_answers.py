@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.models.answers import BadAnswer, extract_python, extract_tests
-from pipeline.base.records import RejectReason
+from core.records import RejectReason
+from models.answers import BadAnswer, extract_python, extract_tests
 
 CLASS = "class Wallet:\n    def pay(self, amount):\n        return amount\n"
 

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from pipeline.models.budget import Budget, BudgetExhausted
+from models.budget import Budget, BudgetExhausted
 
 
 def test_call_limit_is_exact_across_threads() -> None:

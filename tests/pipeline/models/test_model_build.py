@@ -17,15 +17,20 @@ from pathlib import Path
 import pytest
 from scripted_models import StrongModel
 
-from pipeline import settings, stages
-from pipeline.config import BuildConfig
-from pipeline.driver import Driver, RunContext
-from pipeline.base.layout import Stage
-from pipeline.models.config import ModelsConfig
-from pipeline.models.run_state import USAGE_FILE, read_stop, read_usage
-from pipeline.base.records import Candidate, Rejection, RejectReason
-from pipeline.settings import Settings
-from pipeline.base.store import ArtifactStore
+from core import settings
+from core.layout import Stage
+from core.records import Candidate, Rejection, RejectReason
+from core.settings import Settings
+from core.store import ArtifactStore
+from models.config import ModelsConfig
+from models.run_state import USAGE_FILE, read_stop, read_usage
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.driver import Driver, RunContext
+from pipeline.stages.gate import GateStage
+from pipeline.stages.release import ReleaseStage
+from pipeline.stages.repair import RepairStage
+from pipeline.stages.seeds import SeedsStage, default_run_id, load_seed_records
+from pipeline.stages.synthesis import generating_stage
 from tests.emulators.chat import ChatEmulator
 
 pytestmark = pytest.mark.slow
@@ -60,14 +65,14 @@ def seeds_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _build_in_process(artifacts: Path, config: BuildConfig):
     store = ArtifactStore(artifacts)
     resolved = Settings.from_environment()
-    run_id = stages.default_run_id(config, stages.load_seed_records(config, resolved)[1], resolved)
+    run_id = default_run_id(config, load_seed_records(config, resolved)[1], resolved)
     driver = Driver(RunContext(store, run_id, config, resolved.with_artifacts(artifacts)))  # every stage in threads of this process
-    driver.run(stages.SeedsStage())
+    driver.run(SeedsStage())
     for stage in (Stage.ENHANCE, Stage.COMPOSE):
-        driver.run(stages.generating_stage(stage, config))  # the model backend
-    driver.run(stages.GateStage())
-    driver.run(stages.RepairStage())
-    result = driver.run(stages.ReleaseStage(driver.funnel))
+        driver.run(generating_stage(stage, config))  # the model backend
+    driver.run(GateStage())
+    driver.run(RepairStage())
+    result = driver.run(ReleaseStage(driver.funnel))
     return store, run_id, result
 
 
@@ -120,7 +125,7 @@ def test_model_build_makes_calls_once_and_the_cache_rebuilds_the_same_release(tm
     assert set(manifest["model_usage"]["by_role"]) == {"enhancer", "composer", "test_writer", "reference_writer"}
 
 
-CLI = [sys.executable, "-c", "from pipeline.cli import main; main()"]
+CLI = [sys.executable, "-c", "from commands.main import main; main()"]
 
 
 def test_budget_stops_the_build_cleanly_and_a_raised_budget_resumes(tmp_path: Path, seeds_dir: Path) -> None:

@@ -10,10 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.models.cache import request_key
-from pipeline.models.client import (PROMPT_HEADER, ROLE_HEADER, Budget, BudgetExhausted, ModelCallFailed, ModelClient,
-                                    ModelRequest, Role)
-from pipeline.models.usage import UNKNOWN_PRICE
+from models.cache import request_key
+from models.client import (
+    Budget,
+    BudgetExhausted,
+    ModelCallFailed,
+    ModelClient,
+    ModelRequest,
+    Role,
+)
+from models.usage import UNKNOWN_PRICE
 from tests.emulators.chat import ChatCall, ChatEmulator, Reply
 
 ANSWER = "Here it is.\n```python\nclass Ping:\n    pass\n```\n"
@@ -225,7 +231,7 @@ def test_concurrency_is_limited_per_model(tmp_path: Path) -> None:
 def test_live_provider_answers_the_contract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             startup_keys: dict[str, str]) -> None:
     """Against a real provider: set CLASSEVAL_PRO_LIVE_MODEL (default openai/gpt-4o-mini) and its key."""
-    from pipeline.models.answers import extract_python
+    from models.answers import extract_python
 
     model = os.environ.get("CLASSEVAL_PRO_LIVE_MODEL", "openai/gpt-4o-mini")
     variable = f"{model.split('/', 1)[0].upper()}_API_KEY"

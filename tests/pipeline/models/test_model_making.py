@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 from scripted_models import HISTOGRAM_MODULE, HISTOGRAM_MORE_TESTS, HISTOGRAM_TESTS, fence
 
-from pipeline.models.client import ModelClient
-from pipeline.models.config import ModelsConfig
-from pipeline.models.conversation import Conversation
-from pipeline.models.making import Blueprint, Outcome, make_candidate
-from pipeline.models.stage import enhance_blueprints
-from pipeline.base.records import (Candidate, CheckResult, GateReport, Origin, Provenance, RejectReason, SeedClass,
-                              TestOutcome)
+from core.records import Candidate, CheckResult, GateReport, Origin, Provenance, RejectReason, SeedClass, TestOutcome
+from models.client import ModelClient
+from models.config import ModelsConfig
+from models.conversation import Conversation
+from pipeline.stages.model import enhance_blueprints
+from pipeline.synthesis.model_making import Outcome, make_candidate
 from tests.emulators.chat import ChatCall, ChatEmulator, Reply
 
 SEED = SeedClass(seed_id="Math_Stats/histogram", domain="Math_Stats", name="histogram", class_name="Histogram",

@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 from scripted_models import HYBRID_MODULE, StrongModel
 
-from pipeline import settings
-from pipeline.base.analysis.parts import part_members
-from pipeline.base.records import RejectReason
-from pipeline.config import BuildConfig
-from pipeline.domains import load_domains
-from pipeline.models.client import ModelClient
-from pipeline.models.config import ModelsConfig
-from pipeline.models.conversation import Conversation
-from pipeline.models.making import make_candidate
-from pipeline.models.stage import compose_blueprints
-from pipeline.seeds import load_seed
+from core import settings
+from core.analysis.parts import part_members
+from core.domains import load_domains
+from core.records import RejectReason
+from models.client import ModelClient
+from models.config import ModelsConfig
+from models.conversation import Conversation
+from pipeline.corpus.seeds import load_seed
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.model import compose_blueprints
+from pipeline.synthesis.model_making import make_candidate
 from tests.emulators.chat import ChatEmulator
 from validation.gate import validate_candidate
 from validation.policy import GatePolicy

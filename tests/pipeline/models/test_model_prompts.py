@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.base.errors import InputError
-from pipeline.models.prompts import load_prompt
+from core.errors import InputError
+from models.prompts import load_prompt
 
 TEMPLATE = '''version = "2"
 description = "asks for a class"

@@ -8,7 +8,7 @@ import random
 import httpx
 import pytest
 
-from pipeline.models.retry import MAX_RETRY_AFTER_S, backoff_s, is_retryable, retry_after_s
+from models.retry import MAX_RETRY_AFTER_S, backoff_s, is_retryable, retry_after_s
 
 
 class Failure(Exception):

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.config import BuildConfig
-from pipeline.base.errors import InputError
-from pipeline.models.client import Role
-from pipeline.models.config import ModelsConfig, apply_build_options
-from pipeline.models.feedback import append_tests, drop_tests, stable_output
-from pipeline.models.run_state import RunLedger, read_stop, summary_lines
-from pipeline.models.usage import UsageSummary
-from pipeline.base.store import ArtifactStore
-from pipeline.base.tomlfile import load_toml_model
+from core.errors import InputError
+from core.store import ArtifactStore
+from core.tomlfile import load_toml_model
+from models.client import Role
+from models.config import ModelsConfig, apply_build_options
+from models.feedback import append_tests, drop_tests, stable_output
+from models.run_state import RunLedger, read_stop, summary_lines
+from models.usage import UsageSummary
+from pipeline.stages.config import BuildConfig
 
 
 def test_offline_default_keeps_its_run_id_and_needs_no_model() -> None:
@@ -80,7 +80,7 @@ def test_run_ledger_carries_spending_and_stops_across_attempts(tmp_path: Path) -
     ledger = RunLedger(store, "run-1", models)
     ledger.budget.reserve()
     ledger.budget.reserve()
-    from pipeline.models.usage import UsageRow
+    from models.usage import UsageRow
 
     ledger.save_usage(UsageSummary(rows=(UsageRow(role="enhancer", model="m", calls=2),)))
     ledger.record_stop("enhance", "budget exhausted (3 of max_calls=3 model calls made)", ["enh-1", "enh-2"])
@@ -95,7 +95,7 @@ def test_run_ledger_carries_spending_and_stops_across_attempts(tmp_path: Path) -
 
 
 def test_a_raised_budget_resumes_the_run_a_new_model_does_not(tmp_path: Path) -> None:
-    from pipeline import runs
+    from pipeline.stages import runs
 
     store = ArtifactStore(tmp_path)
     started = apply_build_options(BuildConfig(), backend="model", model="openai/a", max_calls=2)

@@ -10,9 +10,17 @@ import sys
 import textwrap
 from pathlib import Path
 
-
-from pipeline.base.records import (Decision, GeneratorSpec, JudgeSpec, MethodDependencies, MethodInfo, Origin, Provenance,
-                              Task, Verdict)
+from core.records import (
+    Decision,
+    GeneratorSpec,
+    JudgeSpec,
+    MethodDependencies,
+    MethodInfo,
+    Origin,
+    Provenance,
+    Task,
+    Verdict,
+)
 
 # `tests.emulators.hub` is imported by path from the checkout: make that work under a bare `pytest` too,
 # not only under `python -m pytest` (which puts the working folder on sys.path).

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from release_fixtures import COUNTER_SOLUTION, build_task
 
-from pipeline.base.records import Origin, Task
-from pipeline.release.card_guide import (citation_section, example_section, example_task, fields_section,
-                                         limitations_section, scoring_section, source_date_section)
+from core.records import Origin, Task
+from pipeline.release.card_guide import (
+    citation_section,
+    example_section,
+    example_task,
+    fields_section,
+    limitations_section,
+    scoring_section,
+    source_date_section,
+)
 
 LONG_TEST = ("from counter import Counter\n\n\ndef test_total():\n    assert Counter().total() == 0\n\n\n"
              "def test_add_then_total():\n    c = Counter()\n    c.add('a')\n    c.add('b', 2)\n    assert c.total() == 3\n")

@@ -13,12 +13,12 @@ from pathlib import Path
 
 from release_fixtures import build_task
 
-from pipeline.funnel import Funnel
-from pipeline.base.records import MethodDependencies, MethodInfo
+from core.funnel import Funnel
+from core.records import MethodDependencies, MethodInfo
+from core.store import ArtifactStore
 from pipeline.release.assemble import ReleaseConfig, release
 from pipeline.release.export import classeval_entry, to_unittest
 from pipeline.release.task_builder import split_imports
-from pipeline.base.store import ArtifactStore
 
 HARNESS = Path(__file__).with_name("classeval_harness.py")
 

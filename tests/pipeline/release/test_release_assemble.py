@@ -9,13 +9,13 @@ from datetime import date
 import pytest
 from release_fixtures import COUNTER_SOLUTION, build_task, verdict
 
-from pipeline.base.errors import InputError
-from pipeline.funnel import Funnel, StageCount
-from pipeline.base.records import Decision, Origin, RejectReason, Rejection
+from core.errors import InputError
+from core.funnel import Funnel, StageCount
+from core.records import Decision, Origin, Rejection, RejectReason
+from core.store import ArtifactStore
 from pipeline.release.assemble import PENDING_FILE, ReleaseConfig, release
 from pipeline.release.dataset_io import load_release
 from pipeline.release.manifest import verify_release
-from pipeline.base.store import ArtifactStore
 
 STACK = textwrap.dedent('''
     import collections

@@ -8,9 +8,9 @@ from datetime import date
 import pytest
 from release_fixtures import COUNTER_SOLUTION, COUNTER_TEST, build_task
 
-from pipeline.funnel import Funnel
+from core.funnel import Funnel
+from core.store import ArtifactStore
 from pipeline.release.assemble import ReleaseConfig, release
-from pipeline.base.store import ArtifactStore
 from tests.cli_runner import run_cli
 from tests.emulators.hub import HubEmulator
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from release_fixtures import COUNTER_SOLUTION, build_task
 
-from pipeline.base.errors import InputError
+from core.errors import InputError
 from pipeline.release.decontam import DecontamSettings, decontaminate, read_benchmark
 
 

@@ -6,7 +6,7 @@ import textwrap
 
 from release_fixtures import COUNTER_SOLUTION, build_task
 
-from pipeline.base.records import RejectReason
+from core.records import RejectReason
 from pipeline.release.dedup import DedupSettings, deduplicate, fingerprint, jaccard
 from pipeline.release.normalise import code_tokens, normalised_source, structural_hash
 
@@ -96,7 +96,8 @@ def test_duplicates_of_an_earlier_release_are_reported_with_its_version():
 
 import keyword  # noqa: E402
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 _IDENT = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True).filter(
     lambda s: not keyword.iskeyword(s) and s not in {"self", "sum", "max", "sorted", "key", "counts", "name",

@@ -8,14 +8,14 @@ from datetime import date
 import pytest
 from release_fixtures import COUNTER_SOLUTION, build_task
 
-from pipeline.funnel import Funnel, StageCount
-from pipeline.base.records import CheckResult, GateReport, GeneratorSpec, Origin, Provenance
+from core.funnel import Funnel, StageCount
+from core.records import CheckResult, GateReport, GeneratorSpec, Origin, Provenance
+from core.store import ArtifactStore
 from pipeline.release.assemble import ReleaseConfig, release
 from pipeline.release.card import families_section, transform_counts
 from pipeline.release.dataset_io import load_release, read_split, split_file, task_features
 from pipeline.release.family import family_counts, family_of, one_per_family, task_family
 from pipeline.release.manifest import verify_release
-from pipeline.base.store import ArtifactStore
 
 CONFIG = ReleaseConfig(release_date=date(2026, 11, 5), near_duplicate_threshold=0.99)
 FUNNEL = Funnel(run_id="run-1", stages={"enhance": StageCount(received=3, accepted=3)})
@@ -50,7 +50,7 @@ def test_family_of_each_origin():
 
 
 def test_build_task_records_the_family():
-    from pipeline.base.records import Candidate
+    from core.records import Candidate
     from pipeline.release.task_builder import build_task as make_task
 
     test = "from counter import Counter\n\n\ndef test_add():\n    assert Counter().add('a') == 1\n"

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 from release_fixtures import build_task
 
-from pipeline.base.errors import InputError
+from core.errors import InputError
 from pipeline.release.card import size_category
 from pipeline.release.diff import release_diff
 from pipeline.release.export import strip_module_import
@@ -50,8 +50,8 @@ def test_size_categories():
 
 
 def test_the_card_counts_faithful_variants_per_kind_and_the_overspecified_rejections():
-    from pipeline.funnel import Funnel, StageCount
-    from pipeline.base.records import RejectReason
+    from core.funnel import Funnel, StageCount
+    from core.records import RejectReason
     from pipeline.release.card import faithful_section
 
     checked = {"line_coverage": 0.95, "faithful_variants": 0.0, "faithful_message": 3.0, "faithful_guard_order": 1.0,
@@ -73,8 +73,8 @@ def test_the_card_counts_faithful_variants_per_kind_and_the_overspecified_reject
 
 
 def test_the_card_says_how_compositions_were_checked_for_coherence():
-    from pipeline.funnel import Funnel, StageCount
-    from pipeline.base.records import Origin, RejectReason
+    from core.funnel import Funnel, StageCount
+    from core.records import Origin, RejectReason
     from pipeline.release.card import coherence_section
 
     tasks = [build_task("A", origin=Origin.COMPOSED, metrics={"seam_interaction": 2.0}),

@@ -9,12 +9,12 @@ from datetime import date
 import pytest
 from release_fixtures import build_task
 
-from pipeline.base.errors import InputError
-from pipeline.funnel import Funnel
+from core.errors import InputError
+from core.funnel import Funnel
+from core.settings import Settings
+from core.store import ArtifactStore
 from pipeline.release.assemble import ReleaseConfig, release
 from pipeline.release.publish import publish
-from pipeline.base.store import ArtifactStore
-from pipeline.settings import Settings
 from tests.emulators.hub import HubEmulator
 
 TOKEN = "hf_emulatorWriteToken123"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from release_fixtures import COUNTER_SOLUTION, COUNTER_TEST, verdict
 
-from pipeline.base.errors import InputError
-from pipeline.base.records import (Candidate, CheckResult, Decision, GateReport, GeneratorSpec, Origin, Provenance, Task)
+from core.errors import InputError
+from core.records import Candidate, CheckResult, Decision, GateReport, GeneratorSpec, Origin, Provenance, Task
 from pipeline.release.task_builder import build_task, split_imports
 
 SOLUTION = "import math\nfrom collections import (\n    OrderedDict,\n)\n\n\n" + COUNTER_SOLUTION

@@ -3,14 +3,23 @@ from three stages and verdicts from two judges."""
 
 from __future__ import annotations
 
-from pipeline.base.agreement import agreement
-from judges.stage import AGREEMENT_FILE
-from pipeline.funnel import Funnel, StageCount
-from pipeline.base.records import (Candidate, Decision, GateReport, GeneratorSpec, JudgeSpec, Origin, Provenance,
-                              Rejection, RejectReason, Verdict)
-from pipeline.models.run_state import USAGE_FILE
-from pipeline.models.usage import UsageRow, UsageSummary
-from pipeline.base.store import ArtifactStore
+from core.agreement import AGREEMENT_FILE, agreement
+from core.funnel import Funnel, StageCount
+from core.records import (
+    Candidate,
+    Decision,
+    GateReport,
+    GeneratorSpec,
+    JudgeSpec,
+    Origin,
+    Provenance,
+    Rejection,
+    RejectReason,
+    Verdict,
+)
+from core.store import ArtifactStore
+from models.run_state import USAGE_FILE
+from models.usage import UsageRow, UsageSummary
 
 RUN = "run-report"
 

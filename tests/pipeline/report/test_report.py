@@ -7,10 +7,10 @@ import re
 from plotly.offline import get_plotlyjs
 from report_fixtures import RUN, USAGE, write_run
 
-from pipeline.base.records import RejectReason
+from core.records import RejectReason
+from core.store import ArtifactStore
 from pipeline.report import collect_run, render_report, write_run_report
 from pipeline.report.figures import agreement_matrix, all_figures
-from pipeline.base.store import ArtifactStore
 
 
 def test_the_run_is_counted_per_source_and_reason_from_its_records(tmp_path):
@@ -94,11 +94,12 @@ def test_a_release_page_shows_the_agreement_over_every_candidate_its_run_judged(
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "release"))
-    from release_fixtures import build_task, verdict as task_verdict
+    from release_fixtures import build_task
+    from release_fixtures import verdict as task_verdict
 
-    from judges.stage import AGREEMENT_FILE
-    from pipeline.funnel import Funnel
-    from pipeline.base.records import Decision
+    from core.agreement import AGREEMENT_FILE
+    from core.funnel import Funnel
+    from core.records import Decision
     from pipeline.report import collect_release
 
     store = ArtifactStore(tmp_path)

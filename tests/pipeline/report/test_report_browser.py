@@ -10,9 +10,9 @@ from html.parser import HTMLParser
 import pytest
 from report_fixtures import RUN, write_run
 
+from core.store import ArtifactStore
 from pipeline.report import collect_run, write_run_report
 from pipeline.report.figures import all_figures
-from pipeline.base.store import ArtifactStore
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (scripts/install.sh --dev installs it)")

@@ -3,8 +3,8 @@
 import ast
 import random
 
-from pipeline.base.analysis.skeleton import make_skeleton
-from pipeline.base.records import Candidate, Decision, GeneratorSpec, Origin, Provenance, SeedClass
+from core.analysis.skeleton import make_skeleton
+from core.records import Candidate, Decision, GeneratorSpec, Origin, Provenance, SeedClass
 from pipeline.synthesis.compose import fuse
 from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal
 

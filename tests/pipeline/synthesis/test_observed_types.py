@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import settings
-from pipeline.base.records import Provenance, RejectReason, SeedClass
+from core import settings
+from core.records import Provenance, RejectReason, SeedClass
 from pipeline.synthesis.compose import compose_pair, fuse, pools_for
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.observed_types import observed_type, with_observed_types
@@ -93,8 +93,8 @@ def test_classes_without_hints_compose_on_observed_types(tmp_path: Path, sandbox
     composer weighs bridges on the types read off them, which the classes as written (no hints) do not
     give. A dice game's score fits a wallet's deposit by type, but a score is no amount of money: the fit
     is refused as type-only, and the pair is not composed."""
-    from pipeline.classeval_seeds import import_as_seeds
-    from pipeline.seeds import load_seed
+    from pipeline.corpus.classeval_seeds import import_as_seeds
+    from pipeline.corpus.seeds import load_seed
 
     import_as_seeds([DICE_GAME, WALLET], "style.json", tmp_path, settings.PROJECT_ROOT / "seeds" / "domains.toml")
     dice = load_seed(tmp_path / "Game_Sim" / "dice_game", "Game_Sim")

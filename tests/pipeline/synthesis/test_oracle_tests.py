@@ -3,11 +3,11 @@
 import ast
 
 import pytest
+from synthesis_samples import ACCOUNT, ACCOUNT_TESTS
 
-from pipeline.base.records import Candidate, Provenance, Rejection, SeedClass
+from core.records import Candidate, Provenance, Rejection, SeedClass
 from pipeline.synthesis.config import EnhanceConfig
 from pipeline.synthesis.enhance import enhance_seeds, seed_pools
-from synthesis_samples import ACCOUNT, ACCOUNT_TESTS
 
 SEED = SeedClass(seed_id="Finance_Ecommerce/account", domain="Finance_Ecommerce", name="account", class_name="Account",
                  description="A bank account.", source=ACCOUNT, tests=ACCOUNT_TESTS, provenance=Provenance())
@@ -84,8 +84,8 @@ def test_generated_tests_pass_on_the_reference(two_builds, sandbox_pool):
 
 
 def test_the_oracle_measures_what_each_step_changed_and_ran(sandbox_pool):
+    from core.scenarios import Arg, Scenario, call
     from pipeline.synthesis.oracle import run_oracle
-    from pipeline.synthesis.scenarios import Arg, Scenario, call
 
     scenario = Scenario(ctor_args=(Arg(literal='"ada"'), Arg(literal="10")),
                         steps=(call("deposit", "5"), call("current"), call("withdraw", "99")))
@@ -106,7 +106,7 @@ def test_inapplicable_features_become_rejections(sandbox_pool):
 
 
 def test_repair_adds_a_test_for_missed_lines(sandbox_pool):
-    from pipeline.base.records import GateReport, GeneratorSpec, Origin
+    from core.records import GateReport, GeneratorSpec, Origin
     from pipeline.synthesis.repair import repair_tests
 
     tests = ("from account import Account\n\n\ndef test_deposit():\n    account = Account(\"x\", 1)\n"

@@ -4,13 +4,13 @@ composed pair's tests show the bridge's flow."""
 
 import random
 
-from pipeline.base.records import Candidate, Provenance, Rejection, RejectReason, SeedClass
-from pipeline.base.analysis.class_model import analyse
+from synthesis_samples import ACCOUNT, ACCOUNT_TESTS
+
+from core.analysis.class_model import analyse
+from core.records import Candidate, Provenance, Rejection, RejectReason, SeedClass
 from pipeline.synthesis.compose import compose_pair, fuse, may_bridge
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.pairing import domains_compatible, pair_seeds
-
-from synthesis_samples import ACCOUNT, ACCOUNT_TESTS
 
 LOG = '''"""A text log."""
 
@@ -212,9 +212,9 @@ def test_a_hybrid_is_dated_by_its_newer_seed():
 
 
 def test_a_bridge_run_shows_its_flow_only_when_the_observer_changed():
+    from core.scenarios import Scenario, call
     from pipeline.synthesis.compose import BRIDGE, shows_the_flow
     from pipeline.synthesis.oracle import ScenarioRun
-    from pipeline.synthesis.scenarios import Scenario, call
 
     scenario = Scenario(steps=(call("mean"), call("record_current_in_add"), call("mean")), origin=BRIDGE)
 

@@ -9,11 +9,11 @@ import textwrap
 
 import pytest
 
-from pipeline.base.analysis.class_model import analyse
+from core.analysis.class_model import analyse
+from core.scenarios import Scenario, call
 from pipeline.synthesis.naming import NamedStep, TestNamer, argument_kind, doing, gerund, plural
 from pipeline.synthesis.oracle import ScenarioRun
 from pipeline.synthesis.pruning import EVERYTHING, class_reads
-from pipeline.synthesis.scenarios import Scenario, call
 from pipeline.synthesis.testgen import Renderer
 
 LEDGER = textwrap.dedent('''

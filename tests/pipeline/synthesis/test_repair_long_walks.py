@@ -4,7 +4,6 @@ the repair never get there."""
 
 from __future__ import annotations
 
-
 COLLECTOR = '''
 class Collector:
     """Collects distinct tags; once it holds `limit` of them it is sealed and refuses more."""
@@ -39,7 +38,7 @@ class Collector:
 
 
 def test_repair_of_a_mined_class_walks_long_enough_to_reach_a_state_of_many_calls(sandbox_pool):
-    from pipeline.base.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance
+    from core.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance
     from pipeline.synthesis.repair import repair_tests
 
     tests = "from collector import Collector\n" + "".join(

@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.base.analysis.class_facts import methods_info
-from pipeline.base.analysis.class_model import analyse
-from pipeline.base.analysis.skeleton import make_skeleton
-from pipeline.base.records import GeneratorSpec, MethodInfo, Origin, Provenance, Task
+from core.analysis.class_facts import methods_info
+from core.analysis.class_model import analyse
+from core.analysis.skeleton import make_skeleton
+from core.records import GeneratorSpec, MethodInfo, Origin, Provenance, Task
+from core.scenarios import Arg, Scenario, call
 from pipeline.release.export import classeval_entry
 from pipeline.release.task_builder import test_names as top_level_tests
 from pipeline.synthesis.naming import NamedStep, fixture_names
 from pipeline.synthesis.oracle import run_oracle
-from pipeline.synthesis.scenarios import Arg, Scenario, call
 from pipeline.synthesis.testgen import MIN_LINES_SAVED, Fixture, Renderer, plan_fixtures, written_fixtures
 from validation.sandbox import SandboxJob
 

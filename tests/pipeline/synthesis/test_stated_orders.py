@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from core.analysis.class_model import analyse
+from core.scenarios import MAIN, Arg, Scenario, Step
 from judges.offline.consistency import ConsistencyJudge
-from pipeline.base.analysis.class_model import analyse
 from pipeline.synthesis.oracle import ScenarioRun
-from pipeline.synthesis.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis.stated_orders import order_free_assertion, unordered_methods
 from pipeline.synthesis.testgen import Renderer
 
@@ -49,7 +49,7 @@ def test_an_unstated_order_is_compared_sorted_and_a_stated_one_in_order():
 
 
 def test_the_consistency_judge_accepts_the_order_free_comparison():
-    from pipeline.base.records import Candidate
+    from core.records import Candidate
 
     renderer = Renderer(analyse(SOURCE, "Shelf"), "shelf", unordered=unordered_methods(SOURCE, "Shelf"))
     tests = renderer.module_text([_run()])

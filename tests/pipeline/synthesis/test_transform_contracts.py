@@ -4,15 +4,14 @@ docstrings, features combine as stated, and a transform that does not fit a clas
 import ast
 
 import pytest
+from synthesis_samples import ACCOUNT, WALLET
 
-from pipeline.base.analysis.class_model import analyse
+from core.analysis.class_model import analyse
 from pipeline.synthesis import transforms
 from pipeline.synthesis.enhance import apply_features, skipped_transforms
-from pipeline.synthesis.transforms.base import FEATURE_FIELDS, TransformError
 from pipeline.synthesis.transforms import history
+from pipeline.synthesis.transforms.base import FEATURE_FIELDS, TransformError
 from validation.faithful import leaves_stated
-
-from synthesis_samples import ACCOUNT, WALLET
 
 ALL_BUT_BATCH = ["input_validation", "history_undo", "freeze_lock", "combined_summary", "method_statistics",
                  "snapshot_roundtrip"]

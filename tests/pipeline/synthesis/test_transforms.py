@@ -1,13 +1,12 @@
 """Golden before/after tests of every feature transform on a small inline class (static: nothing runs)."""
 
 import pytest
+from synthesis_samples import ACCOUNT, WALLET
 
+from core.analysis.class_model import analyse
 from pipeline.synthesis import transforms
-from pipeline.base.analysis.class_model import analyse
 from pipeline.synthesis.enhance import apply_features
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, FEATURE_METHODS, TransformError
-
-from synthesis_samples import ACCOUNT, WALLET
 
 
 def _apply(name: str, source: str = ACCOUNT, class_name: str = "Account") -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from pipeline.base.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, RejectReason
+from core.records import Candidate, GateReport, GeneratorSpec, Origin, Provenance, RejectReason
 from pipeline.synthesis.weaken import weaken_overspecified
 
 TESTS = '''from shop import Shop

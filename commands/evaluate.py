@@ -1,0 +1,162 @@
+"""The `classeval-pro eval` command (registered on the app in commands/main.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from core import settings as paths
+from core.errors import InputError
+from core.store import atomic_write_text
+from models.client import Budget, ModelClient
+from models.preflight import check_model
+from pipeline.evaluation.baselines import BASELINES
+from pipeline.evaluation.harness import EvalSettings, evaluate
+from pipeline.evaluation.leaderboard import results_dir, save_run, write_leaderboard
+from pipeline.evaluation.solver import model_asker
+from pipeline.evaluation.strategies import STRATEGIES
+from pipeline.evaluation.tasks import load_eval_tasks, resolve_release, select_tasks
+from validation.sandbox import SandboxPool
+
+console = Console(emoji=False)
+if not console.is_terminal:  # piped output: rich would assume 80 columns
+    console = Console(width=160, emoji=False)
+err_console = Console(stderr=True, emoji=False)
+
+
+def _ks(text: str) -> tuple[int, ...]:
+    try:
+        ks = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+    except ValueError:
+        raise InputError(f"--k {text!r}: expected comma-separated whole numbers, e.g. 1,5") from None
+    if not ks or ks[0] < 1:
+        raise InputError(f"--k {text!r}: every k must be at least 1")
+    return ks
+
+
+def _strategies(text: str) -> tuple[str, ...]:
+    chosen = STRATEGIES if text == "all" else tuple(dict.fromkeys(s.strip() for s in text.split(",") if s.strip()))
+    unknown = [s for s in chosen if s not in STRATEGIES]
+    if unknown or not chosen:
+        raise InputError(f"--strategy {text!r}: unknown {', '.join(unknown) or 'strategy'}; "
+                         f"known: {', '.join(STRATEGIES)} or all")
+    return chosen
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:.1f}"
+
+
+def summary_json(run) -> dict:
+    """What `--json` writes: per strategy, class and method Pass@k and the failure shares."""
+    return {"source": run.source, "model": run.model, "started": run.started, "tasks": len(run.task_ids),
+            "stopped": run.stopped, "settings": run.settings,
+            "strategies": {s.strategy: {"class_pass_at_k": s.class_pass_at_k, "method_pass_at_k": s.method_pass_at_k,
+                                        "methods_scored": s.methods_scored, "failures": s.failures,
+                                        "failure_shares": s.failure_shares, "cost_usd": s.cost_usd,
+                                        "cached_calls": s.cached_calls}
+                           for s in run.summaries}}
+
+
+def eval_command(
+    release: Annotated[str, typer.Argument(help="Release folder or version (under artifacts/releases/), or a "
+                                                "ClassEval-format JSON file.")],
+    model: Annotated[str, typer.Option("--model", help="litellm model name (e.g. openai/gpt-4o), or a baseline: "
+                                                       "reference, skeleton, mutant.")],
+    strategy: Annotated[str, typer.Option("--strategy", help="holistic, incremental, bottom_up, top_down, "
+                                                             "compositional (comma-separated), or all.")] = "holistic",
+    n: Annotated[int, typer.Option("--n", min=1, help="Samples per task and strategy.")] = 5,
+    k: Annotated[str, typer.Option("--k", help="Comma-separated k of the reported Pass@k (each <= n).")] = "1,5",
+    temperature: Annotated[float, typer.Option("--temperature", min=0.0, help="Sampling temperature.")] = 0.8,
+    after: Annotated[Optional[str], typer.Option("--after", help="Only tasks whose source date is after this "
+                                                                 "ISO date (a model's training cut-off).")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Evaluate at most this many tasks.")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the summary JSON here.")] = None,
+    api_base: Annotated[Optional[str], typer.Option("--api-base", help="Model server address (local vLLM, proxy).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Samples evaluated in parallel.")] = 2,
+    max_cost: Annotated[Optional[float], typer.Option("--max-cost", min=0.0, help="Stop calling the model past "
+                                                                                   "this many dollars.")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Ask the model again instead of reading cached "
+                                                              "answers (fresh answers are still cached).")] = False,
+) -> None:
+    """Run a model (or a baseline) on a release under the generation strategies, score every completion in
+    the sandbox, and report class- and method-level Pass@k and the failure taxonomy.
+
+    Writes every completion to artifacts/evaluations/<release>/runs/ and rebuilds that release's
+    leaderboard.md. The reference baseline must score 100%: below that the command exits 1.
+    """
+    import re
+
+    keys = paths.Settings.from_environment().model_keys
+    check_model(model, keys, api_base=api_base, baselines=BASELINES)  # a typo or a missing key: exit 2 before any work
+    if after is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", after):
+        raise InputError(f"--after {after!r}: expected an ISO date, YYYY-MM-DD")
+    ks = _ks(k)
+    if ks[-1] > n:
+        raise InputError(f"--k {k}: pass@{ks[-1]} needs --n of at least {ks[-1]} (got {n})")
+    source = resolve_release(release, paths.artifacts_dir() / "releases")
+    readable, unreadable = load_eval_tasks(source)
+    for task in unreadable:  # reported before the run, so a long run does not hide them
+        err_console.print(f"[yellow]warning[/yellow] task {escape(task.task_id)} left out: {escape(task.reason)}",
+                          highlight=False, soft_wrap=True)
+    tasks = select_tasks(readable, after=after, limit=limit)
+    if not tasks:
+        raise InputError(f"{source}: no task to evaluate" + (f" with a source date after {after}" if after else "")
+                         + (f" ({len(unreadable)} could not be read)" if unreadable else ""))
+    settings = EvalSettings(model=model, strategies=_strategies(strategy), n=n, ks=ks, temperature=temperature,
+                            api_base=api_base, jobs=jobs)
+    ask = usage = None
+    if not settings.is_baseline:
+        client = ModelClient(paths.artifacts_dir() / "cache" / "models", use_cache=not no_cache,
+                             budget=Budget(max_cost_usd=max_cost), max_concurrency=jobs)
+        ask = model_asker(client, model, temperature=temperature, api_base=api_base)
+        usage = lambda: client.usage().model_dump(mode="json")  # noqa: E731
+    with SandboxPool(jobs=jobs, limits=settings.limits()) as pool:
+        run = evaluate(tasks, settings, pool, ask, source=str(source), usage=usage)
+    folder = results_dir(paths.artifacts_dir(), source)
+    run_path = save_run(run, folder)
+    _print(run)
+    if json_out is not None:
+        summary = summary_json(run) | {"left_out": {t.task_id: t.reason for t in unreadable}}
+        atomic_write_text(json_out, json.dumps(summary, indent=2) + "\n")
+    if run.stopped:
+        # A partial run is kept for inspection but stays off the leaderboard (its figures cover fewer samples).
+        err_console.print(f"[red]error[/red] the run stopped early: {run.stopped}; the {len(run.completions)} "
+                          f"completed sample(s) are in {run_path} (a rerun is served from the cache)",
+                          highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
+    board = write_leaderboard(folder, folder.name)
+    console.print(f"every completion: {run_path}\nleaderboard: {board}", highlight=False, soft_wrap=True)
+    failed = False
+    if unreadable:
+        err_console.print(f"[red]error[/red] {len(unreadable)} task(s) could not be read and were left out (listed "
+                          f"above); the figures cover the {len(run.task_ids)} others", highlight=False, soft_wrap=True)
+        failed = True
+    if model == "reference":
+        failing = {r.task_id: r.score.failure.value if r.score.failure else "failed"
+                   for r in run.completions if not r.score.passed}
+        if failing:
+            named = ", ".join(f"{task_id} ({failure})" for task_id, failure in sorted(failing.items()))
+            err_console.print(f"[red]error[/red] the reference fails {len(failing)} task(s): {named} (a broken task, a "
+                              "library missing from the sandbox, or a broken harness)", highlight=False, soft_wrap=True)
+            failed = True
+    if failed:
+        raise typer.Exit(1)
+
+
+def _print(run) -> None:
+    ks = sorted({kk for s in run.summaries for kk in s.class_pass_at_k}, key=int)
+    table = Table(title=f"{run.model} on {run.source} ({len(run.task_ids)} tasks)")
+    for column in ["strategy"] + [f"class@{kk}" for kk in ks] + [f"method@{kk}" for kk in ks] + ["failures"]:
+        table.add_column(column)
+    for s in run.summaries:
+        shares = ", ".join(f"{name} {v * 100:.0f}%" for name, v in sorted(s.failure_shares.items(), key=lambda kv: -kv[1]))
+        table.add_row(s.strategy, *[_pct(s.class_pass_at_k[kk]) for kk in ks], *[_pct(s.method_pass_at_k[kk]) for kk in ks],
+                      shares or "-")
+    console.print(table)

@@ -1,0 +1,266 @@
+"""Loading and checking the seed corpus.
+
+A seed is a folder `seeds/<domain>/<name>/` with `seed.toml`, the class module `<name>.py` and its tests
+`test_<name>.py`. Loading checks what can be checked without running anything (running happens only in the
+validation sandbox): the files exist, both modules parse, the named class is defined at top level, and the
+tests import it and define at least one test. Each problem names the file it is in, and one broken seed
+never stops the others from being checked.
+
+A seed that loads may still state too little: a method without a docstring gives the judges nothing to
+hold the tests against, and one without type hints gives composition no types to join on. Those are
+reported per method (`specification_gaps`) without stopping the seed from loading, since a corpus written
+elsewhere (ClassEval's, say) often has neither and composition can infer types from observed values.
+"""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from core.domains import DomainRegistry
+from core.records import Provenance, SeedClass
+
+METADATA_FILE = "seed.toml"
+
+
+class SeedProvenance(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    source: str = Field(min_length=1)
+    created: str | None = None
+    repository: str | None = None
+    path: str | None = None
+
+
+class SeedMetadata(BaseModel):
+    """Schema of seed.toml."""
+
+    model_config = ConfigDict(extra="forbid")
+    class_name: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    licence: str = Field(min_length=1)
+    provenance: SeedProvenance
+
+
+@dataclass(frozen=True)
+class SeedProblem:
+    """Why one seed could not be loaded; `path` is the file at fault."""
+
+    path: Path
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+def _parse(path: Path) -> tuple[ast.Module | None, SeedProblem | None]:
+    try:
+        return ast.parse(path.read_text(encoding="utf-8"), filename=str(path)), None
+    except SyntaxError as exc:
+        return None, SeedProblem(path, f"syntax error at line {exc.lineno}: {exc.msg}")
+    except UnicodeDecodeError:
+        return None, SeedProblem(path, "not UTF-8 text")
+
+
+def _imports_class(tree: ast.Module, module: str, class_name: str) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == module:
+            if any(alias.name in (class_name, "*") for alias in node.names):
+                return True
+        if isinstance(node, ast.Import) and any(alias.name == module for alias in node.names):
+            return True
+    return False
+
+
+# pytest's defaults (`python_functions = test`, `python_classes = Test`) and unittest's `testMethodPrefix`.
+_TEST_PREFIX, _CLASS_PREFIX = "test", "Test"
+_TESTCASE_BASES = ("TestCase", "IsolatedAsyncioTestCase")
+
+
+def _testcase_names(tree: ast.Module) -> set[str]:
+    """Dotted names under which this module can reach unittest's TestCase classes (`unittest.TestCase`,
+    `ut.TestCase` after `import unittest as ut`, `TestCase` or an alias after `from unittest import ...`)."""
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "unittest":
+                    names.update(f"{alias.asname or 'unittest'}.{base}" for base in _TESTCASE_BASES)
+        elif isinstance(node, ast.ImportFrom) and node.module == "unittest":
+            names.update(alias.asname or alias.name for alias in node.names if alias.name in _TESTCASE_BASES)
+    return names
+
+
+def _is_test_method(item: ast.stmt) -> bool:
+    return isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith(_TEST_PREFIX)
+
+
+def _opts_out(node: ast.ClassDef) -> bool:
+    """`__test__ = False` in a class body: pytest leaves the class alone."""
+    return any(isinstance(item, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__test__" for t in item.targets)
+               and isinstance(item.value, ast.Constant) and item.value.value is False for item in node.body)
+
+
+def _count_tests(tree: ast.Module) -> int:
+    """How many tests pytest would collect from this module with its default settings, read from the syntax
+    tree (the tests are untrusted: importing them to ask pytest is not an option).
+
+    pytest collects top-level `test*` functions; `test*` methods of `Test*` classes that define no
+    `__init__`; and, through its unittest plugin, `test*` methods of every `unittest.TestCase` subclass
+    whatever its name (ClassEval names them `<Class>Test<Method>`). Methods inherited from a class of the
+    same module count; a class setting `__test__ = False` is skipped. Bases imported from elsewhere cannot
+    be read, so a class deriving only from those counts as a plain class.
+    """
+    testcase = _testcase_names(tree)
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+
+    def local_bases(node: ast.ClassDef) -> list[ast.ClassDef]:
+        return [classes[b.id] for b in node.bases if isinstance(b, ast.Name) and b.id in classes and b.id != node.name]
+
+    def is_testcase(node: ast.ClassDef, seen: frozenset[str] = frozenset()) -> bool:
+        if node.name in seen:
+            return False
+        return any(ast.unparse(b) in testcase for b in node.bases) or any(
+            is_testcase(base, seen | {node.name}) for base in local_bases(node))
+
+    def test_methods(node: ast.ClassDef, seen: frozenset[str] = frozenset()) -> set[str]:
+        if node.name in seen:
+            return set()
+        own = {item.name for item in node.body if _is_test_method(item)}
+        return own.union(*(test_methods(base, seen | {node.name}) for base in local_bases(node)))
+
+    def defines_init(node: ast.ClassDef) -> bool:
+        return any(isinstance(item, ast.FunctionDef) and item.name in ("__init__", "__new__") for item in node.body)
+
+    count = 0
+    for node in tree.body:
+        if _is_test_method(node):
+            count += 1
+        elif isinstance(node, ast.ClassDef) and not _opts_out(node):
+            if is_testcase(node) or (node.name.startswith(_CLASS_PREFIX) and not defines_init(node)):
+                count += len(test_methods(node))
+    return count
+
+
+def load_seed(folder: Path, domain: str) -> SeedClass | SeedProblem:
+    """Check one seed folder and turn it into a `SeedClass`, or say what is wrong with it."""
+    name = folder.name
+    meta_path = folder / METADATA_FILE
+    module_path = folder / f"{name}.py"
+    tests_path = folder / f"test_{name}.py"
+    for required in (meta_path, module_path, tests_path):
+        if not required.is_file():
+            return SeedProblem(required, "missing")
+    try:
+        meta = SeedMetadata.model_validate(tomllib.loads(meta_path.read_text(encoding="utf-8")))
+    except tomllib.TOMLDecodeError as exc:
+        return SeedProblem(meta_path, f"not valid TOML: {exc}")
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        return SeedProblem(meta_path, f"field {'.'.join(map(str, err['loc']))}: {err['msg']}")
+    module_tree, problem = _parse(module_path)
+    if problem:
+        return problem
+    classes = [n.name for n in module_tree.body if isinstance(n, ast.ClassDef)]
+    if meta.class_name not in classes:
+        found = ", ".join(classes) or "none"
+        return SeedProblem(module_path, f"class {meta.class_name!r} named in {METADATA_FILE} is not defined (found: {found})")
+    tests_tree, problem = _parse(tests_path)
+    if problem:
+        return problem
+    if not _imports_class(tests_tree, name, meta.class_name):
+        return SeedProblem(tests_path, f"does not import {meta.class_name} from module {name!r}")
+    if _count_tests(tests_tree) == 0:
+        return SeedProblem(tests_path, "defines no tests pytest would collect (no test* function, no test* method in a Test* class or a unittest.TestCase subclass)")
+    return SeedClass(
+        seed_id=f"{domain}/{name}",
+        domain=domain,
+        name=name,
+        class_name=meta.class_name,
+        description=meta.description,
+        source=module_path.read_text(encoding="utf-8"),
+        tests=tests_path.read_text(encoding="utf-8"),
+        provenance=Provenance(
+            path=f"{domain}/{name}/{name}.py",
+            licence=meta.licence,
+            source=meta.provenance.source,
+            first_commit_date=meta.provenance.created,
+            repository=meta.provenance.repository,
+        ),
+    )
+
+
+def _missing_hints(method: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    args = method.args
+    positional = args.posonlyargs + args.args
+    bound = not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in method.decorator_list)
+    params = (positional[1:] if bound else positional) + args.kwonlyargs
+    params += [a for a in (args.vararg, args.kwarg) if a is not None]
+    gaps = [f"no type hint on {', '.join(p.arg for p in params if p.annotation is None)}"] \
+        if any(p.annotation is None for p in params) else []
+    if method.returns is None and method.name != "__init__":  # __init__ returns None by definition
+        gaps.append("no return type")
+    return gaps
+
+
+def specification_gaps(source: str, class_name: str, path: Path) -> list[SeedProblem]:
+    """What the class leaves unstated, one problem per method that names it: a missing docstring (the class's
+    and every method's but `__init__`, which the class docstring may describe), parameters without type
+    hints, a missing return type. Nothing here stops a seed from loading."""
+    tree = ast.parse(source)
+    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
+    if node is None:
+        return []
+    problems = [] if ast.get_docstring(node) else [SeedProblem(path, f"class {class_name}: no docstring")]
+    for method in node.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        gaps = [] if ast.get_docstring(method) or method.name == "__init__" else ["no docstring"]
+        gaps += _missing_hints(method)
+        if gaps:
+            problems.append(SeedProblem(path, f"method {class_name}.{method.name}: {'; '.join(gaps)}"))
+    return problems
+
+
+@dataclass(frozen=True)
+class CorpusLoad:
+    """Everything found in the corpus: the good seeds, the problems that keep a seed out, and the gaps in
+    what the good seeds state (`specification_gaps`), each in a stable order."""
+
+    seeds: tuple[SeedClass, ...]
+    problems: tuple[SeedProblem, ...]
+    gaps: tuple[SeedProblem, ...] = ()
+
+    def count_by_domain(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for seed in self.seeds:
+            counts[seed.domain] = counts.get(seed.domain, 0) + 1
+        return counts
+
+
+def load_corpus(root: Path, registry: DomainRegistry, domains: Collection[str] = ()) -> CorpusLoad:
+    """Load every seed of every registered domain, or of `domains` only when given: a seed elsewhere,
+    broken or not, is then not read at all. A folder under seeds/ that is not a registered domain is reported
+    as a problem rather than ignored (when every domain is read), so a misspelt domain folder is noticed."""
+    seeds: list[SeedClass] = []
+    problems: list[SeedProblem] = []
+    gaps: list[SeedProblem] = []
+    for domain in registry.names:
+        domain_dir = root / domain
+        if not domain_dir.is_dir() or (domains and domain not in domains):
+            continue
+        for folder in sorted(p for p in domain_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+            result = load_seed(folder, domain)
+            if isinstance(result, SeedProblem):
+                problems.append(result)
+            else:
+                seeds.append(result)
+                gaps += specification_gaps(result.source, result.class_name, folder / f"{result.name}.py")
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+        if folder.name not in registry.names and not domains:
+            problems.append(SeedProblem(folder, "folder is not a domain in the registry"))
+    return CorpusLoad(tuple(seeds), tuple(problems), tuple(gaps))
