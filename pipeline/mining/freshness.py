@@ -81,8 +81,9 @@ def distinctive_lines(class_code: str, count: int = DISTINCT_LINES) -> list[str]
     return sorted(singles, key=lambda line: (-len(line), line))[:count]
 
 
+# A header ends its name with `(` (bases), `:` or, since Python 3.12, `[` (a type parameter list).
 def _header_regex(class_name: str) -> str:
-    return rf"class[[:space:]]+{class_name}[[:space:]]*[(:]"
+    return rf"class[[:space:]]+{class_name}[[:space:]]*[[(:]"
 
 
 def first_by_name(repo: GitRepo, class_name: str) -> Appearance | None:
@@ -91,7 +92,7 @@ def first_by_name(repo: GitRepo, class_name: str) -> Appearance | None:
 
 
 NAMES_PER_QUERY = 200
-_ADDED_HEADER = re.compile(r"^\+\s*class\s+(\w+)\s*[(:]", re.MULTILINE)
+_ADDED_HEADER = re.compile(r"^\+\s*class\s+(\w+)\s*[[(:]", re.MULTILINE)
 
 
 def first_by_names(repo: GitRepo, names: list[str]) -> dict[str, Appearance]:
@@ -105,7 +106,7 @@ def first_by_names(repo: GitRepo, names: list[str]) -> dict[str, Appearance]:
     unique = sorted(set(names))
     for start in range(0, len(unique), NAMES_PER_QUERY):
         chunk = set(unique[start:start + NAMES_PER_QUERY])
-        regex = rf"class[[:space:]]+({'|'.join(sorted(chunk))})[[:space:]]*[(:]"
+        regex = rf"class[[:space:]]+({'|'.join(sorted(chunk))})[[:space:]]*[[(:]"
         for commit, when in repo.log_diff_grep(regex):
             for name in _ADDED_HEADER.findall(repo.added_lines(commit)):
                 if name in chunk and (name not in found or when < found[name].timestamp):
