@@ -3,8 +3,8 @@
 The registry maps a judge's name to the factory that builds it, "module:factory", every factory taking
 `(config: JudgesConfig, runner: SuiteRunner | None)` so that the judge stage builds the panel without
 knowing any judge: a judge takes from the `[judges]` section what it needs and ignores the rest, and only a
-judge that runs code uses the runner. The registry's order is the panel's: verdicts are recorded, cached
-and released in it, so a new judge goes last, never between two others.
+judge that runs code uses the runner. The registry's order is the panel's: verdicts are recorded and
+released in it, so a new judge goes last, never between two others.
 
 To add one: a module here with a class following `judges.protocol.Judge` (an offline `JudgeSpec`) and a
 `make_judge(config, runner)` factory, and one line in `REGISTRY`.
