@@ -3,7 +3,8 @@
 - `judges.protocol`: the `Judge` protocol (`spec`, `review(candidate, report) -> Verdict`). The two layers a
   judge sits in (`Layer`: the deterministic checks, then the models) are read from its spec
   (`core.records.layer_of`).
-- `judges.offline`: specification, consistency and adequacy judges (no model; the checks layer, always run).
+- `judges.offline`: specification, consistency and adequacy judges (no model; the checks layer, always run),
+  in a registry of factories (`judges.offline.REGISTRY`) the judge stage builds its checks panel from.
 - `judges.model_judge`: `ModelJudge`, one model under `judges/prompts/judge_rubric.toml`, asked through the
   model client it is handed (`core.model_calls.ModelAsker`).
 - `judges.answer`: the JSON answer contract; `judges.rules`: majority, unanimous, quorum:K.

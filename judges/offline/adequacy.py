@@ -23,6 +23,8 @@ from __future__ import annotations
 import json
 
 from core.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
+from core.suite_runs import SuiteRunner
+from judges.config import JudgesConfig
 from judges.criteria import TESTS_DETECT_FAULTS, TESTS_NOT_VACUOUS, TESTS_PASS_FAITHFUL_VARIANTS
 from judges.protocol import abstention, decision_from_findings
 
@@ -88,3 +90,9 @@ class AdequacyJudge:
         findings = (self._mutation(report), self._vacuous(report), *self._faithful(report))
         return Verdict(candidate_id=candidate.candidate_id, judge=self.spec,
                        decision=decision_from_findings(findings), findings=findings)
+
+
+def make_judge(config: JudgesConfig, runner: SuiteRunner | None) -> AdequacyJudge:
+    """The checks registry's factory (judges/offline/__init__.py). Its thresholds are the `[judges]`
+    section's; it reads the gate's figures, so it needs no runner."""
+    return AdequacyJudge(config.min_mutation_score, config.max_vacuous_share)

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 
 from core.analysis.interface import Interface, read_interface
 from core.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
+from core.suite_runs import SuiteRunner
+from judges.config import JudgesConfig
 from judges.protocol import abstention, decision_from_findings
 
 VERSION = "2"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
@@ -282,3 +284,9 @@ class ConsistencyJudge:
                           else "the tests use the declared interface and only stated messages, exceptions and orders")
         return Verdict(candidate_id=candidate.candidate_id, judge=self.spec,
                        decision=decision_from_findings([finding]), findings=(finding,))
+
+
+def make_judge(config: JudgesConfig, runner: SuiteRunner | None) -> ConsistencyJudge:
+    """The checks registry's factory (judges/offline/__init__.py). Static (it reads the tests beside the
+    skeleton), so it needs neither the runner nor a setting."""
+    return ConsistencyJudge()

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from core.analysis.interface import Interface, read_interface
 from core.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
 from core.suite_runs import SuiteRunner
+from judges.config import JudgesConfig
 from judges.offline.sandbox_files import text as sandbox_file
 from judges.protocol import abstention, decision_from_findings
 
@@ -205,3 +206,9 @@ class SpecificationJudge:
                                  "return value and raised exceptions"), example_finding)
         return Verdict(candidate_id=candidate.candidate_id, judge=self.spec,
                        decision=decision_from_findings(findings), findings=findings)
+
+
+def make_judge(config: JudgesConfig, runner: SuiteRunner | None) -> SpecificationJudge:
+    """The checks registry's factory (judges/offline/__init__.py). The docstring examples run through
+    `runner`; without one (the `judge` command with no sandbox) `reference_correct` stays undecided."""
+    return SpecificationJudge(runner)

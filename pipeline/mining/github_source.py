@@ -13,12 +13,14 @@ name and body.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
 
 from core.analysis.python_need import Supported
 from core.domains import DomainRegistry
+from core.errors import InputError
 from core.records import Rejection, RejectReason
+from core.settings import Settings
 from pipeline.mining.domain import match_domain
 from pipeline.mining.examine import (
     Documenter,
@@ -163,3 +165,37 @@ def found_repositories(api: GithubApi, config: MineConfig, registry: DomainRegis
         for full_name in api.search_repositories(query, config.github_settings.repos_per_keyword):
             found.setdefault(full_name)
     return list(found)
+
+
+class GithubSearch:
+    """The `github` mining source (pipeline/mining/sources.py): the repositories the domain keywords' searches
+    find, named "owner/name", read and dated through the REST API (`first_file_time`). GitHub cannot be asked
+    cheaply what changed, so its state for the run id is the UTC day of the build: a build on another day is
+    another run, an interrupted one resumes the same day."""
+
+    needs_token = True
+
+    def requested(self, config: MineConfig) -> bool:
+        return config.github
+
+    def connect(self, config: MineConfig, settings: Settings) -> GithubApi | None:
+        if not (config.github and settings.token()):
+            return None
+        return make_api(config, settings.token(), settings.artifacts / "github-cache")
+
+    def repositories(self, config: MineConfig, registry: DomainRegistry, client: GithubApi | None) -> list[str]:
+        return found_repositories(_client(client), config, registry)
+
+    def mine(self, name: str, config: MineConfig, registry: DomainRegistry, tally: Tally, *,
+             client: GithubApi | None, documenter: Documenter | None,
+             supported: Supported | None) -> Iterator[MinedClass | Rejection]:
+        yield from mine_repository(_client(client), name, config, registry, tally, documenter, supported)
+
+    def state(self, config: MineConfig, *, today: date) -> str:
+        return today.isoformat()
+
+
+def _client(client: GithubApi | None) -> GithubApi:
+    if client is None:  # no token: the build skips GitHub then, and a direct caller gets why, not an AttributeError
+        raise InputError("[mine] github = true needs GITHUB_TOKEN in the environment")
+    return client

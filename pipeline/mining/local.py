@@ -9,7 +9,7 @@ costs its class; neither ends the run.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
 
 from core.analysis.python_need import Supported
@@ -192,3 +192,56 @@ def mine_local(root: Path, config: MineConfig, registry: DomainRegistry, tally: 
     """Every repository under `root`, in path order."""
     for name, path in local_repositories(root):
         yield from mine_repository(path, config, registry, tally, name=name, documenter=documenter, supported=supported)
+
+
+UNREADABLE = "unreadable"  # a repository's head in the run id's snapshot when git cannot read it
+
+
+def local_heads(config: MineConfig) -> list[tuple[str, str]]:
+    """(repository name, HEAD commit) of every repository under `[mine] local`, in path order. An
+    unreadable repository is named as such rather than left out, so that it becoming readable (or
+    unreadable) changes the run id too; the stage rejects it as `source_unreadable`."""
+    if config.local is None:
+        return []
+    heads = []
+    for name, path in local_repositories(config.local):
+        try:
+            heads.append((name, GitRepo(path).head()))
+        except GitError:
+            heads.append((name, UNREADABLE))
+    return heads
+
+
+class LocalGit:
+    """The `local` mining source (pipeline/mining/sources.py): every git repository under `[mine] local`,
+    named by its path below that folder ("." when the folder is itself a repository), dated by its full
+    history (`freshness`), its state the repositories' heads."""
+
+    needs_token = False
+
+    def requested(self, config: MineConfig) -> bool:
+        return config.local is not None
+
+    def connect(self, config: MineConfig, settings: object) -> None:
+        return None  # git is read in place
+
+    def repositories(self, config: MineConfig, registry: DomainRegistry, client: object) -> list[str]:
+        root = self._root(config)
+        return [path.relative_to(root).as_posix() if path != root else "." for _, path in local_repositories(root)]
+
+    def mine(self, name: str, config: MineConfig, registry: DomainRegistry, tally: Tally, *, client: object,
+             documenter: Documenter | None, supported: Supported | None) -> Iterator[MinedClass | Rejection]:
+        root = self._root(config)
+        path = root if name == "." else root / name
+        label = (root.name if name == "." else name).removesuffix(".git")
+        yield from mine_repository(path, config, registry, tally, name=label, documenter=documenter,
+                                   supported=supported)
+
+    def state(self, config: MineConfig, *, today: date) -> list[list[str]]:
+        return [list(pair) for pair in local_heads(config)]
+
+    @staticmethod
+    def _root(config: MineConfig) -> Path:
+        if config.local is None:
+            raise InputError("the local mining source needs [mine] local")
+        return config.local

@@ -7,6 +7,8 @@ their state in the id, next month's rebuild after a `git pull` named last month'
 stopped at "already released", and `classeval-pro mine` found last month's repositories marked done and
 mined nothing new.
 
+Each source of the registry (pipeline/mining/sources.py) names its own state (`Source.state`):
+
 - A local repository is its HEAD commit (one `git rev-parse` each; an unreadable repository is recorded
   as such, and the stage rejects it as `source_unreadable`).
 - GitHub cannot be asked what changed without searching it, so a GitHub source is the UTC day of the
@@ -20,38 +22,18 @@ from datetime import date, datetime, timezone
 from typing import Any
 
 from core.records import content_hash
-from pipeline.mining.gitrepo import GitError, GitRepo
-from pipeline.mining.local import local_repositories
 from pipeline.mining.records import MineConfig
-
-UNREADABLE = "unreadable"
-
-
-def local_heads(config: MineConfig) -> list[tuple[str, str]]:
-    """(repository name, HEAD commit) of every repository under `[mine] local`, in path order."""
-    if config.local is None:
-        return []
-    heads = []
-    for name, path in local_repositories(config.local):
-        try:
-            heads.append((name, GitRepo(path).head()))
-        except GitError:
-            heads.append((name, UNREADABLE))
-    return heads
+from pipeline.mining.sources import active_sources
 
 
 def sources_state(config: MineConfig, *, github_token: bool, today: date | None = None) -> dict[str, Any] | None:
-    """The state of the sources the mine stage will read (None when mining is not configured: the run id
-    of a build without mining does not change)."""
-    github = config.github and github_token
-    if config.local is None and not github:
+    """The state of the sources the mine stage will read, by source name in the registry's order (None when
+    mining is not configured: the run id of a build without mining does not change)."""
+    active = active_sources(config, token=github_token)
+    if not active:
         return None
-    state: dict[str, Any] = {}
-    if config.local is not None:
-        state["local"] = [list(pair) for pair in local_heads(config)]
-    if github:
-        state["github"] = (today or datetime.now(timezone.utc).date()).isoformat()
-    return state
+    day = today or datetime.now(timezone.utc).date()
+    return {name: found.state(config, today=day) for name, found in active}
 
 
 def sources_digest(config: MineConfig, *, github_token: bool, today: date | None = None) -> str | None:

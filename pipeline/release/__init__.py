@@ -2,7 +2,8 @@
 
 A module per idea: `task_builder` (Candidate + gate report -> Task), `normalise` and `dedup` (exact and near
 duplicates), `decontam` (n-gram overlap with public benchmarks), `versioning` (calendar versions),
-`dataset_io` (parquet through `datasets`, load back), `export` (ClassEval JSON), `manifest` (hashes and
+`dataset_io` (parquet through `datasets`, load back), `export` (ClassEval JSON), `formats` (the registry of
+export formats release assembly writes), `manifest` (hashes and
 verification), `diff` (against the previous release), `card` (README.md dataset card), `assemble` (the
 `release` function tying them together), `publish` (Hugging Face Hub) and `cli` (its commands).
 Heavy libraries (datasets, huggingface_hub, datasketch) are imported inside the functions that use them.

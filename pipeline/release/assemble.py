@@ -6,8 +6,10 @@ the run (stage `release`) with its evidence, and the full per-task reports are w
 (`release_decontamination.json`, `release_dedup.json`): rejection is data, not a log line.
 
 A release folder holds every split so far (earlier splits copied byte for byte from the previous release,
-or re-encoded with the same tasks when written before a column existed; the new split with the tasks that survived), `classeval.json`, `diff.json`, `README.md`, `report.html` (figures) and `manifest.json`
-(written last, because it hashes the others). It is filled in a temporary folder and renamed into place by
+or re-encoded with the same tasks when written before a column existed; the new split with the tasks that
+survived), the export formats' files (`classeval.json`, and any format registered in `formats.py`),
+`diff.json`, `README.md`, `report.html` (figures) and `manifest.json` (written last, because it hashes
+the others). It is filled in a temporary folder and renamed into place by
 `ArtifactStore.new_release`, so no reader ever sees half a release, and an existing version is never
 overwritten. When nothing new survives, no release is made.
 """
@@ -39,8 +41,8 @@ from pipeline.release.dataset_io import has_current_schema, read_split, split_fi
 from pipeline.release.decontam import DecontamSettings, decontaminate
 from pipeline.release.dedup import DedupSettings, deduplicate
 from pipeline.release.diff import release_diff
-from pipeline.release.export import classeval_json
 from pipeline.release.family import task_family
+from pipeline.release.formats import write_exports
 from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
 from pipeline.release.task_builder import task_requires_python
 from pipeline.release.versioning import next_version, sorted_versions
@@ -246,8 +248,7 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
         splits[version] = new_tasks
         all_tasks = [t for ts in splits.values() for t in ts]
 
-        export, notes = classeval_json(all_tasks)
-        atomic_write_text(folder / "classeval.json", export)
+        notes = write_exports(folder, all_tasks)  # classeval.json, then any format added (formats.py)
         diff = release_diff(previous_tasks, all_tasks, previous_version=previous, version=version)
         atomic_write_text(folder / "diff.json", json.dumps(diff, indent=2, sort_keys=True) + "\n")
         contamination = {"summary": (f"{config.ngram_size}-gram overlap >= {config.contamination_threshold:.0%} with one "

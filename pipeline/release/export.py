@@ -31,11 +31,15 @@ import ast
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import libcst as cst
 
 from core.records import Task
+from core.store import atomic_write_text
 from pipeline.release.inline_fixtures import inlinable_fixtures, inline_fixtures
+
+CLASSEVAL_FILE = "classeval.json"
 
 
 def strip_module_import(test: str, module_name: str) -> tuple[str, bool]:
@@ -222,8 +226,15 @@ def classeval_entry(task: Task, notes: ExportNotes | None = None) -> dict:
     }
 
 
-def classeval_json(tasks: Sequence[Task]) -> tuple[str, ExportNotes]:
-    """(the export's text, what it could not carry over)."""
-    notes = ExportNotes()
+def classeval_json(tasks: Sequence[Task], notes: ExportNotes | None = None) -> tuple[str, ExportNotes]:
+    """(the export's text, what it could not carry over: added to `notes` when given)."""
+    notes = notes if notes is not None else ExportNotes()
     entries = [classeval_entry(task, notes) for task in tasks]
     return json.dumps(entries, indent=2, ensure_ascii=False) + "\n", notes
+
+
+def write_classeval(folder: Path, tasks: Sequence[Task], notes: ExportNotes) -> None:
+    """The `classeval` export format (pipeline/release/formats.py): `classeval.json` in the release folder,
+    what it could not carry over added to the manifest's `export_notes`."""
+    text, _ = classeval_json(tasks, notes)
+    atomic_write_text(folder / CLASSEVAL_FILE, text)

@@ -23,9 +23,7 @@ from judges.cache import VerdictCache
 from judges.config import JudgesConfig
 from judges.decisions import read_decisions, record_decision, tally_decisions
 from judges.model_judge import CALL_FAILED, ModelJudge
-from judges.offline.adequacy import AdequacyJudge
-from judges.offline.consistency import ConsistencyJudge
-from judges.offline.specification import SpecificationJudge
+from judges.offline import offline_judges
 from judges.panel import LayeredPanel, Panel, PanelDecision, funnel_step
 from judges.rules import Outcome
 from models.client import ModelClient
@@ -41,11 +39,10 @@ from validation.suite_runner import SandboxSuiteRunner
 
 def offline_panel(config: JudgesConfig, pool: Any = None, limits: Any = None,
                   cache: VerdictCache | None = None) -> Panel:
-    """The deterministic checks: specification, consistency and adequacy judges."""
+    """The deterministic checks: every judge of the checks registry (judges/offline/__init__.py), in its
+    order (specification, consistency, adequacy, then any added)."""
     runner = SandboxSuiteRunner(pool, limits) if pool is not None else None  # the checks run code only here
-    judges = [SpecificationJudge(runner), ConsistencyJudge(),
-              AdequacyJudge(config.min_mutation_score, config.max_vacuous_share)]
-    return Panel(judges, config.checks_rule(), cache, layer=Layer.CHECKS)
+    return Panel(offline_judges(config, runner), config.checks_rule(), cache, layer=Layer.CHECKS)
 
 
 def model_panel(config: JudgesConfig, client: Any, cache: VerdictCache | None = None) -> Panel:

@@ -33,7 +33,6 @@ from pydantic import Field
 
 from core.analysis.python_need import Supported
 from core.domains import DomainRegistry
-from core.errors import InputError
 from core.funnel import StageCount
 from core.layout import Folder, Stage, record_file_id
 from core.records import Candidate, Record, Rejection, RejectReason
@@ -46,10 +45,8 @@ from pipeline.mining.docstrings import write_docstrings
 from pipeline.mining.examine import rejection
 from pipeline.mining.filters import Drop
 from pipeline.mining.github_api import GithubUnavailable
-from pipeline.mining.github_source import found_repositories, make_api
-from pipeline.mining.github_source import mine_repository as mine_github_repository
-from pipeline.mining.local import local_repositories, mine_repository
 from pipeline.mining.records import MineConfig, MinedClass
+from pipeline.mining.sources import active_sources, connect_all, item_source, requested_sources
 from pipeline.mining.tally import Tally
 from pipeline.release.assemble import earlier_tasks
 from pipeline.release.dedup import module_structure, released_structures
@@ -57,12 +54,14 @@ from pipeline.release.versioning import sorted_versions
 from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFailure
 from pipeline.synthesis.jobs import error_rejection, never_fatal
 
-LOCAL, GITHUB = "local", "github"  # repository items: "local:<path below [mine] local>", "github:<owner/name>"
+# Repository items are "<source>:<name>", the source's name in pipeline/mining/sources.py's registry:
+# "local:<path below [mine] local>", "github:<owner/name>".
 
 
 def mining_configured(config: MineConfig, settings: Settings) -> bool:
-    """Whether the stage has a source: a local folder, or GitHub with a token (`GITHUB_TOKEN`)."""
-    return config.local is not None or (config.github and bool(settings.token()))
+    """Whether the stage has a source: one `[mine]` asks for (a local folder, GitHub, ...) that can be read
+    (GitHub only with a token, `GITHUB_TOKEN`)."""
+    return bool(active_sources(config, token=bool(settings.token())))
 
 
 def make_documenter(config: MineConfig, settings: Settings | None = None, client: Any = None, *,
@@ -100,32 +99,18 @@ class MineResult:
     kept: list[tuple[MinedClass, Candidate]] = field(default_factory=list)
 
 
-def repository_items(config: MineConfig, registry: DomainRegistry, *, github: Any = None) -> list[str]:
-    """Every repository to mine, as item ids: the local folder's first (path order), then what the GitHub
-    searches find (in the order found, each once)."""
-    items: list[str] = []
-    if config.local is not None:
-        items += [f"{LOCAL}:{_below(config.local, path)}" for _, path in local_repositories(config.local)]
-    if config.github:
-        items += [f"{GITHUB}:{name}" for name in found_repositories(_github(config, github), config, registry)]
-    return items
+def repository_items(config: MineConfig, registry: DomainRegistry, *, github: Any = None,
+                     clients: Mapping[str, Any] | None = None) -> list[str]:
+    """Every repository to mine, as item ids, source by source in the registry's order: the local folder's
+    first (path order), then what the GitHub searches find (in the order found, each once). `clients` holds
+    each source's client by name (`github` is the GitHub one's)."""
+    clients = _with_github(clients, github)
+    return [f"{name}:{repository}" for name, found in requested_sources(config)
+            for repository in found.repositories(config, registry, clients.get(name))]
 
 
-def _below(root: Path, path: Path) -> str:
-    return path.relative_to(root).as_posix() if path != root else "."
-
-
-def _github(config: MineConfig, client: Any) -> Any:
-    if client is None:
-        raise InputError("[mine] github = true needs GITHUB_TOKEN in the environment")
-    return client
-
-
-def github_client(config: MineConfig, settings: Settings) -> Any:
-    """The GitHub API client of `[mine] github` (None without it, or without a token)."""
-    if not (config.github and settings.token()):
-        return None
-    return make_api(config, settings.token(), settings.artifacts / "github-cache")
+def _with_github(clients: Mapping[str, Any] | None, github: Any) -> dict[str, Any]:
+    return {**(clients or {}), **({"github": github} if github is not None else {})}
 
 
 def supported_by(pool: Any) -> Supported | None:
@@ -135,17 +120,11 @@ def supported_by(pool: Any) -> Supported | None:
     return Supported(sandbox=interpreter.minor) if interpreter is not None else None
 
 
-def _classes(item_id: str, config: MineConfig, registry: DomainRegistry, tally: Tally, *, github: Any,
-             documenter: Any, supported: Supported | None) -> Iterator[MinedClass | Rejection]:
-    kind, _, name = item_id.partition(":")
-    if kind == LOCAL and config.local is not None:
-        path = config.local if name == "." else config.local / name
-        label = (config.local.name if name == "." else name).removesuffix(".git")
-        yield from mine_repository(path, config, registry, tally, name=label, documenter=documenter, supported=supported)
-    elif kind == GITHUB and config.github:
-        yield from mine_github_repository(_github(config, github), name, config, registry, tally, documenter, supported)
-    else:
-        raise InputError(f"mine item {item_id!r}: not a repository of the configured sources")
+def _classes(item_id: str, config: MineConfig, registry: DomainRegistry, tally: Tally, *,
+             clients: Mapping[str, Any], documenter: Any, supported: Supported | None) -> Iterator[MinedClass | Rejection]:
+    found, name = item_source(item_id, config)
+    yield from found.mine(name, config, registry, tally, client=clients.get(item_id.partition(":")[0]),
+                          documenter=documenter, supported=supported)
 
 
 def _work_id(item_id: str) -> str:
@@ -188,8 +167,8 @@ def _already_released(mined: MinedClass, released: Mapping[str, tuple[str, str]]
 
 
 def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig, registry: DomainRegistry, *,
-             pool: Any, github: Any = None, documenter: Any = None, last_attempt: bool = True,
-             released: Mapping[str, tuple[str, str]] | None = None) -> MineWork:
+             pool: Any, github: Any = None, clients: Mapping[str, Any] | None = None, documenter: Any = None,
+             last_attempt: bool = True, released: Mapping[str, tuple[str, str]] | None = None) -> MineWork:
     """Mine one repository and write its records (see the module's layout); at most `config.limit` classes
     are kept from it, since no more can enter the stage. A class whose code an earlier release holds
     (`released`, from `released_code`) is rejected `duplicate` before its tests are written: a rebuild
@@ -197,7 +176,8 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
 
     A passing failure (GitHub unavailable after the client's own retries, a sandbox lost while building a
     candidate: `internal_error`) raises `TransientFailure` while attempts remain, before anything but the
-    built candidates is written; on the last attempt it is written as the repository's data.
+    built candidates is written; on the last attempt it is written as the repository's data. `clients`
+    holds each source's client by name (`github` is the GitHub one's).
     """
     if store.has(run_id, Folder.MINE_WORK, _work_id(item_id)):
         return store.read(run_id, Folder.MINE_WORK, _work_id(item_id), MineWork)
@@ -215,7 +195,7 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
     rejected: list[Rejection] = []
     kept: list[tuple[str, str]] = []
     try:
-        for item in _classes(item_id, config, registry, tally, github=github, documenter=documenter,
+        for item in _classes(item_id, config, registry, tally, clients=_with_github(clients, github), documenter=documenter,
                              supported=supported_by(pool)):
             if isinstance(item, Rejection):
                 rejected.append(item)
@@ -285,35 +265,36 @@ class MineStage(RecordStage):
     Without `[mine] limit` every repository is started at once. With one, repositories go in waves of
     `jobs` (the order they are listed in), and no new wave starts once the finished ones kept enough: the
     stage keeps the first `limit` classes in source order, as a serial run would, without mining every
-    repository found for a handful of tasks. `github` and `model_client` replace the clients the settings
-    would make (tests).
+    repository found for a handful of tasks. `github` (the GitHub source's), `clients` (any source's, by
+    name) and `model_client` replace the clients the settings would make (tests).
     """
 
     stage = Stage.MINE
     reads = ("[mine] local", "GitHub", "the domain registry")
 
-    def __init__(self, *, github: Any = None, model_client: Any = None) -> None:
-        self.github, self.model_client = github, model_client
+    def __init__(self, *, github: Any = None, clients: Mapping[str, Any] | None = None,
+                 model_client: Any = None) -> None:
+        self.clients, self.model_client = _with_github(clients, github), model_client
         self.result: MineResult | None = None  # set when this object finished the stage
 
-    def _client(self, ctx: RunContext) -> Any:
-        return self.github if self.github is not None else github_client(ctx.config.mine, ctx.settings)
+    def _clients(self, ctx: RunContext) -> dict[str, Any]:
+        return connect_all(ctx.config.mine, ctx.settings, self.clients)
 
     def items(self, ctx: RunContext) -> list[str]:
-        return repository_items(ctx.config.mine, ctx.registry, github=self._client(ctx) if ctx.config.mine.github else None)
+        return repository_items(ctx.config.mine, ctx.registry, clients=self._clients(ctx))
 
     def is_done(self, ctx: RunContext, item: str) -> bool:
         return is_mined(ctx.store, ctx.run_id, item)
 
     @contextmanager
     def open(self, ctx: RunContext, pool: Any) -> Iterator[tuple[Any, Any, Any, Any]]:
-        github = self._client(ctx) if ctx.config.mine.github else None
+        clients = self._clients(ctx)
         documenter = make_documenter(ctx.config.mine, ctx.settings, self.model_client, pool=pool)
-        yield pool, github, documenter, released_code(ctx.store)
+        yield pool, clients, documenter, released_code(ctx.store)
 
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> None:
-        pool, github, documenter, released = kit
-        mine_one(ctx.store, ctx.run_id, item, ctx.config.mine, ctx.registry, pool=pool, github=github,
+        pool, clients, documenter, released = kit
+        mine_one(ctx.store, ctx.run_id, item, ctx.config.mine, ctx.registry, pool=pool, clients=clients,
                  documenter=documenter, last_attempt=last_attempt, released=released)
 
     def waves(self, ctx: RunContext, items: Sequence[str]) -> int:
