@@ -3,12 +3,17 @@ and reported under its name; unregistered, it is gone. The built-in kinds keep t
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from core.analysis.skeleton import make_skeleton
 from validation.faithful import REGISTRY, VariantKind, faithful_variants
 from validation.gate import validate_candidate
 
+ROOT = Path(__file__).resolve().parents[2]
 TOY = "shouted_constant"
 TOY_TARGET = "tests.validation.toy_faithful_kind:variant"
 
@@ -85,3 +90,12 @@ def test_a_name_is_registered_once():
     with REGISTRY.registered(TOY, TOY_TARGET), pytest.raises(ValueError, match="registered already"):
         REGISTRY.register(TOY, TOY_TARGET)
     assert TOY not in REGISTRY
+
+
+def test_no_kind_is_imported_before_variants_are_made():
+    """The registry is the one list of kinds: importing the package must not load (or need) any of them."""
+    code = ("import sys, validation.faithful as f\n"
+            "print(sorted(m for m in sys.modules if m.rsplit('.', 1)[-1] in f.REGISTRY))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

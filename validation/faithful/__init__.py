@@ -18,7 +18,8 @@ decides what it states, for the judges too). The kinds, one module each, in `REG
 
 To add a kind: a module here with a function ``variant(subject: Subject) -> Rewrite | None`` (what
 `variant.py` describes; `rewriter.py`, `facts.py` and `guards.py` hold what the kinds share), and one line
-in `REGISTRY`. Its registry name is its variant's `kind`, its id (``faithful:<name>``) and the key of the
+in `REGISTRY`. Nothing here imports a kind's module: the registry loads it when variants are made. Its
+registry name is its variant's `kind`, its id (``faithful:<name>``) and the key of the
 gate's evidence; the registry's order is the order the variants are made and reported in.
 
 The variants are generated from the reference's text with libcst (never imported here); they run in the
@@ -32,7 +33,6 @@ from core.analysis.statements import Statements, leaves_stated, message_stated, 
 from core.registry import Registry
 from validation.faithful.facts import MethodFacts
 from validation.faithful.helpers import HELPERS, SHORT_FLOAT_DIGITS, is_computed_float, significant_digits
-from validation.faithful.text_format import reword
 from validation.faithful.variant import FaithfulVariant, Rewrite, Subject, VariantKind
 
 REGISTRY: Registry = Registry("faithful-variant kind", {
@@ -56,4 +56,4 @@ def faithful_variants(source: str, class_name: str, skeleton: str) -> list[Faith
 
 __all__ = ["REGISTRY", "faithful_variants", "FaithfulVariant", "Rewrite", "Subject", "VariantKind", "MethodFacts",
            "Statements", "skeleton_statements", "message_stated", "leaves_stated", "HELPERS", "SHORT_FLOAT_DIGITS",
-           "is_computed_float", "significant_digits", "reword"]
+           "is_computed_float", "significant_digits"]
