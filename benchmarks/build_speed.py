@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/build_speed.py --compare faithful   # faithful variants on against off
 
 `--compare schemata` (the default) times the mutant-schema runner against the old one; `--compare faithful`
-times the gate with its faithful variants (validation/faithful.py) against the gate without them, and says
+times the gate with its faithful variants (validation/faithful/) against the gate without them, and says
 how many tasks each released (the variants reject over-specified candidates, so the releases differ).
 
 The stages run as the build runs them (the stage objects of `pipeline/stages/`, without Prefect) in a

@@ -5,6 +5,7 @@
 - `validation.gate`: `validate_candidate(candidate, policy, pool) -> GateReport` (one candidate; many are a
   stage's items, run by the driver in pipeline/stages/driver.py).
 - `validation.policy`: `GatePolicy` (thresholds; the issue's defaults).
+- `validation.faithful`: the faithful variants, one module per kind, in a `Registry`.
 - `validation.sandbox.interaction`, `validation.mutation`: the tracer and the mutants the gate uses;
   `validation.schemata` puts a task's mutants into one module, through `mutation`'s public interface.
 - `validation.suite_runner`: the sandbox as `core`'s `SuiteRunner`, for the judges.

@@ -561,13 +561,13 @@ def _faithful_plan(report: _Report, candidate: Candidate, base: RunResult,
     plan = _FaithfulPlan(variants=[v for v in variants if selected[v.id]], selected=selected)
     for variant in variants:
         if not selected[variant.id]:  # nothing to run
-            plan.kinds[variant.kind.value] = {"sites": len(variant.sites), "passed": True, "tests_run": 0}
+            plan.kinds[variant.kind] = {"sites": len(variant.sites), "passed": True, "tests_run": 0}
     return plan
 
 
 def _faithful(report: _Report, candidate: Candidate, plan: _FaithfulPlan, policy: GatePolicy, pool: SandboxPool,
               verdicts: dict[str, dict] | None = None) -> None:
-    """Faithful variants must pass every test (see validation/faithful.py). `verdicts` are those the variants
+    """Faithful variants must pass every test (see validation/faithful/). `verdicts` are those the variants
     got riding in the mutants' sessions; the variants without one run in a batch of their own, in the
     mutants' way (a fork per variant, the suite collected once). Each variant that failed then runs once on
     its own, which names every failing test and the test line where it failed."""
@@ -584,7 +584,7 @@ def _faithful(report: _Report, candidate: Candidate, plan: _FaithfulPlan, policy
         verdicts.update({m["id"]: m for m in run.mutants})
     for variant in plan.variants:
         verdict = verdicts.get(variant.id)
-        row = kinds.setdefault(variant.kind.value, {"sites": len(variant.sites), "passed": None,
+        row = kinds.setdefault(variant.kind, {"sites": len(variant.sites), "passed": None,
                                                     "tests_run": len(plan.selected[variant.id])})
         if verdict is None:
             row["passed"] = None
@@ -603,7 +603,7 @@ def _faithful(report: _Report, candidate: Candidate, plan: _FaithfulPlan, policy
             continue
         lines = {t.test_id: (t.raised or {}).get("test_line") for t in own.tests}
         row["failing_tests"] = sorted(failing)
-        failed.append({"kind": variant.kind.value, "description": variant.description,
+        failed.append({"kind": variant.kind, "description": variant.description,
                        "sites": list(variant.sites), "diff": variant.diff(candidate.solution_code),
                        **({"open_words": list(variant.open_words)} if variant.open_words else {}),
                        "failing_tests": {t: {"outcome": o, "reason": r[:600], "line": lines.get(t)}

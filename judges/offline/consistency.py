@@ -12,7 +12,11 @@ test module next to the skeleton's interface and reports, under `tests_match_spe
   appear in the skeleton;
 - an ordered comparison (`obj.m() == [a, b]`) with a method whose order the skeleton does not state, in
   words ("alphabetically", "oldest first", "sorted by", in the method's docstring or a sentence of the
-  class docstring naming it) or by documented indices (`order_stated`).
+  class docstring naming it) or by documented indices.
+
+What counts as stated (an order, a message, a text) is `core.analysis.statements`'s rule, the one the gate's
+faithful variants and the mined tests use too: were the rules two, the gate could reject for an unstated
+order a test this judge accepts as stated, or the other way round.
 
 Which expressions are instances of the class is found the way a reader would: names assigned from
 `ClassName(...)`, fixtures and helpers that return one, `self.x = ClassName(...)` in unittest set-ups, and
@@ -27,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.analysis.interface import Interface, read_interface
+from core.analysis.statements import expected_text_stated, interface_statements, order_stated
 from core.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
 from core.suite_runs import SuiteRunner
 from judges.config import JudgesConfig
@@ -34,19 +39,6 @@ from judges.protocol import abstention, decision_from_findings
 
 VERSION = "2"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
 MAX_NOTES = 6
-# An order stated in words: a sort key or direction, a named order, which item comes first, a layout read in
-# a fixed direction, or a sequence turned into another (split, encoded) or built step by step. Bare "row",
-# "column", "left" or "top" are not among them: "Check one row against the schema" states no order.
-ORDER_WORDS = re.compile(
-    r"\b(order(ed|ing)?|sort(ed|s)?|alphabetical(ly)?|lexicographic(al|ally)?|ascending|descending|"
-    r"increasing|decreasing|chronological(ly)?|first|last|oldest|newest|earliest|latest|position(s)?|index|"
-    r"sequence|insertion|reverse(d)?|rank(ed|ing)?|before|after|then|ties|repeatedly|in turn|turn\b.{0,40}?\binto|"
-    r"top to bottom|bottom to top|left to right|right to left|row by row|line by line|"
-    r"per (row|line|second|minute|hour|day|week|month|year)|"
-    r"(comma|space|newline|tab)-separated|split|fifo|lifo)\b", re.IGNORECASE)
-# Words that give a stored item a place: an item with an index, position or number has an order.
-_INDEX_WORDS = r"(index|indices|indexes|position|positions|number|numbers)"
-_REGEX_META = re.compile(r"[.*+?^$()\[\]{}|]+")
 _RAISES = {"raises", "assertRaises", "assertRaisesRegex"}
 
 
@@ -106,20 +98,13 @@ def _called_methods(nodes: list[ast.AST], found: _Instances) -> set[str]:
     return out
 
 
-def _stated(text: str, interface: Interface) -> bool:
-    """Whether every literal chunk of a message (regex metacharacters split it) appears in the skeleton."""
-    plain = re.sub(r"\\(.)", r"\1", text)
-    chunks = [c.strip() for c in _REGEX_META.split(plain) if len(c.strip()) >= 3]
-    skeleton = interface.text.lower()
-    return all(c.lower() in skeleton for c in chunks)
-
-
 class _TestReader:
     """Walks one test module and collects the problems, each as "<test>:<line>: <what>"."""
 
     def __init__(self, tree: ast.Module, interface: Interface) -> None:
         self.tree = tree
         self.interface = interface
+        self.statements = interface_statements(interface)
         self.found = _find_instances(tree, interface.class_name)
         self.declared = interface.declared_names()
         self.problems: list[str] = []
@@ -174,7 +159,7 @@ class _TestReader:
             pattern = next((k.value for k in call.keywords if k.arg in ("match", "expected_regex")), None)
             if pattern is None and kind == "assertRaisesRegex" and len(call.args) > 1:
                 pattern = call.args[1]
-            if isinstance(pattern, ast.Constant) and isinstance(pattern.value, str) and not _stated(pattern.value, self.interface):
+            if isinstance(pattern, ast.Constant) and isinstance(pattern.value, str) and not expected_text_stated(pattern.value, self.interface.text):
                 self.add(node, f"expects the exact message {pattern.value!r}, which the skeleton does not state")
 
     def _expected(self, node: ast.AST, expected: list[str], methods: set[str]) -> None:
@@ -191,7 +176,7 @@ class _TestReader:
         strings = [c.value for c in ast.walk(test) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
         text = ast.unparse(test)
         if any(re.search(rf"\b{re.escape(n)}\.(value|exception)\b", text) for n in self.raises_names):
-            unstated = [s for s in strings if len(s.strip()) >= 3 and not _stated(re.escape(s), self.interface)]
+            unstated = [s for s in strings if len(s.strip()) >= 3 and not expected_text_stated(re.escape(s), self.interface.text)]
             if unstated:
                 self.add(node, f"asserts the exception message {unstated[0]!r}, which the skeleton does not state")
         for call in ast.walk(test):
@@ -216,52 +201,8 @@ class _TestReader:
             method = self.interface.methods.get(call.func.attr)
             if method is None:
                 continue  # reported as undeclared already
-            if (method.returns or "").startswith(("tuple[", "Tuple[")) and "..." not in (method.returns or ""):
-                continue  # a fixed-size tuple: its positions are its meaning
-            if not order_stated(self.interface, method.name):
+            if not order_stated(self.statements, method.name):
                 self.add(node, f"compares {method.name}() with an ordered sequence, but its docstring states no order")
-
-
-def _sentences(text: str) -> list[str]:
-    """Sentences and docstring fields (``:return: ...``, ``Returns:`` blocks), as units of meaning."""
-    return [u for u in re.split(r"(?<=[.;!?])\s+|\n\s*\n|\n(?=\s*:)", text) if u.strip()]
-
-
-def order_stated(interface: Interface, method: str) -> bool:
-    """Whether the skeleton states the order of what `method` returns.
-
-    Stated in words: the method's docstring says it (`ORDER_WORDS`), or a sentence of the class docstring
-    that names the method does. Implied by documented indices: the items a method named for what it lists
-    returns (``equations`` -> "equation") are given an index or a number elsewhere in the skeleton ("return:
-    the index of the new equation", "Attempt numbers are supplied by the caller"), or carry one in their
-    documented format (``"<attempt>:<outcome>"``, ``"line N: reason"``): numbered items listed in another
-    order than their numbers would be perverse, and no reader expects it.
-    """
-    return _order_stated(interface, method, set())
-
-
-def _order_stated(interface: Interface, method: str, seen: set[str]) -> bool:
-    seen.add(method)
-    doc = interface.methods[method].docstring
-    if ORDER_WORDS.search(doc):
-        return True
-    # "rows as described in :meth:`schedule`": the order another method states, by reference
-    if any(_order_stated(interface, other, seen) for other in interface.words(method) - seen
-           if other in interface.methods and re.search(rf"(``|`){re.escape(other)}(\(\))?`", doc)):
-        return True
-    named = re.compile(rf"(``{re.escape(method)}(\(\))?``|:meth:`~?(\w+\.)?{re.escape(method)}`)")
-    if any(named.search(s) and ORDER_WORDS.search(s) for s in _sentences(interface.class_doc)):
-        return True
-    if re.search(r"<[^<>]*\b(n|i|no|num|number|index|seq|step|round|attempt)\b[^<>]*>|\b(line|item|step|round) [NnKk]\b", doc):
-        return True
-    plural = method.split("_")[-1]  # a method named for what it lists: `equations`, `entries`
-    if not plural.endswith("s") or plural.endswith("ss") or len(plural) < 4:
-        return False
-    noun = plural[:-3] + "y" if plural.endswith("ies") else plural[:-1]
-    indexed = re.compile(rf"\b{re.escape(noun)}s? {_INDEX_WORDS}\b|\b{_INDEX_WORDS} of (the |an? |each |every )?"
-                         rf"(new |added |stored )?{re.escape(noun)}\b", re.IGNORECASE)
-    docs = [interface.class_doc] + [m.docstring for m in interface.methods.values()]
-    return any(indexed.search(d) for d in docs)
 
 
 class ConsistencyJudge:

@@ -5,7 +5,9 @@ Two criteria, both decidable without a model:
 - `spec_clear`: every public method (and `__init__`) has a docstring that mentions each of its parameters,
   says what it returns (when the reference returns a value), and names every exception the reference
   raises in that method (or a base class of it). "Mentions" is deliberately lenient (a `:param x:` field or
-  the word `x` in prose both count): the judge looks for omissions, not for a docstring style.
+  the word `x` in prose both count): the judge looks for omissions, not for a docstring style. The rule is
+  `core.analysis.statements.omissions`: mining completes an author's docstrings by it, so what a task must
+  state is defined once.
 - `reference_correct`: the docstring examples (``>>>`` lines) of the skeleton run against the reference in
   the sandbox, one run per candidate through the `SuiteRunner` the judge is handed (the reference is
   untrusted and never runs in this process); an example whose output differs is a finding. With no
@@ -18,9 +20,9 @@ import ast
 import doctest
 import json
 import re
-from dataclasses import dataclass
 
 from core.analysis.interface import Interface, read_interface
+from core.analysis.statements import omissions
 from core.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
 from core.suite_runs import SuiteRunner
 from judges.config import JudgesConfig
@@ -31,85 +33,6 @@ VERSION = "2"  # bump when a rule changes: it is part of the judge spec, hence o
 EXAMPLES_TEST = "test_docstring_examples.py"
 MAX_NOTES = 6  # problems listed in one finding's note
 _UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
-_RETURN_WORDS = re.compile(r"\b(returns?|returned|whether)\b", re.IGNORECASE)
-
-
-def _raised_names(solution: str, class_name: str) -> dict[str, set[str]]:
-    """Method name -> exception class names raised by `raise Name(...)` / `raise Name` in its body."""
-    tree = ast.parse(solution)
-    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
-    out: dict[str, set[str]] = {}
-    for item in node.body if node else []:
-        if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        names = set()
-        for sub in ast.walk(item):
-            if isinstance(sub, ast.Raise) and sub.exc is not None:
-                target = sub.exc.func if isinstance(sub.exc, ast.Call) else sub.exc
-                name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
-                if name and name[0].isupper():  # `raise error` re-raises a variable: not a new exception
-                    names.add(name)
-        out[item.name] = names
-    return out
-
-
-def _returns_value(solution: str, class_name: str) -> set[str]:
-    """Methods of the reference with a `return <value>` (other than `return None`) in their own body."""
-    tree = ast.parse(solution)
-    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
-    out = set()
-    for item in node.body if node else []:
-        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            returns = [s for s in ast.walk(item) if isinstance(s, ast.Return) and s.value is not None
-                       and not (isinstance(s.value, ast.Constant) and s.value.value is None)]
-            yields = any(isinstance(s, (ast.Yield, ast.YieldFrom)) for s in ast.walk(item))
-            if returns or yields:
-                out.add(item.name)
-    return out
-
-
-@dataclass(frozen=True)
-class Omission:
-    """What one public method's docstring leaves unstated, by the `spec_clear` rule."""
-
-    method: str
-    no_docstring: bool = False
-    params: tuple[str, ...] = ()  # parameters the docstring (and the class docstring) never mentions
-    returns: bool = False  # the reference returns a value and the docstring never says what
-    exceptions: tuple[str, ...] = ()  # raised by the reference, named by no docstring (nor a base class)
-
-    def lines(self) -> list[str]:
-        if self.no_docstring:
-            return [f"{self.method}: no docstring"]
-        out = [f"{self.method}: parameter(s) {', '.join(self.params)} not described"] if self.params else []
-        out += [f"{self.method}: return value not described"] if self.returns else []
-        out += [f"{self.method}: raises {', '.join(self.exceptions)} without documenting it"] if self.exceptions else []
-        return out
-
-
-def omissions(interface: Interface, solution: str) -> list[Omission]:
-    """The public methods whose docstrings leave something unstated, in declaration order. Mining uses the
-    same rule to complete an author's docstrings from observed behaviour (pipeline/mining/derived_docs.py),
-    so that what a task must state is defined once."""
-    raised = _raised_names(solution, interface.class_name)
-    returning = _returns_value(solution, interface.class_name)
-    out = []
-    for method in interface.methods.values():
-        if not method.public or (method.name.startswith("__") and method.name != "__init__"):
-            continue
-        if not method.docstring.strip() and not (method.name == "__init__" and interface.class_doc.strip()):
-            out.append(Omission(method.name, no_docstring=True))  # a constructor may be described by its class
-            continue
-        words = interface.words(method.name)
-        missing = tuple(p for p in method.params if p not in words)
-        returns = (method.name in returning and method.name != "__init__" and not method.is_property
-                   and method.returns != "None" and not _RETURN_WORDS.search(method.docstring))
-        documented = interface.exceptions_named(words)
-        undocumented = tuple(sorted(e for e in raised.get(method.name, ())
-                                    if not any(interface.is_subclass(e, d) for d in documented)))
-        if missing or returns or undocumented:
-            out.append(Omission(method.name, params=missing, returns=returns, exceptions=undocumented))
-    return out
 
 
 def documentation_problems(interface: Interface, solution: str) -> list[str]:

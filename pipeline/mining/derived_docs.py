@@ -38,9 +38,9 @@ import libcst as cst
 
 from core.analysis.class_model import analyse
 from core.analysis.interface import read_interface
+from core.analysis.statements import omissions
 from core.records import RejectReason
 from core.scenarios import CLASS, MAIN, Arg, Scenario
-from judges.offline.specification import omissions
 from pipeline.mining.candidates import module_name_for
 from pipeline.mining.filters import Drop
 from pipeline.mining.pools import static_pools
@@ -299,7 +299,7 @@ def docstring_for(seen: MethodObservations, examples: Sequence[str]) -> str:
 
 def addendum_for(seen: MethodObservations, omission: Any) -> str | None:
     """What to append to an author's docstring that leaves out parameters, the return value or raised
-    exceptions (a `judges.offline.specification.Omission`): only the omitted parts the oracle observed, under
+    exceptions (a `core.analysis.statements.Omission`): only the omitted parts the oracle observed, under
     the derived marker; None when it observed none of them."""
     parts: list[str] = []
     params = _parameter_lines(seen, omission.params) if omission.params else []
@@ -475,7 +475,7 @@ def _observe_class(pool: Any, class_name: str, slice_code: str, names: Sequence[
 
 def left_out(slice_code: str, class_name: str) -> list[Any]:
     """The author's docstrings that leave out a parameter, the return value or a raised exception, by the
-    specification judge's rule (`judges.offline.specification.omissions`, so that what a task must state is
+    specification judge's rule (`core.analysis.statements.omissions`, so that what a task must state is
     defined once); [] when the class cannot be read."""
     try:
         return [o for o in omissions(read_interface(slice_code, class_name), slice_code) if not o.no_docstring]

@@ -85,7 +85,7 @@ FAITHFUL_KINDS = (("message", "exception messages reworded"), ("float_ulp", "com
 
 
 def faithful_section(tasks: Sequence[Task], funnel: Funnel) -> str:
-    """How the release was checked against tests that fail correct implementations (validation/faithful.py)."""
+    """How the release was checked against tests that fail correct implementations (validation/faithful/)."""
     checked = [t for t in tasks if t.metrics.get("faithful_variants") is not None]
     # The gate's count is every candidate it found over-specified; the repair round's, those still rejected
     # after their failing checks were weakened or dropped.

@@ -1,6 +1,6 @@
 """Faithful variants against a release's tasks: which released tests fail a correct implementation.
 
-The gate runs the variants on every candidate of a build (validation/faithful.py); this runs them on a
+The gate runs the variants on every candidate of a build (validation/faithful/); this runs them on a
 release that exists, made by any build (an older one, or another tool's ClassEval-format data turned into
 a release), so a maintainer can measure how many of its tasks are over-specified and in what way.
 """

@@ -3,8 +3,8 @@
 The oracle writes what the reference returned as the expected value, `assert ledger.entries() == ["b", "a"]`;
 when the method's docstring never says in what order it lists its items (insertion, sorted, newest first),
 an implementation that returns the same items in another order is correct by the skeleton, and fails. The
-consistency judge rejects such a test (`judges.offline.consistency.order_stated`, the rule used here too, so
-that "order stated" is defined once); in a corpus build it was the most common reason it rejected a mined
+consistency judge rejects such a test (by `core.analysis.statements.order_stated`, the rule used here and by
+the gate's faithful variants too); in a corpus build it was the most common reason it rejected a mined
 class. For a method whose order is unstated the test compares the sorted lists instead. Seeds and their
 variants have docstrings written with their tests and are left as they are.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from core.analysis.interface import read_interface
-from judges.offline.consistency import order_stated
+from core.analysis.statements import interface_statements, order_stated
 
 
 def unordered_methods(source: str, class_name: str) -> frozenset[str]:
@@ -24,7 +24,8 @@ def unordered_methods(source: str, class_name: str) -> frozenset[str]:
         interface = read_interface(source, class_name)
     except (SyntaxError, LookupError, ValueError):
         return frozenset()
-    return frozenset(name for name in interface.methods if not order_stated(interface, name))
+    statements = interface_statements(interface)
+    return frozenset(name for name in interface.methods if not order_stated(statements, name))
 
 
 def order_free_assertion(expr: str, literal: str) -> str | None:

@@ -13,9 +13,10 @@ docstrings written with them, and are left as they are.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Callable
 from typing import Any
+
+from core.analysis.statements import exception_named
 
 DERIVED = "derived"
 """The generator parameter `docstrings` of a candidate whose missing docstrings were derived offline."""
@@ -23,7 +24,8 @@ DERIVED = "derived"
 
 def documented_raises(source: str, class_name: str) -> Callable[[Any], bool]:
     """A predicate on scenario runs (`ScenarioRun`): true when every exception the run raised is named by the
-    docstring of the method that raised it, or by the class docstring."""
+    docstring of the method that raised it, or by the class docstring (`core.analysis.statements.exception_named`,
+    the rule that says what a docstring documents)."""
     tree = ast.parse(source)
     node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name)
     class_doc = ast.get_docstring(node) or ""
@@ -32,8 +34,7 @@ def documented_raises(source: str, class_name: str) -> Callable[[Any], bool]:
 
     def shows(run: Any) -> bool:  # a ScenarioRun
         for step, outcome in zip(run.scenario.steps, run.steps):
-            if outcome.get("kind") == "raise" and not re.search(rf"\b{re.escape(outcome['exc'])}\b",
-                                                               docs.get(step.method, class_doc)):
+            if outcome.get("kind") == "raise" and not exception_named(outcome["exc"], docs.get(step.method, class_doc)):
                 return False
         return True
 

@@ -1,6 +1,6 @@
 """Weakening over-specified tests: what the test writer does with a test that fails a faithful variant.
 
-The gate names, for each faithful variant that failed (validation/faithful.py), every failing test and the
+The gate names, for each faithful variant that failed (validation/faithful/), every failing test and the
 line of the test where it failed. A test fails a faithful variant only by checking something the skeleton
 leaves open, so that check is weakened to what the skeleton states, or dropped:
 
