@@ -13,7 +13,8 @@ driver (`run_stage`, and `Driver` for a whole build) owns everything else, the s
   start) is tried again, at most `RETRIES` times; its last attempt writes what it got as the item's data;
 - the funnel: each stage's counts are recorded in the run's `funnel.json` as it finishes.
 
-A command's stage over inputs it was handed (`InputStage`: the `validate` and `judge` commands) runs
+A command's stage over inputs it was handed (`InputStage`: the `validate`, `judge` and `release faithful`
+commands) runs
 through the same driver, on threads, and writes nothing.
 
 Executors run the items and nothing else: `ThreadExecutor` here (tests, benchmarks, commands), Prefect
@@ -170,7 +171,7 @@ class RecordStage(_OneWave):
 
 class InputStage(_OneWave):
     """Defaults for a stage of a command over inputs it was handed rather than a run's records (the
-    `validate` and `judge` commands): nothing is read from or written to a run, so nothing is resumed; an
+    `validate`, `judge` and `release faithful` commands): nothing is read from or written to a run, so nothing is resumed; an
     item is an input's position, its work returns the input's result as its note, and the stage's result is
     the notes in input order."""
 
