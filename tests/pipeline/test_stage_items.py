@@ -62,13 +62,7 @@ FLAKY: list[bool] = []
 
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch) -> ArtifactStore:
-    def enhance_seeds(seeds, config, *, pool, jobs=1, on_done=None):
-        for seed in seeds:
-            yield from _made([seed])
-            if on_done is not None:
-                on_done()
-
-    monkeypatch.setattr("pipeline.stages.synthesis.enhance_seeds", enhance_seeds)
+    monkeypatch.setattr("pipeline.stages.synthesis.enhance_seed", lambda seed, config, *, pool: _made([seed]))
     monkeypatch.setattr("pipeline.stages.synthesis.compose_guarded", lambda pair, config, *, pool: _made(list(pair)))
     monkeypatch.setattr("validation.sandbox.SandboxPool", lambda *args, **kwargs: nullcontext(object()))
     FLAKY.clear()
@@ -123,7 +117,7 @@ def test_a_finished_item_or_stage_is_not_run_again(store: ArtifactStore, monkeyp
     serial = _Serial()
     counts = run_stage(enhance, ctx, serial)
     assert "Math_Stats/histogram" not in serial.given[0]  # resumed: the written item is skipped
-    monkeypatch.setattr("pipeline.stages.synthesis.enhance_seeds", lambda *a, **k: pytest.fail("made again"))
+    monkeypatch.setattr("pipeline.stages.synthesis.enhance_seed", lambda *a, **k: pytest.fail("made again"))
     assert enhance.run_one(ctx, "Math_Stats/histogram", None, last_attempt=True) == first
     assert len(first.candidate_ids) == 2 and first.count.accepted == 2
     assert run_stage(enhance, ctx, serial) == counts and len(serial.given) == 1  # done marker: nothing run
