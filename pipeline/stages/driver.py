@@ -306,11 +306,10 @@ class Driver:
         self.funnel = Funnel(run_id=ctx.run_id)
         self._clock = time.perf_counter()
 
-    def run(self, stage: StageWork[R], executor: Executor | None = None) -> R:
-        result = run_stage(stage, self.ctx, executor or self._executor_for(stage))
-        if isinstance(result, dict):
-            self.record(stage.stage, result)
-        return result
+    def run(self, stage: StageWork[Counts], executor: Executor | None = None) -> Counts:
+        counts = run_stage(stage, self.ctx, executor or self._executor_for(stage))
+        self.record(stage.stage, counts)
+        return counts
 
     def _executor_for(self, stage: StageWork) -> Executor | None:
         return None if stage.in_process else self.executor
@@ -327,7 +326,3 @@ class Driver:
         recorded = runs.read_funnel(store, run_id).stages
         if any(recorded.get(step) != count for step, count in counts.items()):
             store.write_run_file(run_id, runs.FUNNEL_FILE, self.funnel.to_json() + "\n")
-
-    def elapsed(self) -> float:
-        """Wall time since the last recorded stage ended."""
-        return time.perf_counter() - self._clock
