@@ -15,15 +15,16 @@ from rich.table import Table
 
 from core import settings as paths
 from core.errors import InputError
+from core.records import JsonValue
 from core.store import atomic_write_text
 from models.client import Budget, ModelClient
 from models.preflight import check_model
 from pipeline.evaluation.baselines import BASELINES
-from pipeline.evaluation.harness import EvalSettings, evaluate
+from pipeline.evaluation.harness import EvalRun, EvalSettings, evaluate
 from pipeline.evaluation.leaderboard import results_dir, save_run, write_leaderboard
 from pipeline.evaluation.solver import model_asker
-from pipeline.evaluation.strategies import STRATEGIES
-from pipeline.evaluation.tasks import load_eval_tasks, resolve_release, select_tasks
+from pipeline.evaluation.strategies import STRATEGIES, Ask
+from pipeline.evaluation.tasks import EvalTask, UnreadableTask, load_eval_tasks, resolve_release, select_tasks
 from validation.sandbox import SandboxPool
 
 console = Console(emoji=False)
@@ -131,7 +132,8 @@ def _checked_arguments(model: str, api_base: str | None, after: str | None, k: s
     return ks
 
 
-def _tasks_to_evaluate(release: str, after: str | None, limit: int | None) -> tuple[Path, list, list]:
+def _tasks_to_evaluate(release: str, after: str | None,
+                       limit: int | None) -> tuple[Path, list[EvalTask], list[UnreadableTask]]:
     """The release's source, the tasks chosen from it, and those that could not be read (warned about
     before the run, so a long run does not hide them)."""
     source = resolve_release(release, paths.artifacts_dir() / "releases")
@@ -147,7 +149,7 @@ def _tasks_to_evaluate(release: str, after: str | None, limit: int | None) -> tu
 
 
 def _asker(settings: EvalSettings, *, no_cache: bool,
-           max_cost: float | None) -> tuple[Callable | None, Callable[[], dict] | None]:
+           max_cost: float | None) -> tuple[Ask | None, Callable[[], dict[str, JsonValue]] | None]:
     """How the model is asked and what its calls spent (neither for a baseline, which asks no model)."""
     if settings.is_baseline:
         return None, None
@@ -157,7 +159,7 @@ def _asker(settings: EvalSettings, *, no_cache: bool,
     return ask, lambda: client.usage().model_dump(mode="json")
 
 
-def _run_failed(run, model: str, unreadable: list) -> bool:  # noqa: ANN001 - an evaluation run
+def _run_failed(run: EvalRun, model: str, unreadable: list[UnreadableTask]) -> bool:
     """Whether the command must exit 1: tasks left out unread, or a reference baseline that fails a task
     (a broken task, a library missing from the sandbox, or a broken harness). Each cause is printed."""
     failed = False
