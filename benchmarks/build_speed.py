@@ -41,6 +41,7 @@ from pipeline.stages.gate import GateStage
 from pipeline.stages.judge import JudgeStage
 from pipeline.stages.release import ReleaseStage
 from pipeline.stages.repair import RepairStage
+from pipeline.stages.runs import finished_outcome
 from pipeline.stages.seeds import SeedsStage, default_run_id, load_seed_records
 from pipeline.stages.synthesis import SynthesisStage
 
@@ -71,7 +72,8 @@ def _gate_and_release(artifacts: Path, run_id: str, config: BuildConfig) -> tupl
     _timed("repair", walls, lambda: driver.run(RepairStage()))
     if config.judges.enabled:  # as the build does: the release takes the judges' survivors only
         _timed("judge", walls, lambda: driver.run(JudgeStage()))
-    outcome = _timed("release", walls, lambda: driver.run(ReleaseStage(driver.funnel)))
+    _timed("release", walls, lambda: driver.run(ReleaseStage(driver.funnel)))
+    outcome = finished_outcome(store, run_id)
     print(f"  {outcome.message}")
     return walls, gate.received, format_profile(step_times())
 

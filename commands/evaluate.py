@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -13,15 +15,16 @@ from rich.table import Table
 
 from core import settings as paths
 from core.errors import InputError
+from core.records import JsonValue
 from core.store import atomic_write_text
 from models.client import Budget, ModelClient
 from models.preflight import check_model
 from pipeline.evaluation.baselines import BASELINES
-from pipeline.evaluation.harness import EvalSettings, evaluate
+from pipeline.evaluation.harness import EvalRun, EvalSettings, evaluate
 from pipeline.evaluation.leaderboard import results_dir, save_run, write_leaderboard
 from pipeline.evaluation.solver import model_asker
-from pipeline.evaluation.strategies import STRATEGIES
-from pipeline.evaluation.tasks import load_eval_tasks, resolve_release, select_tasks
+from pipeline.evaluation.strategies import STRATEGIES, Ask
+from pipeline.evaluation.tasks import EvalTask, UnreadableTask, load_eval_tasks, resolve_release, select_tasks
 from validation.sandbox import SandboxPool
 
 console = Console(emoji=False)
@@ -91,32 +94,11 @@ def eval_command(
     Writes every completion to artifacts/evaluations/<release>/runs/ and rebuilds that release's
     leaderboard.md. The reference baseline must score 100%: below that the command exits 1.
     """
-    import re
-
-    keys = paths.Settings.from_environment().model_keys
-    check_model(model, keys, api_base=api_base, baselines=BASELINES)  # a typo or a missing key: exit 2 before any work
-    if after is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", after):
-        raise InputError(f"--after {after!r}: expected an ISO date, YYYY-MM-DD")
-    ks = _ks(k)
-    if ks[-1] > n:
-        raise InputError(f"--k {k}: pass@{ks[-1]} needs --n of at least {ks[-1]} (got {n})")
-    source = resolve_release(release, paths.artifacts_dir() / "releases")
-    readable, unreadable = load_eval_tasks(source)
-    for task in unreadable:  # reported before the run, so a long run does not hide them
-        err_console.print(f"[yellow]warning[/yellow] task {escape(task.task_id)} left out: {escape(task.reason)}",
-                          highlight=False, soft_wrap=True)
-    tasks = select_tasks(readable, after=after, limit=limit)
-    if not tasks:
-        raise InputError(f"{source}: no task to evaluate" + (f" with a source date after {after}" if after else "")
-                         + (f" ({len(unreadable)} could not be read)" if unreadable else ""))
+    ks = _checked_arguments(model, api_base, after, k, n)
+    source, tasks, unreadable = _tasks_to_evaluate(release, after, limit)
     settings = EvalSettings(model=model, strategies=_strategies(strategy), n=n, ks=ks, temperature=temperature,
                             api_base=api_base, jobs=jobs)
-    ask = usage = None
-    if not settings.is_baseline:
-        client = ModelClient(paths.artifacts_dir() / "cache" / "models", use_cache=not no_cache,
-                             budget=Budget(max_cost_usd=max_cost), max_concurrency=jobs)
-        ask = model_asker(client, model, temperature=temperature, api_base=api_base)
-        usage = lambda: client.usage().model_dump(mode="json")  # noqa: E731
+    ask, usage = _asker(settings, no_cache=no_cache, max_cost=max_cost)
     with SandboxPool(jobs=jobs, limits=settings.limits()) as pool:
         run = evaluate(tasks, settings, pool, ask, source=str(source), usage=usage)
     folder = results_dir(paths.artifacts_dir(), source)
@@ -133,6 +115,53 @@ def eval_command(
         raise typer.Exit(1)
     board = write_leaderboard(folder, folder.name)
     console.print(f"every completion: {run_path}\nleaderboard: {board}", highlight=False, soft_wrap=True)
+    if _run_failed(run, model, unreadable):
+        raise typer.Exit(1)
+
+
+def _checked_arguments(model: str, api_base: str | None, after: str | None, k: str, n: int) -> tuple[int, ...]:
+    """The k of the reported Pass@k, once the model, the date and the k are known to be usable: a typo or a
+    missing key exits 2 before any work."""
+    keys = paths.Settings.from_environment().model_keys
+    check_model(model, keys, api_base=api_base, baselines=BASELINES)
+    if after is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", after):
+        raise InputError(f"--after {after!r}: expected an ISO date, YYYY-MM-DD")
+    ks = _ks(k)
+    if ks[-1] > n:
+        raise InputError(f"--k {k}: pass@{ks[-1]} needs --n of at least {ks[-1]} (got {n})")
+    return ks
+
+
+def _tasks_to_evaluate(release: str, after: str | None,
+                       limit: int | None) -> tuple[Path, list[EvalTask], list[UnreadableTask]]:
+    """The release's source, the tasks chosen from it, and those that could not be read (warned about
+    before the run, so a long run does not hide them)."""
+    source = resolve_release(release, paths.artifacts_dir() / "releases")
+    readable, unreadable = load_eval_tasks(source)
+    for task in unreadable:
+        err_console.print(f"[yellow]warning[/yellow] task {escape(task.task_id)} left out: {escape(task.reason)}",
+                          highlight=False, soft_wrap=True)
+    tasks = select_tasks(readable, after=after, limit=limit)
+    if not tasks:
+        raise InputError(f"{source}: no task to evaluate" + (f" with a source date after {after}" if after else "")
+                         + (f" ({len(unreadable)} could not be read)" if unreadable else ""))
+    return source, tasks, unreadable
+
+
+def _asker(settings: EvalSettings, *, no_cache: bool,
+           max_cost: float | None) -> tuple[Ask | None, Callable[[], dict[str, JsonValue]] | None]:
+    """How the model is asked and what its calls spent (neither for a baseline, which asks no model)."""
+    if settings.is_baseline:
+        return None, None
+    client = ModelClient(paths.artifacts_dir() / "cache" / "models", use_cache=not no_cache,
+                         budget=Budget(max_cost_usd=max_cost), max_concurrency=settings.jobs)
+    ask = model_asker(client, settings.model, temperature=settings.temperature, api_base=settings.api_base)
+    return ask, lambda: client.usage().model_dump(mode="json")
+
+
+def _run_failed(run: EvalRun, model: str, unreadable: list[UnreadableTask]) -> bool:
+    """Whether the command must exit 1: tasks left out unread, or a reference baseline that fails a task
+    (a broken task, a library missing from the sandbox, or a broken harness). Each cause is printed."""
     failed = False
     if unreadable:
         err_console.print(f"[red]error[/red] {len(unreadable)} task(s) could not be read and were left out (listed "
@@ -146,9 +175,7 @@ def eval_command(
             err_console.print(f"[red]error[/red] the reference fails {len(failing)} task(s): {named} (a broken task, a "
                               "library missing from the sandbox, or a broken harness)", highlight=False, soft_wrap=True)
             failed = True
-    if failed:
-        raise typer.Exit(1)
-
+    return failed
 
 def _print(run) -> None:
     ks = sorted({kk for s in run.summaries for kk in s.class_pass_at_k}, key=int)

@@ -19,10 +19,14 @@ from core.settings import Settings
 from core.store import ArtifactStore, atomic_write_text
 from pipeline.release.dataset_io import load_release, read_split
 from pipeline.release.diff import diff_rows
-from pipeline.release.faithful_check import check_release, summary
+from pipeline.release.faithful_check import summary
 from pipeline.release.manifest import verify_release
 from pipeline.release.naming import resolve_release
 from pipeline.release.publish import publish
+from pipeline.stages.driver import ThreadExecutor, command_context, run_stage
+from pipeline.stages.inputs import FaithfulOnInputs
+from validation.policy import GatePolicy
+from validation.sandbox import SandboxPool
 
 release_app = typer.Typer(help="Inspect and check releases.", no_args_is_help=True)
 console = Console(emoji=False)
@@ -101,7 +105,11 @@ def faithful_command(
 
     path = resolve_release(release, ArtifactStore(settings.artifacts_dir())).folder
     tasks = load_release(path)
-    figures = summary(check_release(tasks, jobs=jobs))
+    policy = GatePolicy()
+    with SandboxPool(jobs=jobs, limits=policy.limits()) as pool:
+        reports = run_stage(FaithfulOnInputs(tasks, policy), command_context(Settings.from_environment()),
+                            ThreadExecutor(jobs=jobs, pool=pool))
+    figures = summary(list(zip(tasks, reports)))
     console.print(f"{path}: {figures['checked']} of {figures['tasks']} tasks checked, {figures['failing']} fail a "
                   f"faithful variant", highlight=False, soft_wrap=True)
     for kind, row in figures["per_kind"].items():

@@ -35,6 +35,7 @@ class Folder(StrEnum):
     MINED = "mined"  # a mined class (MinedClass)
     MINE_BUILT = "mine_built"  # the candidate of a kept mined class, before the limit chooses
     MINE_WORK = "mine_work"  # one finished repository (MineWork)
+    RELEASE_TASKS = "release_tasks"  # the Task of one candidate the release takes, before the release is made
 
 
 # The stages that make candidates, in the order the gate takes (and the report lists) their candidates.

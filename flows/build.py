@@ -27,7 +27,6 @@ from core.funnel import Funnel
 from core.layout import Stage
 from core.settings import Settings
 from core.store import ArtifactStore, atomic_write_text
-from core.timing import add_time
 from flows.mapped import PrefectExecutor
 from flows.pools import close_shared_pools, end_worker_builds, start_worker_builds
 from flows.server_watch import api_url, start_watch
@@ -148,8 +147,7 @@ def _run_stages(ctx: RunContext) -> BuildSummary:
     driver.run(RepairStage())
     if config.judges.enabled:  # after the gate, on its survivors only; before release
         driver.run(JudgeStage())  # a funnel step per layer
-    result = driver.run(ReleaseStage(driver.funnel))
-    add_time("build", "release", driver.elapsed())
-    summary = _summary(store, result)
+    driver.run(ReleaseStage(driver.funnel))
+    summary = _summary(store, runs.finished_outcome(store, run_id))
     write_run_report(store, run_id)
     return summary

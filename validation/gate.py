@@ -48,11 +48,11 @@ from core.analysis.skeleton import make_skeleton
 from core.records import Candidate, CheckResult, GateReport, Origin, RejectReason, TestOutcome
 from core.timing import timed
 from validation.faithful import FaithfulVariant, faithful_variants
-from validation.mutation import generate_mutants
+from validation.mutation import Mutant, generate_mutants
 from validation.policy import GatePolicy
 from validation.sandbox import MutantJob, RunResult, SandboxJob, SandboxPool, SandboxUnavailable
 from validation.sandbox.interaction import interaction_summary
-from validation.schemata import generate_mutants_with_schema
+from validation.schemata import MutantSchema, generate_mutants_with_schema
 from validation.seam import recorded_parts, seam_edges, seam_summary
 
 # Most important first: a task that escapes or needs a package is rejected for that before anything else.
@@ -427,21 +427,41 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
     """The mutation score. `riders` are other forks that run in the mutants' sessions (the faithful variants:
     one collection of the suite per batch serves both, instead of a session of their own); their verdicts
     are returned by id, and are missing when the mutants could not be made or the run ended early."""
+    made = _made_mutants(report, candidate, policy)
+    if made is None:
+        return {}
+    mutants, schema = made
+    rows, to_run = _mutant_rows(report, mutants, schema, contexts)
+    verdicts = _run_mutants(candidate, [*to_run, *riders], schema, policy, pool, base_seconds)
+    rider_ids = {r.id for r in riders}
+    rider_verdicts = {i: verdicts.pop(i) for i in list(verdicts) if i in rider_ids}
+    _score_mutants(report, rows, verdicts, policy)
+    return rider_verdicts
+
+
+def _made_mutants(report: _Report, candidate: Candidate,
+                  policy: GatePolicy) -> tuple[list[Mutant], MutantSchema | None] | None:
+    """The sampled mutants (and their schema when configured); None, with the check reported (gated only
+    when a minimum score is set), when they could not be made."""
     try:
         with timed("gate", "mutants: generate"):
             if policy.mutant_schemata:
-                mutants, schema = generate_mutants_with_schema(candidate.solution_code, candidate.class_name,
-                                                               max_mutants=policy.max_mutants)
-            else:
-                mutants, schema = generate_mutants(candidate.solution_code, candidate.class_name,
-                                                   max_mutants=policy.max_mutants), None
+                return generate_mutants_with_schema(candidate.solution_code, candidate.class_name,
+                                                    max_mutants=policy.max_mutants)
+            return generate_mutants(candidate.solution_code, candidate.class_name,
+                                    max_mutants=policy.max_mutants), None
     except Exception as exc:  # noqa: BLE001
         report.check("mutation_score", None, policy.min_mutation_score, policy.min_mutation_score is None,
                      gated=policy.min_mutation_score is not None,
                      detail=f"mutants could not be made: {type(exc).__name__}: {exc}",
                      reason=RejectReason.LOW_MUTATION_SCORE)
-        return {}
-    test_file = test_file_name(candidate.module_name)
+        return None
+
+
+def _mutant_rows(report: _Report, mutants: Sequence[Mutant], schema: MutantSchema | None,
+                 contexts: dict[int, list[str]]) -> tuple[list[dict[str, Any]], list[MutantJob]]:
+    """A row per mutant, and a job for each with the tests that run its line (a mutant no test runs
+    survives without a run)."""
     rows: list[dict[str, Any]] = []
     to_run: list[MutantJob] = []
     measured_lines = sorted(contexts)
@@ -465,11 +485,17 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
             to_run.append(MutantJob(mutant.id, mutant.source, tuple(tests), switch))
         else:
             row.update(killed=False, why="no test runs this line")
-    # One collection of the suite per batch; batches run in parallel in the pool's workers. Split only over
-    # workers that are free now: when other candidates keep them busy (a build gates `jobs` at a time), a
-    # second batch would only pay the suite's collection again and wait for a worker.
+    return rows, to_run
+
+
+def _run_mutants(candidate: Candidate, to_run: list[MutantJob], schema: MutantSchema | None, policy: GatePolicy,
+                 pool: SandboxPool, base_seconds: float) -> dict[str, dict]:
+    """Every fork's verdict by id. One collection of the suite per batch; batches run in parallel in the
+    pool's workers. Split only over workers that are free now: when other candidates keep them busy (a build
+    gates `jobs` at a time), a second batch would only pay the suite's collection again and wait for a
+    worker."""
+    test_file = test_file_name(candidate.module_name)
     parts = max(1, min(pool.jobs, pool.spare("base")))
-    to_run += riders
     batches = [to_run[i::parts] for i in range(parts) if to_run[i::parts]]
     per_test = _mutant_test_seconds(policy, base_seconds)
 
@@ -487,9 +513,12 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
 
     with timed("gate", "mutants: run"), ThreadPoolExecutor(max_workers=max(1, len(batches))) as executor:
         results = list(executor.map(run_batch, batches))
-    verdicts = {m["id"]: m for result in results for m in result.mutants}
-    rider_ids = {r.id for r in riders}
-    rider_verdicts = {i: verdicts.pop(i) for i in list(verdicts) if i in rider_ids}
+    return {m["id"]: m for result in results for m in result.mutants}
+
+
+def _score_mutants(report: _Report, rows: list[dict[str, Any]], verdicts: dict[str, dict], policy: GatePolicy) -> None:
+    """Fill each row with its verdict and check the score over the mutants measured (a run that ended early
+    leaves some unmeasured: counted apart, never as survivors)."""
     for row in rows:
         if "killed" in row:
             continue
@@ -512,7 +541,6 @@ def _mutation(report: _Report, candidate: Candidate, contexts: dict[int, list[st
     report.check("mutation_score", round(score, 6) if score is not None else None, policy.min_mutation_score, ok,
                  gated=gated, detail=f"{killed} of {len(rows)} mutants killed", reason=RejectReason.LOW_MUTATION_SCORE,
                  evidence={"surviving": surviving[:50]})
-    return rider_verdicts
 
 
 def _tests_running(lines: Sequence[int], contexts: dict[int, list[str]] | None, missing: set[int],
@@ -659,29 +687,62 @@ def _python_supported(report: _Report, candidate: Candidate, pool: SandboxPool) 
 
 def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
                        pool: SandboxPool | None = None) -> GateReport:
-    """Run every check of the gate on one candidate and return its report (never raises for bad candidates)."""
+    """Run every check of the gate on one candidate and return its report (never raises for bad candidates).
+
+    Each step below adds its checks to the report in order and says whether the later ones can run, so a
+    report that stops early still shows every check made before the stop."""
     policy = policy or GatePolicy()
     if pool is None:
         with SandboxPool(jobs=1) as own_pool:
             return validate_candidate(candidate, policy, own_pool)
     report = _Report(candidate, pool)
     report.evidence["policy"] = policy.model_dump()
-    if not _python_supported(report, candidate, pool):
+    if not _python_supported(report, candidate, pool) or not _parses(report, candidate):
         return report.build()
+    own = [candidate.module_name, f"test_{candidate.module_name}"]
+    test_file = test_file_name(candidate.module_name)
+    files = {f"{candidate.module_name}.py": candidate.solution_code, test_file: candidate.test_code}
+    base = _base_run(report, candidate, files, test_file, policy, pool)
+    if not _base_usable(report, base):
+        return report.build()
+    bad = _base_failures(report, base, files, test_file, policy, pool, own)
+    if base.status not in ("completed",) or not base.collected or base.tampering:
+        return report.build()
+    contexts = _coverage_checks(report, base, policy)
+    with timed("gate", "interaction (static edges)"):
+        _interaction_checks(report, candidate, base, policy)
+        if candidate.origin is Origin.COMPOSED:
+            _seam_checks(report, candidate, base)
+    if policy.robustness:
+        with timed("gate", "robustness runs"):
+            _robustness(report, candidate, base, files, policy, pool, own)
+    with timed("gate", "vacuous run"):
+        _vacuous(report, candidate, policy, pool, _lines_per_test(base))
+    _strength_checks(report, candidate, base, contexts, policy, pool, failing=bool(bad))
+    return report.build()
+
+
+def _parses(report: _Report, candidate: Candidate) -> bool:
+    """Whether the solution and the tests parse and the solution defines the class at top level (else
+    rejected `syntax_error` or `malformed`: nothing can run)."""
     for label, code in (("solution", candidate.solution_code), ("tests", candidate.test_code)):
         try:
             tree = ast.parse(code)
         except SyntaxError as exc:
             report.reject(RejectReason.SYNTAX_ERROR, f"{label}_syntax", f"{label}: line {exc.lineno}: {exc.msg}")
-            return report.build()
+            return False
         if label == "solution" and not any(isinstance(n, ast.ClassDef) and n.name == candidate.class_name
                                            for n in tree.body):
             report.reject(RejectReason.MALFORMED, "class_missing",
                           f"solution does not define class {candidate.class_name!r} at top level")
-            return report.build()
-    own = [candidate.module_name, f"test_{candidate.module_name}"]
-    test_file = test_file_name(candidate.module_name)
-    files = {f"{candidate.module_name}.py": candidate.solution_code, test_file: candidate.test_code}
+            return False
+    return True
+
+
+def _base_run(report: _Report, candidate: Candidate, files: dict[str, str], test_file: str, policy: GatePolicy,
+              pool: SandboxPool) -> RunResult:
+    """The suite against the reference with per-test coverage and the interaction tracer: what every later
+    check reads. Recorded in the report as it comes back."""
     with timed("gate", "base run"):
         base = pool.run(SandboxJob(files=files, test_file=test_file, profile="base",
                                    coverage_file=f"{candidate.module_name}.py", per_test_contexts=True,
@@ -691,19 +752,32 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
     report.evidence["base_run"] = {"status": base.status, "counts": base.counts(), "notes": base.notes,
                                    "duration_seconds": round(base.duration_seconds, 3),
                                    "output_tail": base.output[-3000:]}
+    return base
+
+
+def _base_usable(report: _Report, base: RunResult) -> bool:
+    """Whether the base run says anything about the tests: not when it killed its worker, broke the sandbox
+    or collected nothing. A tampering run is rejected but read on, so the report says what else it did."""
     if base.status == "worker_died":
         report.reject(RejectReason.SANDBOX_VIOLATION, "worker_died",
                       "the run killed the sandbox worker (its parent process)")
-        return report.build()
+        return False
     if base.status == "error":
         report.reject(RejectReason.MALFORMED, "sandbox_error", base.notes)
-        return report.build()
+        return False
     if base.tampering:
         # The run's outcomes cannot be trusted: it fails whatever its tests reported, and no later check runs.
         report.reject(RejectReason.TAMPERING, "tampering", {"findings": base.tampering, "notes": base.notes})
     if not base.collected and not base.collection_errors and base.status == "completed":
         report.reject(RejectReason.NO_TESTS, "no_tests", "pytest collected zero tests")
-        return report.build()
+        return False
+    return True
+
+
+def _base_failures(report: _Report, base: RunResult, files: dict[str, str], test_file: str, policy: GatePolicy,
+                   pool: SandboxPool, own: list[str]) -> dict[str, tuple[str, str]]:
+    """Reject the base run's failures, each by its cause (a test bound to this machine's host name is
+    `env_dependent`, not a wrong test), then check that every test passed; returns the tests that did not."""
     bad = _non_passing(base, policy.allow_skipped)
     if base.status == "timeout":
         report.reject(RejectReason.TIMEOUT, "run_timeout", {"notes": base.notes})
@@ -731,32 +805,31 @@ def validate_candidate(candidate: Candidate, policy: GatePolicy | None = None,
     report.check("all_tests_pass", all_pass, True, all_pass,
                  detail=f"{len(base.collected) - len(bad)} of {len(base.collected)} collected tests pass"
                         + (f"; {len(base.collection_errors)} collection error(s)" if base.collection_errors else ""))
-    if base.status not in ("completed",) or not base.collected or base.tampering:
-        return report.build()
-    contexts = _coverage_checks(report, base, policy)
-    with timed("gate", "interaction (static edges)"):
-        _interaction_checks(report, candidate, base, policy)
-        if candidate.origin is Origin.COMPOSED:
-            _seam_checks(report, candidate, base)
-    if policy.robustness:
-        with timed("gate", "robustness runs"):
-            _robustness(report, candidate, base, files, policy, pool, own)
+    return bad
+
+
+def _lines_per_test(base: RunResult) -> dict[str, set[int]]:
+    """The reference's lines each test ran, from the base run's coverage contexts."""
     test_lines: dict[str, set[int]] = {}
     for line, contexts_of_line in ((base.coverage or {}).get("contexts") or {}).items():
         for test_id in contexts_of_line:
             if test_id:
                 test_lines.setdefault(test_id, set()).add(int(line))
-    with timed("gate", "vacuous run"):
-        _vacuous(report, candidate, policy, pool, test_lines)
-    plan = _faithful_plan(report, candidate, base, contexts or None) if policy.faithful_variants and not bad else None
+    return test_lines
+
+
+def _strength_checks(report: _Report, candidate: Candidate, base: RunResult, contexts: dict[int, list[str]],
+                     policy: GatePolicy, pool: SandboxPool, *, failing: bool) -> None:
+    """The mutation score and the faithful variants, as configured, when every test passed (a failing suite
+    says nothing of either). The variants ride in the mutants' sessions when both run."""
+    plan = _faithful_plan(report, candidate, base, contexts or None) if policy.faithful_variants and not failing else None
     rode: dict[str, dict] = {}
-    if policy.run_mutation and not bad:
+    if policy.run_mutation and not failing:
         rode = _mutation(report, candidate, contexts, policy, pool, base.duration_seconds,
                          riders=plan.forks() if plan is not None else ())
     if plan is not None:
         with timed("gate", "faithful variants"):
             _faithful(report, candidate, plan, policy, pool, rode)
-    return report.build()
 
 
 def check_faithful(candidate: Candidate, policy: GatePolicy, pool: SandboxPool) -> GateReport:

@@ -315,21 +315,49 @@ def analyse(source: str, class_name: str, bookkeeping: frozenset[str] = frozense
     tree = parsed(source).tree  # shared with class_facts and the other readers of this source; read only
     cls = find_class_node(tree, class_name)
     defs = [n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    methods, self_referencing = _method_models(defs, class_name)
+    init = next((d for d in defs if d.name == "__init__"), None)
+    model = ClassModel(
+        name=class_name,
+        docstring=_docstring(cls),
+        methods=methods,
+        fields=tuple(_init_fields(init)) if init is not None else (),
+        class_attributes=tuple(_class_attributes(cls)),
+        module_names=tuple(_module_names(tree, class_name)),
+        self_referencing=self_referencing,
+        source=source,
+    )
+    for method in methods.values():
+        method.reads -= bookkeeping
+        method.writes -= bookkeeping
+    _resolve_method_aliases(methods)
+    model.mutators = _close_mutators(methods)
+    return model
+
+
+def _method_kind(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """static, class, property, other (any other decorator, or async) or instance."""
+    decorators = [ast.unparse(d) for d in node.decorator_list]
+    if "staticmethod" in decorators:
+        return "static"
+    if "classmethod" in decorators:
+        return "class"
+    if "property" in decorators or any(d.endswith((".setter", ".deleter")) for d in decorators):
+        return "property"
+    if decorators or isinstance(node, ast.AsyncFunctionDef):
+        return "other"
+    return "instance"
+
+
+def _method_models(defs: list[ast.FunctionDef | ast.AsyncFunctionDef],
+                   class_name: str) -> tuple[dict[str, MethodModel], bool]:
+    """Each method's model by name (a property setter shares its getter's name: the first is kept), and
+    whether any method refers to the instance's own class."""
     names = {d.name for d in defs}
     methods: dict[str, MethodModel] = {}
     self_referencing = False
     for node in defs:
-        decorators = [ast.unparse(d) for d in node.decorator_list]
-        if "staticmethod" in decorators:
-            kind = "static"
-        elif "classmethod" in decorators:
-            kind = "class"
-        elif "property" in decorators or any(d.endswith((".setter", ".deleter")) for d in decorators):
-            kind = "property"
-        elif decorators or isinstance(node, ast.AsyncFunctionDef):
-            kind = "other"
-        else:
-            kind = "instance"
+        kind = _method_kind(node)
         model = MethodModel(
             name=node.name,
             kind=kind,
@@ -344,30 +372,43 @@ def analyse(source: str, class_name: str, bookkeeping: frozenset[str] = frozense
         for statement in node.body:
             visitor.visit(statement)
         self_referencing = self_referencing or visitor.self_referencing
-        if node.name in methods:  # a property setter shares its getter's name: keep the first
+        if node.name in methods:
             continue
         methods[node.name] = model
+    return methods, self_referencing
+
+
+def _init_fields(init: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The `self.<field>`s the constructor assigns, in the order first assigned."""
     fields: list[str] = []
-    init = next((d for d in defs if d.name == "__init__"), None)
-    if init is not None:
-        for sub in ast.walk(init):
-            targets: list[ast.expr] = []
-            if isinstance(sub, ast.Assign):
-                targets = list(sub.targets)
-            elif isinstance(sub, (ast.AnnAssign, ast.AugAssign)):
-                targets = [sub.target]
-            for target in targets:
-                elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
-                for element in elements:
-                    if isinstance(element, ast.Attribute) and isinstance(element.value, ast.Name) and element.value.id == "self":
-                        if element.attr not in fields:
-                            fields.append(element.attr)
+    for sub in ast.walk(init):
+        targets: list[ast.expr] = []
+        if isinstance(sub, ast.Assign):
+            targets = list(sub.targets)
+        elif isinstance(sub, (ast.AnnAssign, ast.AugAssign)):
+            targets = [sub.target]
+        for target in targets:
+            elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+            for element in elements:
+                if isinstance(element, ast.Attribute) and isinstance(element.value, ast.Name) and element.value.id == "self":
+                    if element.attr not in fields:
+                        fields.append(element.attr)
+    return fields
+
+
+def _class_attributes(cls: ast.ClassDef) -> list[str]:
+    """The names the class body assigns."""
     class_attributes: list[str] = []
     for node in cls.body:
         if isinstance(node, ast.Assign):
             class_attributes += [t.id for t in node.targets if isinstance(t, ast.Name)]
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             class_attributes.append(node.target.id)
+    return class_attributes
+
+
+def _module_names(tree: ast.Module, class_name: str) -> list[str]:
+    """The names the class's module defines or imports besides the class (what a fusion may have to rename)."""
     module_names: list[str] = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name != class_name:
@@ -378,22 +419,7 @@ def analyse(source: str, class_name: str, bookkeeping: frozenset[str] = frozense
             module_names.append(node.target.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             module_names += [(a.asname or a.name).split(".")[0] for a in node.names]
-    model = ClassModel(
-        name=class_name,
-        docstring=_docstring(cls),
-        methods=methods,
-        fields=tuple(fields),
-        class_attributes=tuple(class_attributes),
-        module_names=tuple(module_names),
-        self_referencing=self_referencing,
-        source=source,
-    )
-    for method in methods.values():
-        method.reads -= bookkeeping
-        method.writes -= bookkeeping
-    _resolve_method_aliases(methods)
-    model.mutators = _close_mutators(methods)
-    return model
+    return module_names
 
 
 def _resolve_method_aliases(methods: dict[str, MethodModel]) -> None:

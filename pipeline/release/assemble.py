@@ -38,9 +38,10 @@ from core.store import ArtifactStore, atomic_write_text
 from core.timing import timed
 from pipeline.release.card import render_card
 from pipeline.release.dataset_io import has_current_schema, read_split, split_file, write_split
-from pipeline.release.decontam import DecontamSettings, decontaminate
-from pipeline.release.dedup import DedupSettings, deduplicate
+from pipeline.release.decontam import ContaminationReport, DecontamSettings, decontaminate
+from pipeline.release.dedup import DedupFinding, DedupSettings, deduplicate
 from pipeline.release.diff import release_diff
+from pipeline.release.export import ExportNotes
 from pipeline.release.family import task_family
 from pipeline.release.formats import write_exports
 from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
@@ -188,6 +189,56 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
     decontam = DecontamSettings(ngram_size=config.ngram_size, threshold=config.contamination_threshold)
     with timed("release", "decontaminate"):
         reports = decontaminate(tasks, benchmarks, decontam)
+    clean, rejections = _contamination_rejections(tasks, reports, decontam)
+    dedup = DedupSettings(threshold=config.near_duplicate_threshold, shingle_size=config.shingle_size,
+                          num_perm=config.num_perm)
+    with timed("release", "deduplicate"):
+        outcome = deduplicate(clean, earlier, dedup)
+    rejections += _duplicate_rejections(tasks, outcome.findings)
+    _record_checks(store, run_id, rejections, benchmarks, existing, (decontam, reports), (dedup, outcome.findings))
+
+    per_reason = Counter(r.reason for r in rejections)
+    funnel = funnel.with_stage(STAGE, StageCount(received=len(tasks), accepted=len(outcome.kept), rejected=dict(per_reason)))
+    if not outcome.kept:
+        return ReleaseResult(None, None, [], rejections, funnel, _nothing_new(tasks, per_reason, funnel))
+
+    version = next_version(existing, config.release_date or datetime.now(timezone.utc).date())
+    previous = existing[-1] if existing else None
+    new_tasks = sorted(outcome.kept, key=lambda t: t.task_id)
+    with store.new_release(version) as folder:
+        splits = _carried_splits(store, previous, folder)
+        previous_tasks = [t for ts in splits.values() for t in ts]
+        write_split(new_tasks, folder / split_file(version))
+        splits[version] = new_tasks
+        all_tasks = [t for ts in splits.values() for t in ts]
+
+        notes = write_exports(folder, all_tasks)  # classeval.json, then any format added (formats.py)
+        diff = release_diff(previous_tasks, all_tasks, previous_version=previous, version=version)
+        atomic_write_text(folder / "diff.json", json.dumps(diff, indent=2, sort_keys=True) + "\n")
+        atomic_write_text(folder / "README.md", _card(store, config, version, splits, funnel, diff, benchmarks,
+                                                      judging, interpreters))
+        write_release_report(folder, collect_release(store, run_id, version, splits, funnel))
+        counts = {"received": len(tasks), "released": len(new_tasks),
+                  "rejected": {r.value: n for r, n in sorted(per_reason.items(), key=lambda kv: kv[0].value)},
+                  "domains": dict(sorted(Counter(d for t in all_tasks for d in t.domains).items())),
+                  "origins": dict(sorted(Counter(t.origin.value for t in all_tasks).items()))}
+        manifest_json = _write_manifest(folder, config, version, splits, benchmarks, counts, notes, previous, judging)
+        _check_own_release(folder, version)
+        path = store.release_dir(version)
+        result = ReleaseResult(version, path, [t.task_id for t in new_tasks], rejections, funnel,
+                               f"released {version}: {len(new_tasks)} new task(s), {len(all_tasks)} in all, at {path}",
+                               diff)
+        pending = PendingRelease(version=version,
+                                 manifest_sha256=hashlib.sha256(manifest_json.encode("utf-8")).hexdigest(),
+                                 released=result.released, message=result.message, funnel=funnel,
+                                 rejections=rejections, diff=diff)
+        store.write_run_file(run_id, PENDING_FILE, pending.to_json() + "\n")
+    return result
+
+
+def _contamination_rejections(tasks: Sequence[Task], reports: Sequence[ContaminationReport],
+                              decontam: DecontamSettings) -> tuple[list[Task], list[Rejection]]:
+    """The clean tasks, and a rejection naming the closest benchmark entry for each contaminated one."""
     rejections: list[Rejection] = []
     clean: list[Task] = []
     for task, report in zip(tasks, reports):
@@ -199,19 +250,28 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
                                          {"report": report.to_json()}))
         else:
             clean.append(task)
+    return clean, rejections
 
-    dedup = DedupSettings(threshold=config.near_duplicate_threshold, shingle_size=config.shingle_size,
-                          num_perm=config.num_perm)
-    with timed("release", "deduplicate"):
-        outcome = deduplicate(clean, earlier, dedup)
+
+def _duplicate_rejections(tasks: Sequence[Task], findings: Sequence[DedupFinding]) -> list[Rejection]:
+    """A rejection per deduplication finding, naming the task it repeats and where that one is."""
     by_id = {t.task_id: t for t in tasks}
-    for f in outcome.findings:
+    rejections: list[Rejection] = []
+    for f in findings:
         where = f"release {f.matched_release}" if f.matched_release else "this release"
         kind = "same normalised syntax tree as" if f.reason is RejectReason.DUPLICATE else f"Jaccard {f.similarity:.2f} with"
         rejections.append(_rejection(by_id[f.task_id], f.reason, f"{kind} {f.matched_task_id} ({where})",
                                      {"matched_task_id": f.matched_task_id, "matched_release": f.matched_release,
                                       "similarity": f.similarity, "structural_hash": f.structural_hash}))
+    return rejections
 
+
+def _record_checks(store: ArtifactStore, run_id: str, rejections: Sequence[Rejection], benchmarks: Sequence[Path],
+                   existing: Sequence[str], decontaminated: tuple[DecontamSettings, Sequence[ContaminationReport]],
+                   deduplicated: tuple[DedupSettings, Sequence[DedupFinding]]) -> None:
+    """The run's record of both checks: each rejection, and the settings and findings of each check (written
+    before any release is made, so that a run that makes none still says why)."""
+    (decontam, reports), (dedup, findings) = decontaminated, deduplicated
     for rejection in rejections:
         store.write(run_id, STAGE, rejection.candidate_id, rejection)
     store.write_run_file(run_id, "release_decontamination.json", json.dumps(
@@ -219,73 +279,61 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
          "reports": [r.to_json() for r in reports]}, indent=2, sort_keys=True) + "\n")
     store.write_run_file(run_id, "release_dedup.json", json.dumps(
         {"settings": dedup.__dict__, "earlier_releases": existing,
-         "findings": [{**f.__dict__, "reason": f.reason.value} for f in outcome.findings]}, indent=2, sort_keys=True) + "\n")
+         "findings": [{**f.__dict__, "reason": f.reason.value} for f in findings]}, indent=2, sort_keys=True) + "\n")
 
-    per_reason = Counter(r.reason for r in rejections)
-    funnel = funnel.with_stage(STAGE, StageCount(received=len(tasks), accepted=len(outcome.kept), rejected=dict(per_reason)))
-    if not outcome.kept:
-        return ReleaseResult(None, None, [], rejections, funnel, _nothing_new(tasks, per_reason, funnel))
 
-    version = next_version(existing, config.release_date or datetime.now(timezone.utc).date())
-    previous = existing[-1] if existing else None
-    new_tasks = sorted(outcome.kept, key=lambda t: t.task_id)
-    with store.new_release(version) as folder:
-        splits: dict[str, list[Task]] = {}
-        previous_tasks: list[Task] = []
-        if previous is not None:
-            for name in sorted_versions(p.stem for p in (store.release_dir(previous) / "data").glob("*.parquet")):
-                source = store.release_dir(previous) / split_file(name)
-                target = folder / split_file(name)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                if has_current_schema(source):
-                    shutil.copyfile(source, target)  # byte-identical: the Hub sees an unchanged file
-                else:  # written before a column existed: the same tasks with today's columns, or no load works
-                    write_split([t.model_copy(update={"family": task_family(t), "requires_python": task_requires_python(t)})
-                                 for t in read_split(source)], target)
-                splits[name] = read_split(target)
-            previous_tasks = [t for ts in splits.values() for t in ts]
-        write_split(new_tasks, folder / split_file(version))
-        splits[version] = new_tasks
-        all_tasks = [t for ts in splits.values() for t in ts]
+def _carried_splits(store: ArtifactStore, previous: str | None, folder: Path) -> dict[str, list[Task]]:
+    """Every split of the previous release, copied into `folder` (in version order) and read back."""
+    splits: dict[str, list[Task]] = {}
+    if previous is None:
+        return splits
+    for name in sorted_versions(p.stem for p in (store.release_dir(previous) / "data").glob("*.parquet")):
+        source = store.release_dir(previous) / split_file(name)
+        target = folder / split_file(name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if has_current_schema(source):
+            shutil.copyfile(source, target)  # byte-identical: the Hub sees an unchanged file
+        else:  # written before a column existed: the same tasks with today's columns, or no load works
+            write_split([t.model_copy(update={"family": task_family(t), "requires_python": task_requires_python(t)})
+                         for t in read_split(source)], target)
+        splits[name] = read_split(target)
+    return splits
 
-        notes = write_exports(folder, all_tasks)  # classeval.json, then any format added (formats.py)
-        diff = release_diff(previous_tasks, all_tasks, previous_version=previous, version=version)
-        atomic_write_text(folder / "diff.json", json.dumps(diff, indent=2, sort_keys=True) + "\n")
-        contamination = {"summary": (f"{config.ngram_size}-gram overlap >= {config.contamination_threshold:.0%} with one "
-                                     f"entry of {len(benchmarks)} maintainer-supplied benchmark file(s)")
-                                    if benchmarks else "no benchmark files were supplied, so none was checked"}
-        atomic_write_text(folder / "README.md", render_card(
-            version=version, splits=splits, funnel=funnel, diff=diff, licence=config.licence,
-            pretty_name=config.pretty_name, repo_hint=config.repo_hint or local_name(store.release_dir(version), store.root),
-            hub_repo=config.repo_hint, contamination=contamination,
-            dedup={"threshold": config.near_duplicate_threshold}, judging=judging, interpreters=interpreters))
-        write_release_report(folder, collect_release(store, run_id, version, splits, funnel))
-        counts = {"received": len(tasks), "released": len(new_tasks),
-                  "rejected": {r.value: n for r, n in sorted(per_reason.items(), key=lambda kv: kv[0].value)},
-                  "domains": dict(sorted(Counter(d for t in all_tasks for d in t.domains).items())),
-                  "origins": dict(sorted(Counter(t.origin.value for t in all_tasks).items()))}
-        manifest = build_manifest(
-            folder, version=version, splits=splits,
-            configuration={"release": config.model_dump(mode="json", exclude={"build_configuration", "seed_corpus_hash",
-                                                                              "model_usage"}),
-                           "build": config.build_configuration, "benchmarks": [Path(p).name for p in benchmarks]},
-            seed_corpus_hash=config.seed_corpus_hash, counts=counts, export_notes=notes, previous_version=previous,
-            judging=judging, model_usage=config.model_usage)
-        manifest_json = manifest_text(manifest)
-        atomic_write_text(folder / MANIFEST, manifest_json)
-        # Self-check before the rename makes it visible: the data must reload through `datasets` to tasks
-        # whose hashes (taken from the records written) all match, no more and no fewer. A failure leaves
-        # no release behind.
-        problems = verify_release(folder)
-        if problems:
-            raise InputError(f"release {version} failed its own check and was not made: {'; '.join(problems[:3])}")
-        path = store.release_dir(version)
-        result = ReleaseResult(version, path, [t.task_id for t in new_tasks], rejections, funnel,
-                               f"released {version}: {len(new_tasks)} new task(s), {len(all_tasks)} in all, at {path}",
-                               diff)
-        pending = PendingRelease(version=version,
-                                 manifest_sha256=hashlib.sha256(manifest_json.encode("utf-8")).hexdigest(),
-                                 released=result.released, message=result.message, funnel=funnel,
-                                 rejections=rejections, diff=diff)
-        store.write_run_file(run_id, PENDING_FILE, pending.to_json() + "\n")
-    return result
+
+def _card(store: ArtifactStore, config: ReleaseConfig, version: str, splits: dict[str, list[Task]], funnel: Funnel,
+          diff: dict[str, Any], benchmarks: Sequence[Path], judging: Agreement | None,
+          interpreters: Sequence[str]) -> str:
+    """The release's dataset card, saying what its contamination check could and could not see."""
+    contamination = {"summary": (f"{config.ngram_size}-gram overlap >= {config.contamination_threshold:.0%} with one "
+                                 f"entry of {len(benchmarks)} maintainer-supplied benchmark file(s)")
+                                if benchmarks else "no benchmark files were supplied, so none was checked"}
+    return render_card(
+        version=version, splits=splits, funnel=funnel, diff=diff, licence=config.licence,
+        pretty_name=config.pretty_name, repo_hint=config.repo_hint or local_name(store.release_dir(version), store.root),
+        hub_repo=config.repo_hint, contamination=contamination,
+        dedup={"threshold": config.near_duplicate_threshold}, judging=judging, interpreters=interpreters)
+
+
+def _write_manifest(folder: Path, config: ReleaseConfig, version: str, splits: dict[str, list[Task]],
+                    benchmarks: Sequence[Path], counts: dict[str, Any], notes: ExportNotes, previous: str | None,
+                    judging: Agreement | None) -> str:
+    """Write the manifest (the hashes of every file and task, the configuration, the counts); returns its text."""
+    manifest = build_manifest(
+        folder, version=version, splits=splits,
+        configuration={"release": config.model_dump(mode="json", exclude={"build_configuration", "seed_corpus_hash",
+                                                                          "model_usage"}),
+                       "build": config.build_configuration, "benchmarks": [Path(p).name for p in benchmarks]},
+        seed_corpus_hash=config.seed_corpus_hash, counts=counts, export_notes=notes, previous_version=previous,
+        judging=judging, model_usage=config.model_usage)
+    manifest_json = manifest_text(manifest)
+    atomic_write_text(folder / MANIFEST, manifest_json)
+    return manifest_json
+
+
+def _check_own_release(folder: Path, version: str) -> None:
+    """Self-check before the rename makes it visible: the data must reload through `datasets` to tasks whose
+    hashes (taken from the records written) all match, no more and no fewer. A failure leaves no release
+    behind."""
+    problems = verify_release(folder)
+    if problems:
+        raise InputError(f"release {version} failed its own check and was not made: {'; '.join(problems[:3])}")

@@ -325,6 +325,15 @@ def render_card(*, version: str, splits: Mapping[str, Sequence[Task]], funnel: F
     when one is configured (`hub_repo`), else the release's local folder, relative to the checkout or the
     artifacts folder (`assemble.local_name`: never a path on the maintainer's machine)."""
     tasks = [t for v in splits.values() for t in v]
+    return (_card_contents(version, splits, licence, pretty_name, tasks)
+            + _card_building(tasks, funnel, diff, contamination, dedup)
+            + _card_quality(tasks, funnel, judging, interpreters)
+            + _card_use(tasks, version, licence, pretty_name, repo_hint, hub_repo))
+
+
+def _card_contents(version: str, splits: Mapping[str, Sequence[Task]], licence: str, pretty_name: str,
+                   tasks: Sequence[Task]) -> str:
+    """The card's header and what a task is: what it measures, the splits, the fields, an example, scoring."""
     split_rows = [(name, len(ts), "this release" if name == version else "earlier release") for name, ts in splits.items()]
     return f"""{yaml_header(splits, licence, pretty_name)}
 # {pretty_name} {version}
@@ -359,7 +368,13 @@ without contamination (`eval --after DATE`).
 
 {scoring_section(tasks, version)}
 
-## How it was built
+"""
+
+
+def _card_building(tasks: Sequence[Task], funnel: Funnel, diff: Mapping[str, Any], contamination: Mapping[str, Any],
+                   dedup: Mapping[str, Any]) -> str:
+    """How the release was built: its sources, the checks every task passed, the funnel, the changes."""
+    return f"""## How it was built
 
 {sources_sentence(tasks)}
 Each candidate passed the validation gate (tests pass repeatedly in a sandbox, coverage, cross-method
@@ -379,7 +394,13 @@ self-contained page that opens offline in any browser.
 
 {changes_section(diff, tasks)}
 
-## Quality of the tests
+"""
+
+
+def _card_quality(tasks: Sequence[Task], funnel: Funnel, judging: Agreement | None,
+                  interpreters: Sequence[str]) -> str:
+    """What the tests and the judges say of the tasks, and what the tasks are made of."""
+    return f"""## Quality of the tests
 
 {distribution_section(tasks)}
 
@@ -407,7 +428,13 @@ self-contained page that opens offline in any browser.
 
 {families_section(tasks)}
 
-## How to load it
+"""
+
+
+def _card_use(tasks: Sequence[Task], version: str, licence: str, pretty_name: str, repo_hint: str,
+              hub_repo: str | None) -> str:
+    """How to load and cite the release, its limitations and its licence."""
+    return f"""## How to load it
 
 ```python
 from datasets import load_dataset

@@ -2,20 +2,17 @@
 
 The gate runs the variants on every candidate of a build (validation/faithful/); this runs them on a
 release that exists, made by any build (an older one, or another tool's ClassEval-format data turned into
-a release), so a maintainer can measure how many of its tasks are over-specified and in what way.
+a release), so a maintainer can measure how many of its tasks are over-specified and in what way. The
+tasks are the items of a command's stage (`pipeline.stages.inputs.FaithfulOnInputs`), run by the driver.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from typing import Any
 
 from core.records import Candidate, GateReport, Task
-from validation.gate import check_faithful
-from validation.policy import GatePolicy
-from validation.sandbox import SandboxPool
 
 
 def task_candidate(task: Task) -> Candidate:
@@ -25,21 +22,6 @@ def task_candidate(task: Task) -> Candidate:
                      module_name=task.module_name, domains=task.domains, description=task.class_description,
                      skeleton=task.skeleton, solution_code=solution, test_code=task.test, origin=task.origin,
                      provenance=task.provenance, generator=task.generator)
-
-
-def check_release(tasks: Sequence[Task], *, jobs: int = 2, policy: GatePolicy | None = None,
-                  on_task: Callable[[Task, GateReport], None] | None = None) -> list[tuple[Task, GateReport]]:
-    """Every task's faithful-variant report, `jobs` at a time, in input order."""
-    policy = policy or GatePolicy()
-    with SandboxPool(jobs=jobs, limits=policy.limits()) as pool:
-        def one(task: Task) -> tuple[Task, GateReport]:
-            report = check_faithful(task_candidate(task), policy, pool)
-            if on_task is not None:
-                on_task(task, report)
-            return task, report
-
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as executor:
-            return list(executor.map(one, tasks))
 
 
 def summary(results: Sequence[tuple[Task, GateReport]]) -> dict[str, Any]:

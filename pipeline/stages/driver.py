@@ -13,7 +13,8 @@ driver (`run_stage`, and `Driver` for a whole build) owns everything else, the s
   start) is tried again, at most `RETRIES` times; its last attempt writes what it got as the item's data;
 - the funnel: each stage's counts are recorded in the run's `funnel.json` as it finishes.
 
-A command's stage over inputs it was handed (`InputStage`: the `validate` and `judge` commands) runs
+A command's stage over inputs it was handed (`InputStage`: the `validate`, `judge` and `release faithful`
+commands) runs
 through the same driver, on threads, and writes nothing.
 
 Executors run the items and nothing else: `ThreadExecutor` here (tests, benchmarks, commands), Prefect
@@ -170,7 +171,7 @@ class RecordStage(_OneWave):
 
 class InputStage(_OneWave):
     """Defaults for a stage of a command over inputs it was handed rather than a run's records (the
-    `validate` and `judge` commands): nothing is read from or written to a run, so nothing is resumed; an
+    `validate`, `judge` and `release faithful` commands): nothing is read from or written to a run, so nothing is resumed; an
     item is an input's position, its work returns the input's result as its note, and the stage's result is
     the notes in input order."""
 
@@ -305,11 +306,10 @@ class Driver:
         self.funnel = Funnel(run_id=ctx.run_id)
         self._clock = time.perf_counter()
 
-    def run(self, stage: StageWork[R], executor: Executor | None = None) -> R:
-        result = run_stage(stage, self.ctx, executor or self._executor_for(stage))
-        if isinstance(result, dict):
-            self.record(stage.stage, result)
-        return result
+    def run(self, stage: StageWork[Counts], executor: Executor | None = None) -> Counts:
+        counts = run_stage(stage, self.ctx, executor or self._executor_for(stage))
+        self.record(stage.stage, counts)
+        return counts
 
     def _executor_for(self, stage: StageWork) -> Executor | None:
         return None if stage.in_process else self.executor
@@ -326,7 +326,3 @@ class Driver:
         recorded = runs.read_funnel(store, run_id).stages
         if any(recorded.get(step) != count for step, count in counts.items()):
             store.write_run_file(run_id, runs.FUNNEL_FILE, self.funnel.to_json() + "\n")
-
-    def elapsed(self) -> float:
-        """Wall time since the last recorded stage ended."""
-        return time.perf_counter() - self._clock

@@ -1,7 +1,8 @@
-"""The stages of the `validate` and `judge` commands: the gate and the judge panel on the inputs a command
-was given, run by the one driver (pipeline/stages/driver.py) like the build's stages, on the command's threads.
+"""The stages of the `validate`, `judge` and `release faithful` commands: the gate, the judge panel and the
+gate's faithful-variant check on the inputs a command was given, run by the one driver (pipeline/stages/driver.py) like the build's stages, on the command's threads.
 
-Each does the work for one item the way the build's stage does (`pipeline.stages.gate.gate_one`, `pipeline.stages.judge.review_one`):
+Each does the work for one item the way the build's stage does (`pipeline.stages.gate.gate_one`, `pipeline.stages.judge.review_one`,
+the gate's own `check_faithful`):
 the same records, the same retries of a passing failure. Neither reads nor writes a run (`InputStage`):
 an item's record is its note, and the stage returns them in input order for the command's table and JSON.
 """
@@ -13,13 +14,15 @@ from contextlib import contextmanager
 from typing import Any
 
 from core.layout import Stage
-from core.records import Candidate, GateReport
+from core.records import Candidate, GateReport, Task
 from judges.cache import VerdictCache
 from judges.config import JudgesConfig
 from judges.panel import LayeredPanel, PanelDecision
+from pipeline.release.faithful_check import task_candidate
 from pipeline.stages.driver import InputStage, RunContext
 from pipeline.stages.gate import gate_one
 from pipeline.stages.judge import layered_panel, model_client, review_one
+from validation.gate import check_faithful
 from validation.policy import GatePolicy
 
 
@@ -34,6 +37,20 @@ class GateOnInputs(InputStage):
 
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> GateReport:
         return gate_one(self.input(item), self.policy, kit, last_attempt)
+
+
+class FaithfulOnInputs(InputStage):
+    """The gate's faithful-variant check alone on released tasks, under `policy`: the figures a release
+    records already are not measured again (`validation.gate.check_faithful`)."""
+
+    stage = Stage.VALIDATE
+
+    def __init__(self, tasks: Sequence[Task], policy: GatePolicy) -> None:
+        super().__init__(tasks)
+        self.policy = policy
+
+    def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> GateReport:
+        return check_faithful(task_candidate(self.input(item)), self.policy, kit)
 
 
 class PanelOnInputs(InputStage):

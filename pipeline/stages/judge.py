@@ -12,7 +12,7 @@ with `review_one`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,7 @@ from pipeline.release.card import interpreter_label
 from pipeline.release.task_builder import build_task
 from pipeline.stages.config import BuildConfig
 from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFailure
-from pipeline.stages.run_records import accepted_pairs, generated_candidates, survivor
+from pipeline.stages.run_records import gate_report, generated_candidates, survivor
 from validation.suite_runner import SandboxSuiteRunner
 
 
@@ -134,18 +134,36 @@ class JudgeStage(RecordStage):
         return counts
 
 
-def judged_tasks(store: ArtifactStore, run_id: str, config: BuildConfig,
-                 interpreters: set[str] | None = None) -> Iterator[Task]:
-    """Tasks of the gate survivors the judges accepted (every survivor when the judge stage is off), with
-    every judge's verdict on the task; `interpreters` collects the Pythons their gate runs used."""
+def released_items(store: ArtifactStore, run_id: str, config: BuildConfig) -> list[str]:
+    """The generated candidates whose survivor the release takes, in the gate's order: it passed the gate
+    and, when the judge stage is on, the judges accepted it (every survivor when it is off)."""
     decisions = read_decisions(store, run_id) if config.judges.enabled else {}
-    for candidate, report in accepted_pairs(store, run_id):
-        verdicts = ()
+    items: list[str] = []
+    for generated in generated_candidates(store, run_id):
+        candidate = generated
+        if store.has(run_id, Stage.REPAIR, candidate.candidate_id):
+            candidate = store.read(run_id, Stage.REPAIR, candidate.candidate_id, Candidate)
+        if not store.has(run_id, Stage.VALIDATE, candidate.candidate_id) \
+                or not gate_report(store, run_id, candidate.candidate_id).passed:
+            continue
         if config.judges.enabled:
             decision = decisions.get(candidate.candidate_id)
             if decision is None or decision.outcome is not Outcome.ACCEPT:
                 continue
-            verdicts = decision.verdicts
-        if interpreters is not None and report.interpreter:
-            interpreters.add(interpreter_label(report.interpreter))
-        yield build_task(candidate, report, verdicts)
+        items.append(generated.candidate_id)
+    return items
+
+
+def judged_task(store: ArtifactStore, run_id: str, config: BuildConfig, item: str) -> Task:
+    """The task of one released item (`released_items`), with every judge's verdict on it when the judge
+    stage ran."""
+    candidate, report = survivor(store, run_id, item)
+    verdicts = store.read(run_id, Stage.JUDGE, candidate.candidate_id, PanelDecision).verdicts \
+        if config.judges.enabled else ()
+    return build_task(candidate, report, verdicts)
+
+
+def release_interpreters(store: ArtifactStore, run_id: str, items: Sequence[str]) -> list[str]:
+    """The Pythons the gate ran the released items' tests on (the card names them), sorted."""
+    reports = (survivor(store, run_id, item)[1] for item in items)
+    return sorted({interpreter_label(report.interpreter) for report in reports if report.interpreter})

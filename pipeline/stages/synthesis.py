@@ -20,7 +20,7 @@ from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFai
 from pipeline.stages.model import ModelStage
 from pipeline.stages.run_records import store_generated, sum_counts
 from pipeline.synthesis.compose import compose_guarded, may_bridge
-from pipeline.synthesis.enhance import enhance_seeds
+from pipeline.synthesis.enhance import enhance_seed
 from pipeline.synthesis.pairing import pair_seeds
 
 PAIR_SEPARATOR = "+"  # between the two seed ids of a compose item
@@ -78,7 +78,7 @@ class SynthesisStage(RecordStage):
         except KeyError as missing:
             raise InputError(f"{store.runs / run_id}: item {item!r} names seed {missing} the run did not record") from None
         if self.stage is Stage.ENHANCE:
-            made = list(enhance_seeds(chosen, ctx.config.enhance_config(), pool=kit))
+            made = enhance_seed(chosen[0], ctx.config.enhance_config(), pool=kit)
         else:
             made = compose_guarded((chosen[0], chosen[1]), ctx.config.compose_config(ctx.registry), pool=kit)
         if not last_attempt and any(_is_transient(m) for m in made):

@@ -350,11 +350,51 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int,
     constructor arguments in a part's docstring examples when its own examples give none."""
     model_a, model_b = analyse(a.source, a.class_name), analyse(b.source, b.class_name)
     module_a, module_b = cst.parse_module(a.source), cst.parse_module(b.source)
-    class_a, class_b = _class_node(module_a, a.class_name), _class_node(module_b, b.class_name)
-    _check_fusable(model_a, class_a)
-    _check_fusable(model_b, class_b)
+    _check_fusable(model_a, _class_node(module_a, a.class_name))
+    _check_fusable(model_b, _class_node(module_b, b.class_name))
     hybrid = a.class_name + b.class_name
     prefix = snake(b.class_name)
+    attrs, module_renames = _second_part_renames(a, model_a, b, model_b, module_b, hybrid, prefix)
+    renamed_b = module_b.visit(_Renamer(attrs, module_renames))
+    class_b = _class_node(renamed_b, hybrid)
+    class_a = _class_node(module_a.visit(_Renamer({}, {a.class_name: hybrid})), hybrid)
+    init_a, init_b = model_a.methods.get("__init__"), model_b.methods.get("__init__")
+    params_a = tuple(p.name for p in init_a.params) if init_a else ()
+    params_b = _second_constructor_params(init_b, params_a, prefix)
+    init_nodes = _constructor_nodes(class_a, class_b, params_b)
+    docs_a, docs_b = _part_docs(a, model_a, b, model_b, hybrid, params_b, attrs, module_renames, observed_ctors)
+    doc = _joined_docstring(
+        f'Create the combined state: the {a.class_name} part from '
+        f'{", ".join(f"``{p}``" for p in params_a) or "no arguments"}, the {b.class_name} part from '
+        f'{", ".join(f"``{p}``" for p in params_b.values()) or "no arguments"}.',
+        ((a.class_name, docs_a, init_a.docstring if init_a else None),
+         (b.class_name, docs_b, init_b.docstring if init_b else None)), " " * 8)
+    init = _hybrid_constructor(init_nodes, doc)
+    renamed = ("Renamed from " + b.class_name + " to avoid clashes: " + ", ".join(
+        f"``{old}`` -> ``{new}``" for old, new in sorted(attrs.items())) + ".") if attrs else ""
+    class_doc = _joined_docstring(
+        f"{a.class_name} and {b.class_name} in one class, sharing one instance.",
+        ((a.class_name, docs_a, model_a.docstring or a.description),
+         (b.class_name, docs_b, model_b.docstring or b.description)), " " * 4, renamed)
+    hybrid_class = _hybrid_class(hybrid, ((class_a, docs_a), (class_b, docs_b)), init, class_doc)
+    source = _hybrid_module(a, b, hybrid, module_a, renamed_b, hybrid_class)
+    model_h = analyse(source, hybrid)
+    parts = (_part(a.class_name, model_a, {}), _part(b.class_name, model_b, attrs))
+    candidates, type_only = find_bridges(model_h, parts, set(model_h.methods))
+    bridges = _chosen_bridges(candidates, rng, max_bridges)
+    if bridges:
+        source = _with_bridges(source, hybrid, model_h, bridges)
+    compile(source, f"<{hybrid}>", "exec")
+    module_name = task_module_name(snake(hybrid))
+    return Fusion(hybrid, module_name, source, {old: new for old, new in attrs.items() if old in model_b.methods},
+                  params_a, params_b, tuple(bridges), parts, tuple(type_only))
+
+
+def _second_part_renames(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: ClassModel,
+                         module_b: cst.Module, hybrid: str, prefix: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The second part's members and module-level names that clash with the first's, renamed under the
+    second class's prefix (members) or its capitalised name (module names); its own class becomes the
+    hybrid. An imported name is left alone: renaming it would break the import."""
     taken_a = set(model_a.methods) | set(model_a.fields) | set(model_a.class_attributes)
     attrs: dict[str, str] = {}
     for name in list(model_b.methods) + list(model_b.fields) + list(model_b.class_attributes):
@@ -367,28 +407,36 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int,
     for name in model_b.module_names:
         if name in a_names and name not in _imported_names(module_b):
             module_renames[name] = "".join(w.capitalize() for w in prefix.split("_")) + name
-    renamed_b = module_b.visit(_Renamer(attrs, module_renames))
-    class_b = _class_node(renamed_b, hybrid)
-    class_a = _class_node(module_a.visit(_Renamer({}, {a.class_name: hybrid})), hybrid)
-    init_a = model_a.methods.get("__init__")
-    init_b = model_b.methods.get("__init__")
-    params_a = tuple(p.name for p in init_a.params) if init_a else ()
+    return attrs, module_renames
+
+
+def _second_constructor_params(init_b: MethodModel | None, params_a: tuple[str, ...], prefix: str) -> dict[str, str]:
+    """The second part's constructor parameters by their names in the hybrid (prefixed where the first
+    part's constructor takes the same name)."""
     params_b: dict[str, str] = {}
     for p in init_b.params if init_b else ():
         params_b[p.name] = p.name if p.name not in params_a else f"{prefix}_{p.name}"
-    if any(new != old for old, new in params_b.items()):
-        param_renamer = _Renamer({}, {old: new for old, new in params_b.items() if old != new})
-    else:
-        param_renamer = None
-    # constructor: A's parameters then B's, required before defaulted
+    return params_b
+
+
+def _constructor_nodes(class_a: cst.ClassDef, class_b: cst.ClassDef,
+                       params_b: dict[str, str]) -> dict[str, cst.FunctionDef]:
+    """Each part's constructor ("a", "b"; a part without one is absent), the second with its parameters
+    renamed as in the hybrid."""
     init_nodes = {}
     for label, cls in (("a", class_a), ("b", class_b)):
         for statement in cls.body.body:
             if isinstance(statement, cst.FunctionDef) and statement.name.value == "__init__":
                 init_nodes[label] = statement
-    if param_renamer is not None and "b" in init_nodes:
+    if any(new != old for old, new in params_b.items()) and "b" in init_nodes:
+        param_renamer = _Renamer({}, {old: new for old, new in params_b.items() if old != new})
         init_nodes["b"] = init_nodes["b"].visit(param_renamer)
-    docs_a, docs_b = _part_docs(a, model_a, b, model_b, hybrid, params_b, attrs, module_renames, observed_ctors)
+    return init_nodes
+
+
+def _hybrid_constructor(init_nodes: dict[str, cst.FunctionDef], doc: str) -> cst.FunctionDef:
+    """One constructor taking the first part's parameters then the second's, required before defaulted
+    (else the hybrid would not parse), running both bodies without their docstrings and bare `pass`es."""
     params: list[cst.Param] = []
     kwonly: list[cst.Param] = []
     for label in ("a", "b"):
@@ -411,21 +459,22 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int,
         if _docstring_node(node.body) is not None:
             statements = statements[1:]
         init_body += [s for s in statements if not (isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Pass))]
-    doc = _joined_docstring(
-        f'Create the combined state: the {a.class_name} part from '
-        f'{", ".join(f"``{p}``" for p in params_a) or "no arguments"}, the {b.class_name} part from '
-        f'{", ".join(f"``{p}``" for p in params_b.values()) or "no arguments"}.',
-        ((a.class_name, docs_a, init_a.docstring if init_a else None),
-         (b.class_name, docs_b, init_b.docstring if init_b else None)), " " * 8)
-    init = cst.FunctionDef(
+    return cst.FunctionDef(
         name=cst.Name("__init__"),
         params=cst.Parameters(params=[self_param, *params], kwonly_params=kwonly,
                               star_arg=cst.ParamStar() if kwonly else cst.MaybeSentinel.DEFAULT),
         body=cst.IndentedBlock(body=[cst.SimpleStatementLine([cst.Expr(cst.SimpleString(doc))]), *init_body]),
         returns=cst.Annotation(cst.Name("None")),
     )
+
+
+def _hybrid_class(hybrid: str, parts: Sequence[tuple[cst.ClassDef, PartDocs]], init: cst.FunctionDef,
+                  class_doc: str) -> cst.ClassDef:
+    """The hybrid class: its docstring, both parts' members with their docstrings rewritten for the hybrid
+    (the parts' own class docstrings and constructors left out), the joined constructor before the first
+    method."""
     members: list[cst.BaseStatement] = []
-    for cls, docs in ((class_a, docs_a), (class_b, docs_b)):
+    for cls, docs in parts:
         for statement in cls.body.body:
             if isinstance(statement, cst.FunctionDef):
                 statement = _with_docstring_rewritten(statement, docs)
@@ -438,16 +487,15 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int,
     members.insert(first_method, init.with_changes(leading_lines=(cst.EmptyLine(indent=False),)))
     members = [m.with_changes(leading_lines=(cst.EmptyLine(indent=False),)) if isinstance(m, cst.FunctionDef) else m
                for m in members]
-    renamed = ("Renamed from " + b.class_name + " to avoid clashes: " + ", ".join(
-        f"``{old}`` -> ``{new}``" for old, new in sorted(attrs.items())) + ".") if attrs else ""
-    class_doc = _joined_docstring(
-        f"{a.class_name} and {b.class_name} in one class, sharing one instance.",
-        ((a.class_name, docs_a, model_a.docstring or a.description),
-         (b.class_name, docs_b, model_b.docstring or b.description)), " " * 4, renamed)
     members.insert(0, cst.SimpleStatementLine([cst.Expr(cst.SimpleString(class_doc))]))
-    hybrid_class = cst.ClassDef(name=cst.Name(hybrid), body=cst.IndentedBlock(body=members),
-                                leading_lines=(cst.EmptyLine(indent=False), cst.EmptyLine(indent=False)))
-    # module: docstring, imports of both, other top-level statements of both, then the hybrid class
+    return cst.ClassDef(name=cst.Name(hybrid), body=cst.IndentedBlock(body=members),
+                        leading_lines=(cst.EmptyLine(indent=False), cst.EmptyLine(indent=False)))
+
+
+def _hybrid_module(a: SeedClass, b: SeedClass, hybrid: str, module_a: cst.Module, renamed_b: cst.Module,
+                   hybrid_class: cst.ClassDef) -> str:
+    """The hybrid's module: a docstring, the imports of both (once each, `__future__` first, or it would not
+    compile), the other top-level statements of both, then the hybrid class."""
     imports: list[cst.BaseStatement] = []
     seen_imports: set[str] = set()
     others: list[cst.BaseStatement] = []
@@ -474,10 +522,12 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int,
     if imports:
         body += [imports[0].with_changes(leading_lines=(cst.EmptyLine(indent=False),))] + imports[1:]
     body += others + [hybrid_class]
-    source = cst.Module(body=body).code
-    model_h = analyse(source, hybrid)
-    parts = (_part(a.class_name, model_a, {}), _part(b.class_name, model_b, attrs))
-    candidates, type_only = find_bridges(model_h, parts, set(model_h.methods))
+    return cst.Module(body=body).code
+
+
+def _chosen_bridges(candidates: list[Bridge], rng: random.Random, max_bridges: int) -> list[Bridge]:
+    """At most `max_bridges` of the candidates, drawn in the seeded order, no two sharing a source or a
+    target (so each bridge's test checks a flow of its own); sorted by name."""
     rng.shuffle(candidates)
     bridges: list[Bridge] = []
     for bridge in candidates:
@@ -487,17 +537,17 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int,
             continue
         bridges.append(bridge)
     bridges.sort(key=lambda br: br.name)
-    if bridges:
-        editor = ClassEditor(source, hybrid)
-        editor.append_methods("\n".join(_bridge_source(br, model_h.methods[br.source], model_h.methods[br.target]) for br in bridges))
-        editor.extend_class_docstring("Bridges between the two parts (each records a value of one part in the other): "
-                                      + ", ".join(f"``{br.name}`` ({br.source_part}.{br.source} -> "
-                                                  f"{br.target_part}.{br.target})" for br in bridges) + ".")
-        source = editor.code()
-    compile(source, f"<{hybrid}>", "exec")
-    module_name = task_module_name(snake(hybrid))
-    return Fusion(hybrid, module_name, source, {old: new for old, new in attrs.items() if old in model_b.methods},
-                  params_a, params_b, tuple(bridges), parts, tuple(type_only))
+    return bridges
+
+
+def _with_bridges(source: str, hybrid: str, model_h: ClassModel, bridges: Sequence[Bridge]) -> str:
+    """The hybrid with its bridge methods appended and listed in its class docstring."""
+    editor = ClassEditor(source, hybrid)
+    editor.append_methods("\n".join(_bridge_source(br, model_h.methods[br.source], model_h.methods[br.target]) for br in bridges))
+    editor.extend_class_docstring("Bridges between the two parts (each records a value of one part in the other): "
+                                  + ", ".join(f"``{br.name}`` ({br.source_part}.{br.source} -> "
+                                              f"{br.target_part}.{br.target})" for br in bridges) + ".")
+    return editor.code()
 
 
 def _part(name: str, model: ClassModel, renames: dict[str, str]) -> Part:

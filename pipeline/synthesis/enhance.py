@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from core.analysis.class_model import ClassModel, analyse
@@ -31,7 +31,7 @@ from core.records import (
 )
 from pipeline.synthesis import transforms as registry
 from pipeline.synthesis.config import EnhanceConfig
-from pipeline.synthesis.jobs import JobFailed, error_rejection, in_order, never_fatal
+from pipeline.synthesis.jobs import JobFailed, error_rejection, never_fatal
 from pipeline.synthesis.testgen import MIN_TESTS, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, harvest, replay_scenarios
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, ScenarioContext, TransformError
@@ -144,19 +144,14 @@ def seed_pools(seed: SeedClass, *, pool: SandboxPool) -> ArgumentPools:
                    class_name=seed.class_name, public=_public_names(seed.source, seed.class_name))
 
 
-def enhance_seeds(seeds: Sequence[SeedClass], config: EnhanceConfig, *, pool: SandboxPool,
-                  jobs: int = 1, on_done: Callable[[], None] | None = None) -> Iterator[Candidate | Rejection]:
-    """Enhanced candidates (or rejections) for every seed, in seed order then feature-set order.
+def enhance_seed(seed: SeedClass, config: EnhanceConfig, *, pool: SandboxPool) -> list[Candidate | Rejection]:
+    """The enhance stage's work for one seed: its candidates (or rejections) in feature-set order. An
+    unexpected error becomes the seed's rejection (`never_fatal`), so one seed never ends the stage."""
+    def failed(item: SeedClass, exc: Exception) -> Rejection:
+        return error_rejection("enh-" + content_hash(item.seed_id, "error", config.rng_seed), STAGE, exc,
+                               seed_id=item.seed_id, rng_seed=config.rng_seed)
 
-    `jobs` seeds are enhanced at once (each waits on its own sandbox worker); the output order does not
-    depend on it. `on_done()` is called as each seed is finished.
-    """
-    def failed(seed: SeedClass, exc: Exception) -> Rejection:
-        return error_rejection("enh-" + content_hash(seed.seed_id, "error", config.rng_seed), STAGE, exc,
-                               seed_id=seed.seed_id, rng_seed=config.rng_seed)
-
-    yield from in_order(never_fatal(lambda seed: list(_enhance_seed(seed, config, pool)), failed),
-                        sorted(seeds, key=lambda s: s.seed_id), jobs, on_done)
+    return never_fatal(lambda item: list(_enhance_seed(item, config, pool)), failed)(seed)
 
 
 def _enhance_seed(seed: SeedClass, config: EnhanceConfig, pool: SandboxPool) -> Iterator[Candidate | Rejection]:

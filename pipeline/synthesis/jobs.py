@@ -8,11 +8,10 @@ the run's captured output. The sandbox's public API is used as it is; only the o
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from core import stopping
 from core.analysis import parse_lock
 from core.records import Rejection, RejectReason
 from validation.sandbox import Limits, SandboxJob, SandboxPool, SandboxUnavailable
@@ -79,27 +78,3 @@ def error_rejection(candidate_id: str, stage: str, exc: Exception, **evidence: A
     return Rejection(candidate_id=candidate_id, stage=stage, reason=RejectReason.INTERNAL_ERROR,
                      detail=f"{type(exc).__name__}: {exc}"[:300],
                      evidence={**evidence, "traceback": "".join(traceback.format_exception(exc))[-8000:]})
-
-
-def in_order(work: Callable[[T], list[R]], items: Sequence[T], jobs: int,
-             on_done: Callable[[], None] | None = None) -> Iterator[R]:
-    """Results of `work` over `items`, `jobs` at a time, flattened in input order.
-
-    Threads suffice: each item spends its time waiting on a sandbox worker, which is a separate process.
-    Input order is kept so that what a stage emits never depends on scheduling (builds stay byte-identical).
-    `on_done()` is called once per item when its work finishes (progress reporting), in completion order.
-    """
-    def counted(item: T) -> list[R]:
-        results = work(item)
-        if on_done is not None:
-            on_done()
-        return results
-
-    if jobs <= 1:
-        for item in items:
-            yield from counted(item)
-        return
-    parse_lock.install()  # the threads below parse code: one at a time (see core/analysis/parse_lock.py)
-    with stopping.worker_threads(jobs) as executor:
-        for results in executor.map(counted, items):
-            yield from results

@@ -41,7 +41,7 @@ def test_build_runs_every_stage_releases_and_a_rerun_resumes(reference_build, tm
     assert (reference_build.artifacts / ".prefect" / "prefect.db").is_file()  # Prefect kept to the artifact tree
     _check_judging(run, release, funnel)
     # stderr is a pipe here: every stage writes plain log lines as it starts, advances and ends.
-    for stage in ("enhance", "compose", "validate", "repair", "judge", "release tasks", "release"):
+    for stage in ("enhance", "compose", "validate", "repair", "judge", "release"):
         assert f" {stage}: started" in first.stderr and f" {stage}: finished" in first.stderr, first.stderr
     assert " enhance: 1/2 (50%)" in first.stderr
     before = _snapshot(tmp_path / "artifacts" / "runs") | _snapshot(tmp_path / "artifacts" / "releases")

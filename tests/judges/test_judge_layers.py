@@ -161,7 +161,7 @@ def test_a_build_with_three_models_rejects_by_the_checks_without_a_call_and_acce
     from pipeline.release.card import agreement_section
     from pipeline.stages.config import BuildConfig
     from pipeline.stages.driver import RunContext, run_stage
-    from pipeline.stages.judge import JudgeStage, judged_tasks
+    from pipeline.stages.judge import JudgeStage, judged_task, released_items
 
     monkeypatch.setenv("CLASSEVAL_PRO_ARTIFACTS", str(tmp_path / "artifacts"))
     store = ArtifactStore(tmp_path / "artifacts")
@@ -178,7 +178,7 @@ def test_a_build_with_three_models_rejects_by_the_checks_without_a_call_and_acce
     assert len(emulator.calls) == 3 and not any("+ 1" in c.last_user_message for c in emulator.calls)
     rejection = store.read("run-1", Folder.REJECTIONS, bad.candidate_id, Rejection)
     assert rejection.evidence["layer"] == "checks" and rejection.evidence["rejected_by"] == ["specification"]
-    [task] = judged_tasks(store, "run-1", config)
+    [task] = [judged_task(store, "run-1", config, item) for item in released_items(store, "run-1", config)]
     assert task.candidate_id == clean.candidate_id and len(task.verdicts) == 6
     assert [(r.model, r.calls) for r in read_usage(store.runs / "run-1").rows] == [(m, 1) for m in MODELS]
 

@@ -13,7 +13,7 @@ from judges.decisions import read_decisions
 from judges.panel import Panel
 from judges.rules import DecisionRule, Outcome
 from pipeline.stages.config import BuildConfig
-from pipeline.stages.judge import judged_tasks
+from pipeline.stages.judge import judged_task, released_items
 from tests.judges.conftest import TESTS, judge_run, make_candidate
 
 
@@ -76,9 +76,11 @@ def test_release_takes_only_accepted_candidates_with_their_verdicts(tmp_path, mo
                                       DecisionRule.parse("unanimous")))
     monkeypatch.setattr("pipeline.stages.judge.build_task",
                         lambda candidate, report, verdicts=(): (candidate.candidate_id, verdicts))
-    released = dict(judged_tasks(store, "run-1", BuildConfig()))
+    def released(config: BuildConfig) -> dict:
+        return dict(judged_task(store, "run-1", config, item) for item in released_items(store, "run-1", config))
+
     good = survivors[0][0].candidate_id
-    assert list(released) == [good] and [v.judge.name for v in released[good]] == ["a", "b"]
+    assert list(released(BuildConfig())) == [good]
+    assert [v.judge.name for v in released(BuildConfig())[good]] == ["a", "b"]
     unjudged = BuildConfig.model_validate({"judges": {"enabled": False}})
-    assert len(dict(judged_tasks(store, "run-1", unjudged))) == 3 and not any(
-        v for v in dict(judged_tasks(store, "run-1", unjudged)).values())
+    assert len(released(unjudged)) == 3 and not any(v for v in released(unjudged).values())

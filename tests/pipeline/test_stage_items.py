@@ -62,13 +62,7 @@ FLAKY: list[bool] = []
 
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch) -> ArtifactStore:
-    def enhance_seeds(seeds, config, *, pool, jobs=1, on_done=None):
-        for seed in seeds:
-            yield from _made([seed])
-            if on_done is not None:
-                on_done()
-
-    monkeypatch.setattr("pipeline.stages.synthesis.enhance_seeds", enhance_seeds)
+    monkeypatch.setattr("pipeline.stages.synthesis.enhance_seed", lambda seed, config, *, pool: _made([seed]))
     monkeypatch.setattr("pipeline.stages.synthesis.compose_guarded", lambda pair, config, *, pool: _made(list(pair)))
     monkeypatch.setattr("validation.sandbox.SandboxPool", lambda *args, **kwargs: nullcontext(object()))
     FLAKY.clear()
@@ -123,7 +117,7 @@ def test_a_finished_item_or_stage_is_not_run_again(store: ArtifactStore, monkeyp
     serial = _Serial()
     counts = run_stage(enhance, ctx, serial)
     assert "Math_Stats/histogram" not in serial.given[0]  # resumed: the written item is skipped
-    monkeypatch.setattr("pipeline.stages.synthesis.enhance_seeds", lambda *a, **k: pytest.fail("made again"))
+    monkeypatch.setattr("pipeline.stages.synthesis.enhance_seed", lambda *a, **k: pytest.fail("made again"))
     assert enhance.run_one(ctx, "Math_Stats/histogram", None, last_attempt=True) == first
     assert len(first.candidate_ids) == 2 and first.count.accepted == 2
     assert run_stage(enhance, ctx, serial) == counts and len(serial.given) == 1  # done marker: nothing run
@@ -311,3 +305,38 @@ def test_a_resumed_run_keeps_the_domain_registry_it_recorded(store: ArtifactStor
     assert edited != live.read_text()
     live.write_text(edited)  # Math_Stats may no longer be paired with Utils_Tools
     assert compose_items() == pairs
+
+
+def test_the_release_builds_each_task_as_an_item_then_assembles_them_in_the_gate_s_order(store: ArtifactStore,
+                                                                                          monkeypatch):
+    from core.funnel import Funnel, StageCount
+    from core.records import Task
+    from pipeline.release.assemble import ReleaseResult
+    from pipeline.stages.release import ReleaseStage
+    from pipeline.stages.runs import finished_outcome
+
+    candidates = [_candidate(name, ("Math_Stats/mean",)) for name in ("Zeta", "Alpha", "Mid")]
+    for candidate in candidates:
+        store.write(RUN, Stage.ENHANCE, candidate.candidate_id, candidate)
+        store.write(RUN, Stage.VALIDATE, candidate.candidate_id,
+                    GateReport(candidate_id=candidate.candidate_id, passed=candidate.class_name != "Mid"))
+    assembled: list[list[str]] = []
+
+    def release(store, run_id, tasks, funnel, config, **kwargs):  # noqa: ANN001, ANN003
+        assembled.append([t.class_name for t in tasks])
+        count = StageCount(received=len(tasks), accepted=len(tasks))
+        return ReleaseResult("2026.12.0", None, [t.task_id for t in tasks], [], funnel.with_stage("release", count), "made")
+
+    monkeypatch.setattr("pipeline.stages.release.release", release)
+    ctx = _ctx(store, BuildConfig.model_validate({"judges": {"enabled": False}}))
+    serial = _Serial()
+    counts = run_stage(ReleaseStage(Funnel(run_id=RUN)), ctx, serial)
+    passed = [c for c in sorted(candidates, key=lambda c: c.candidate_id) if c.class_name != "Mid"]
+    # every task is an item of its own, written as a record; the release comes after them, alone
+    assert serial.given == [[c.candidate_id for c in passed], [ReleaseStage.ITEM]]
+    written = [task.class_name for _, task in store.iter_records(RUN, Folder.RELEASE_TASKS, Task)]
+    assert written == [c.class_name for c in passed]
+    assert assembled == [[c.class_name for c in passed]]  # in the gate's order, whatever order they were built in
+    assert counts == {Stage.RELEASE: StageCount(received=2, accepted=2)}
+    assert finished_outcome(store, RUN).version == "2026.12.0"
+    assert run_stage(ReleaseStage(Funnel(run_id=RUN)), ctx, serial) == counts and len(serial.given) == 2

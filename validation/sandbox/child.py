@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import coverage
 import pytest
@@ -26,7 +26,7 @@ import pytest
 from validation.sandbox.clock import shift_python_clock
 from validation.sandbox.integrity import Guard, warm_snapshot
 from validation.sandbox.interaction import InteractionTracer
-from validation.sandbox.job import MUTANT_SWITCH, Limits, RunRequest, WorkerConfig
+from validation.sandbox.job import MUTANT_SWITCH, Limits, MutantJob, RunRequest, WorkerConfig
 
 MAX_REASON = 300
 
@@ -337,14 +337,7 @@ def run_mutants(send: Send, request: RunRequest, session: Any) -> None:
     module = sys.modules.get(request.mutant_module or "")
     test_modules = {id(item.module): item.module for item in session.items if getattr(item, "module", None)}
     per_test = float(request.limits.per_test_seconds)
-    schema_loaded = False
-    if request.mutant_schema and module is not None:
-        try:
-            vars(module)[MUTANT_SWITCH] = 0
-            _load_into(module, test_modules, request.mutant_schema)
-            schema_loaded = True
-        except BaseException:  # noqa: BLE001 - then every mutant runs from its own source
-            schema_loaded = False
+    schema_loaded = _schema_loaded(request, module, test_modules)
     kills: dict[str, int] = {}  # test id -> mutants of this batch it killed
     for mutant in request.mutants or ():
         selected = sorted((items[t] for t in mutant.select if t in items), key=lambda i: -kills.get(i.nodeid, 0))
@@ -352,52 +345,77 @@ def run_mutants(send: Send, request: RunRequest, session: Any) -> None:
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            code = 1
-            try:
-                os.setpgid(0, 0)
-                if module is None:
-                    os._exit(3)
-                if switched:
-                    vars(module)[MUTANT_SWITCH] = mutant.switch
-                else:
-                    _load_into(module, test_modules, mutant.source)
-                code = 0
-                for index, item in enumerate(selected):
-                    if schema_loaded:
-                        item.repr_failure = _no_failure_text
-                        item._repr_failure_py = _no_failure_text
-                    signal.signal(signal.SIGALRM, _alarm(per_test))
-                    signal.setitimer(signal.ITIMER_REAL, per_test)
-                    reports = runtestprotocol(item, nextitem=None, log=False)
-                    signal.setitimer(signal.ITIMER_REAL, 0)
-                    if any(r.failed for r in reports):
-                        code = _KILLED_BY + index if index < _MAX_NAMED_KILLER else 1
-                        break
-            except BaseException:  # noqa: BLE001 - the mutant broke the module or a test: killed
-                code = 1
-            finally:
-                os._exit(code)
+            _mutant_process(runtestprotocol, module, test_modules, mutant, selected, per_test, switched=switched,
+                            schema_loaded=schema_loaded)
         status = _wait_until(pid, started + per_test * max(1, len(selected)) + 5)
-        if status is None:
-            for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
-                try:
-                    kill()
-                except OSError:
-                    pass
-            os.waitpid(pid, 0)
-            verdict = (True, "timeout")
-        elif os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
-            verdict = (False, "all selected tests pass")
-        elif os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3:
-            verdict = (False, "solution module was not imported by the tests")
-        else:
-            verdict = (True, "a test failed" if os.WIFEXITED(status) else f"killed by signal {os.WTERMSIG(status)}")
-            if os.WIFEXITED(status) and _KILLED_BY <= os.WEXITSTATUS(status) < _KILLED_BY + len(selected):
-                killer = selected[os.WEXITSTATUS(status) - _KILLED_BY].nodeid
-                kills[killer] = kills.get(killer, 0) + 1
-        send({"t": "mutant", "id": mutant.id, "killed": verdict[0], "why": verdict[1],
-              "switched": switched})
+        killed, why = _mutant_verdict(pid, status, selected, kills)
+        send({"t": "mutant", "id": mutant.id, "killed": killed, "why": why, "switched": switched})
 
+
+def _schema_loaded(request: RunRequest, module: Any, test_modules: dict[int, Any]) -> bool:
+    """Whether the module holding every mutant (`request.mutant_schema`) was executed into the solution's
+    module, its switch at 0 (the reference); when it fails to load, every mutant runs from its own source."""
+    if not request.mutant_schema or module is None:
+        return False
+    try:
+        vars(module)[MUTANT_SWITCH] = 0
+        _load_into(module, test_modules, request.mutant_schema)
+        return True
+    except BaseException:  # noqa: BLE001 - then every mutant runs from its own source
+        return False
+
+
+def _mutant_process(runtestprotocol: Any, module: Any, test_modules: dict[int, Any], mutant: MutantJob, selected: list[Any],
+                    per_test: float, *, switched: bool, schema_loaded: bool) -> NoReturn:
+    """Body of a mutant's forked process: the mutant in place, its selected tests until the first failure;
+    the verdict is the exit status (see `_KILLED_BY`). `runtestprotocol` is pytest's, as the run process
+    bound it. Never returns: ends with os._exit."""
+    code = 1
+    try:
+        os.setpgid(0, 0)
+        if module is None:
+            os._exit(3)
+        if switched:
+            vars(module)[MUTANT_SWITCH] = mutant.switch
+        else:
+            _load_into(module, test_modules, mutant.source)
+        code = 0
+        for index, item in enumerate(selected):
+            if schema_loaded:
+                item.repr_failure = _no_failure_text
+                item._repr_failure_py = _no_failure_text
+            signal.signal(signal.SIGALRM, _alarm(per_test))
+            signal.setitimer(signal.ITIMER_REAL, per_test)
+            reports = runtestprotocol(item, nextitem=None, log=False)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            if any(r.failed for r in reports):
+                code = _KILLED_BY + index if index < _MAX_NAMED_KILLER else 1
+                break
+    except BaseException:  # noqa: BLE001 - the mutant broke the module or a test: killed
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _mutant_verdict(pid: int, status: int | None, selected: list[Any], kills: dict[str, int]) -> tuple[bool, str]:
+    """(killed, why) from the mutant process's wait status (None: still running at its deadline, then killed
+    with its process group); counts the kill for the test that made it."""
+    if status is None:
+        for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+            try:
+                kill()
+            except OSError:
+                pass
+        os.waitpid(pid, 0)
+        return True, "timeout"
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+        return False, "all selected tests pass"
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3:
+        return False, "solution module was not imported by the tests"
+    if os.WIFEXITED(status) and _KILLED_BY <= os.WEXITSTATUS(status) < _KILLED_BY + len(selected):
+        killer = selected[os.WEXITSTATUS(status) - _KILLED_BY].nodeid
+        kills[killer] = kills.get(killer, 0) + 1
+    return True, "a test failed" if os.WIFEXITED(status) else f"killed by signal {os.WTERMSIG(status)}"
 
 def _wait_until(pid: int, deadline: float) -> int | None:
     """The wait status of child `pid`, or None if it is still running at `deadline` (monotonic clock).
@@ -459,44 +477,63 @@ def _make_tracer(module: str, class_name: str) -> Any:
     return InteractionTracer(module, class_name)
 
 
+def _enter_run(request: RunRequest, config: WorkerConfig) -> tuple[str, str]:
+    """Make this process the run's: its own session, its folder, a clean environment, its streams on the
+    run's output, its user and limits, the clock moved. Runs before any code under test is imported, so
+    nothing here can be reached by it; returns the run's folder and its temporary folder."""
+    os.setsid()  # own session and process group: the worker kills the whole group on timeout
+    run_dir = request.run_dir
+    os.chdir(run_dir)
+    tmp = os.path.join(run_dir, "tmp")
+    os.makedirs(tmp, exist_ok=True)
+    env = dict(config.env)
+    env.update({"HOME": run_dir, "TMPDIR": tmp, "TMP": tmp, "TEMP": tmp})
+    os.environ.clear()
+    os.environ.update(env)
+    time.tzset()
+    import tempfile
+
+    tempfile.tempdir = None  # recomputed from TMPDIR on next use
+    sys.path[:] = [run_dir] + [p for p in sys.path if p and p != run_dir]
+    sys.dont_write_bytecode = True
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    out = os.open(os.path.join(run_dir, ".output"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    os.close(devnull)
+    os.close(out)
+    sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False)
+    sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)
+    if config.setuid is not None:  # fallback non-root run when there is no user namespace
+        os.setgroups([])
+        os.setgid(int(config.setuid))
+        os.setuid(int(config.setuid))
+    _apply_limits(request.limits)
+    if config.clock_offset_seconds:
+        shift_python_clock(float(config.clock_offset_seconds))
+    return run_dir, tmp
+
+
+def _pytest_args(request: RunRequest, run_dir: str) -> list[str]:
+    """pytest's command line for the run."""
+    # Built-in plugins a run never needs cost start-up time on every fork: off.
+    args = [request.test_file, "-q", "--tb=short", "-p", "no:cacheprovider", "-p", "no:stepwise",
+            "-p", "no:doctest", "-p", "no:junitxml", "-p", "no:pastebin", "-p", "no:setupplan",
+            "-p", "no:setuponly", "-p", "no:faulthandler",
+            "--rootdir", run_dir, "-c", os.path.join(run_dir, "pytest.ini"), "-W", "default"]
+    if request.stop_on_failure:
+        args.append("-x")
+    return args
+
+
 def run_child(request: RunRequest, config: WorkerConfig, nonce: str, fd: int) -> None:
     """Body of the forked run process: runs `request` under the worker's `config`, reporting on `fd` with
     every message marked by `nonce`. Never returns: ends with os._exit."""
     code = 70
     send = make_sender(fd, nonce)
     try:
-        os.setsid()  # own session and process group: the worker kills the whole group on timeout
-        run_dir = request.run_dir
-        os.chdir(run_dir)
-        tmp = os.path.join(run_dir, "tmp")
-        os.makedirs(tmp, exist_ok=True)
-        env = dict(config.env)
-        env.update({"HOME": run_dir, "TMPDIR": tmp, "TMP": tmp, "TEMP": tmp})
-        os.environ.clear()
-        os.environ.update(env)
-        time.tzset()
-        import tempfile
-
-        tempfile.tempdir = None  # recomputed from TMPDIR on next use
-        sys.path[:] = [run_dir] + [p for p in sys.path if p and p != run_dir]
-        sys.dont_write_bytecode = True
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
-        out = os.open(os.path.join(run_dir, ".output"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(out, 1)
-        os.dup2(out, 2)
-        os.close(devnull)
-        os.close(out)
-        sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False)
-        sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)
-        if config.setuid is not None:  # fallback non-root run when there is no user namespace
-            os.setgroups([])
-            os.setgid(int(config.setuid))
-            os.setuid(int(config.setuid))
-        _apply_limits(request.limits)
-        if config.clock_offset_seconds:
-            shift_python_clock(float(config.clock_offset_seconds))
-
+        run_dir, tmp = _enter_run(request, config)
         cov = None
         if request.coverage_file:
             target = os.path.join(run_dir, request.coverage_file)
@@ -510,13 +547,7 @@ def run_child(request: RunRequest, config: WorkerConfig, nonce: str, fd: int) ->
         guard.install_audit_hook()
         plugin = RunPlugin(send, request, cov, guard, MeasuringWindow(cov, tracer)
                            if cov is not None or tracer is not None else None)
-        # Built-in plugins a run never needs cost start-up time on every fork: off.
-        args = [request.test_file, "-q", "--tb=short", "-p", "no:cacheprovider", "-p", "no:stepwise",
-                "-p", "no:doctest", "-p", "no:junitxml", "-p", "no:pastebin", "-p", "no:setupplan",
-                "-p", "no:setuponly", "-p", "no:faulthandler",
-                "--rootdir", run_dir, "-c", os.path.join(run_dir, "pytest.ini"), "-W", "default"]
-        if request.stop_on_failure:
-            args.append("-x")
+        args = _pytest_args(request, run_dir)
         if cov is not None:
             cov.start()
         try:

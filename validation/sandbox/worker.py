@@ -28,11 +28,12 @@ import signal
 import struct
 import sys
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from validation.sandbox.child import run_child
 from validation.sandbox.integrity import prepare
-from validation.sandbox.job import RunRequest, RunResult, TestResult, WorkerConfig
+from validation.sandbox.job import Limits, RunRequest, RunResult, TestResult, WorkerConfig
 from validation.sandbox.reaping import kill_until_gone
 
 CTL_IN = 0
@@ -214,17 +215,56 @@ def _hashes(run_dir: str, names: tuple[str, ...]) -> dict[str, str | None]:
     return out
 
 
-def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept: int,
-              request: RunRequest, duration: float, nonce: str = "") -> RunResult:
-    collected: list[str] = []
-    tests: dict[str, TestResult] = {}
-    collection_errors: list[TestResult] = []
-    running: str | None = None
-    done: dict[str, Any] | None = None
-    crash = ""
-    mutants: list[dict[str, Any]] = []
-    floods: list[str] = []
-    tampering: list[str] = []
+@dataclass
+class _Messages:
+    """What the run's messages said, read in the order they came."""
+
+    collected: list[str] = field(default_factory=list)
+    tests: dict[str, TestResult] = field(default_factory=dict)
+    collection_errors: list[TestResult] = field(default_factory=list)
+    running: str | None = None  # the test started and not reported
+    done: dict[str, Any] | None = None  # the session-complete record
+    crash: str = ""
+    mutants: list[dict[str, Any]] = field(default_factory=list)
+    floods: list[str] = field(default_factory=list)  # tests whose captured output neared the file size limit
+    tampering: list[str] = field(default_factory=list)
+
+    def take(self, kind: Any, msg: dict[str, Any], request: RunRequest) -> None:
+        """One message of the harness (its nonce already checked)."""
+        if self.done is not None:
+            self.tampering.append(f"a {kind!s:.20} message arrived after the session-complete record")
+            return
+        if kind == "tamper":
+            self.tampering.append(str(msg.get("what", ""))[:300])
+            return
+        if kind == "test" and str(msg.get("test_id")) in self.tests:
+            self.tampering.append(f"two reports for one test: {str(msg.get('test_id'))[:200]}")
+        if kind == "collected" and isinstance(msg.get("ids"), list):
+            self.collected = [str(i) for i in msg["ids"]]
+        elif kind == "start":
+            self.running = str(msg.get("id"))
+        elif kind == "test":
+            self.tests[str(msg.get("test_id"))] = TestResult(str(msg.get("test_id")), str(msg.get("outcome")),
+                                                             str(msg.get("reason", "")), msg.get("raised"))
+            if isinstance(msg.get("captured"), int) and msg["captured"] >= int(request.limits.file_size_bytes) // 2:
+                self.floods.append(str(msg.get("test_id")))
+            if self.running == msg.get("test_id"):
+                self.running = None
+        elif kind == "collect_error":
+            self.collection_errors.append(TestResult(str(msg.get("test_id")), "error", str(msg.get("reason", ""))))
+        elif kind == "mutant":
+            self.mutants.append({"id": str(msg.get("id")), "killed": bool(msg.get("killed")),
+                                 "why": str(msg.get("why")), "switched": bool(msg.get("switched"))})
+        elif kind == "done":
+            self.done = msg
+        elif kind == "crash":
+            self.crash = str(msg.get("reason", ""))
+
+
+def _read_messages(buffer: bytes, nonce: str, request: RunRequest) -> _Messages:
+    """The harness's messages in the result channel. Only the harness knows the run's nonce: a message
+    without it was written by the code under test, and is counted as tampering, never read."""
+    messages = _Messages()
     forged = 0
     for line in buffer.split(b"\n"):
         if not line.strip():
@@ -235,70 +275,55 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
             continue  # a test wrote garbage into the channel; its outcome is judged by what is missing
         if not isinstance(msg, dict):
             continue
-        # Only the harness knows the run's nonce: a message without it was written by the code under test.
         if msg.get("n") != nonce:
             forged += 1
             continue
-        kind = msg.get("t")
-        if done is not None:
-            tampering.append(f"a {kind!s:.20} message arrived after the session-complete record")
-            continue
-        if kind == "tamper":
-            tampering.append(str(msg.get("what", ""))[:300])
-            continue
-        if kind == "test" and str(msg.get("test_id")) in tests:
-            tampering.append(f"two reports for one test: {str(msg.get('test_id'))[:200]}")
-        if kind == "collected" and isinstance(msg.get("ids"), list):
-            collected = [str(i) for i in msg["ids"]]
-        elif kind == "start":
-            running = str(msg.get("id"))
-        elif kind == "test":
-            tests[str(msg.get("test_id"))] = TestResult(str(msg.get("test_id")), str(msg.get("outcome")),
-                                                        str(msg.get("reason", "")), msg.get("raised"))
-            if isinstance(msg.get("captured"), int) and msg["captured"] >= int(request.limits.file_size_bytes) // 2:
-                floods.append(str(msg.get("test_id")))
-            if running == msg.get("test_id"):
-                running = None
-        elif kind == "collect_error":
-            collection_errors.append(TestResult(str(msg.get("test_id")), "error", str(msg.get("reason", ""))))
-        elif kind == "mutant":
-            mutants.append({"id": str(msg.get("id")), "killed": bool(msg.get("killed")), "why": str(msg.get("why")),
-                            "switched": bool(msg.get("switched"))})
-        elif kind == "done":
-            done = msg
-        elif kind == "crash":
-            crash = str(msg.get("reason", ""))
+        messages.take(msg.get("t"), msg, request)
     if forged:
-        tampering.append(f"{forged} message(s) on the result channel did not come from the harness")
-    if done is None and not crash and not timed_out and not flooded and os.WIFEXITED(status):
+        messages.tampering.append(f"{forged} message(s) on the result channel did not come from the harness")
+    return messages
+
+
+def _run_status(messages: _Messages, status: int, timed_out: bool, flooded: bool,
+                limits: Limits) -> tuple[str, str]:
+    """The run's status and why it is not `completed` (empty when it is)."""
+    if flooded:
+        return "killed", "run flooded the result channel"
+    if timed_out:
+        return "timeout", f"run exceeded the wall limit of {float(limits.wall_seconds):g} s"
+    if messages.done is not None:
+        return "completed", ""
+    if os.WIFSIGNALED(status):
+        signal_number = os.WTERMSIG(status)
+        name = signal.Signals(signal_number).name if signal_number in signal.valid_signals() else str(signal_number)
+        hint = {"SIGXCPU": " (CPU limit)", "SIGKILL": " (killed: memory or process limit?)",
+                "SIGXFSZ": " (file size limit)"}.get(name, "")
+        why = f"run process killed by {name}{hint}"
+    else:
+        exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+        why = f"run process exited with status {exit_code} before pytest finished"
+    if messages.crash:
+        why += f": {messages.crash}"
+    return "killed", why
+
+
+def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept: int,
+              request: RunRequest, duration: float, nonce: str = "") -> RunResult:
+    messages = _read_messages(buffer, nonce, request)
+    done, tests = messages.done, messages.tests
+    if done is None and not messages.crash and not timed_out and not flooded and os.WIFEXITED(status):
         # The harness ends a run only after its session-complete record (or a crash report): a process that
         # exited without either was ended by the code under test (os._exit, an exec'd program).
-        tampering.append(f"the run process exited with status {os.WEXITSTATUS(status)} before the session "
-                         "completed")
+        messages.tampering.append(f"the run process exited with status {os.WEXITSTATUS(status)} before the "
+                                  "session completed")
     limits = request.limits
     notes: list[str] = []
     signal_number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
-    if flooded:
-        run_status, why = "killed", "run flooded the result channel"
-    elif timed_out:
-        run_status, why = "timeout", f"run exceeded the wall limit of {float(limits.wall_seconds):g} s"
-    elif done is None:
-        run_status = "killed"
-        if signal_number is not None:
-            name = signal.Signals(signal_number).name if signal_number in signal.valid_signals() else str(signal_number)
-            hint = {"SIGXCPU": " (CPU limit)", "SIGKILL": " (killed: memory or process limit?)",
-                    "SIGXFSZ": " (file size limit)"}.get(name, "")
-            why = f"run process killed by {name}{hint}"
-        else:
-            why = f"run process exited with status {exit_code} before pytest finished"
-        if crash:
-            why += f": {crash}"
-    else:
-        run_status, why = "completed", ""
-    if running is not None and running not in tests:
+    run_status, why = _run_status(messages, status, timed_out, flooded, limits)
+    if messages.running is not None and messages.running not in tests:
         outcome = "timeout" if run_status == "timeout" else "killed"
-        tests[running] = TestResult(running, outcome, why)
+        tests[messages.running] = TestResult(messages.running, outcome, why)
     if why:
         notes.append(why)
     if swept:
@@ -306,22 +331,23 @@ def _assemble(buffer: bytes, status: int, timed_out: bool, flooded: bool, swept:
     output, size = _read_output(os.path.join(request.run_dir, ".output"), int(limits.output_bytes))
     if size > int(limits.output_bytes):
         notes.append(f"output truncated ({size} bytes)")
-    if size >= int(limits.file_size_bytes) or floods:
-        notes.append("output reached the file size limit" + (f" ({', '.join(floods[:5])})" if floods else ""))
+    if size >= int(limits.file_size_bytes) or messages.floods:
+        notes.append("output reached the file size limit"
+                     + (f" ({', '.join(messages.floods[:5])})" if messages.floods else ""))
     return RunResult(
         status=run_status,
         exit_code=done.get("exit_code") if done else exit_code,
         signal=signal_number,
-        collected=collected,
+        collected=messages.collected,
         tests=list(tests.values()),
-        collection_errors=collection_errors,
+        collection_errors=messages.collection_errors,
         coverage=done.get("coverage") if done else None,
         trace=done.get("trace") if done else None,
         output=output,
         duration_seconds=duration,
         notes=notes,
-        mutants=mutants,
-        tampering=tampering,
+        mutants=messages.mutants,
+        tampering=messages.tampering,
     )
 
 

@@ -112,7 +112,8 @@ def _build(store: ArtifactStore, config: BuildConfig, settings: Settings) -> tup
         for stage in (SeedsStage(), MineStage(), GateStage(), RepairStage()):
             for name, count in run_stage(stage, ctx, ThreadExecutor(pool=pool)).items():
                 funnel = funnel.with_stage(name, count)
-    return run_id, run_stage(ReleaseStage(funnel), ctx)
+    run_stage(ReleaseStage(funnel), ctx)
+    return run_id, finished_outcome(store, run_id)
 
 
 @pytest.mark.slow

@@ -29,6 +29,7 @@ from pipeline.stages.driver import Driver, RunContext
 from pipeline.stages.gate import GateStage
 from pipeline.stages.release import ReleaseStage
 from pipeline.stages.repair import RepairStage
+from pipeline.stages.runs import finished_outcome
 from pipeline.stages.seeds import SeedsStage, default_run_id, load_seed_records
 from pipeline.stages.synthesis import generating_stage
 from tests.emulators.chat import ChatEmulator
@@ -72,8 +73,8 @@ def _build_in_process(artifacts: Path, config: BuildConfig):
         driver.run(generating_stage(stage, config))  # the model backend
     driver.run(GateStage())
     driver.run(RepairStage())
-    result = driver.run(ReleaseStage(driver.funnel))
-    return store, run_id, result
+    driver.run(ReleaseStage(driver.funnel))
+    return store, run_id, finished_outcome(store, run_id)
 
 
 def _config(api_base: str) -> BuildConfig:

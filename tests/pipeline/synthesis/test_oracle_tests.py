@@ -5,9 +5,15 @@ import ast
 import pytest
 from synthesis_samples import ACCOUNT, ACCOUNT_TESTS
 
+from core.layout import Stage, record_file_id
 from core.records import Candidate, Provenance, Rejection, SeedClass
+from core.settings import Settings
+from core.store import ArtifactStore
+from pipeline.stages.config import BuildConfig
+from pipeline.stages.driver import RunContext, ThreadExecutor, run_stage
+from pipeline.stages.synthesis import SynthesisStage
 from pipeline.synthesis.config import EnhanceConfig
-from pipeline.synthesis.enhance import enhance_seeds, seed_pools
+from pipeline.synthesis.enhance import enhance_seed, seed_pools
 
 SEED = SeedClass(seed_id="Finance_Ecommerce/account", domain="Finance_Ecommerce", name="account", class_name="Account",
                  description="A bank account.", source=ACCOUNT, tests=ACCOUNT_TESTS, provenance=Provenance())
@@ -22,12 +28,23 @@ def test_harvest_keeps_whole_calls_and_replays(sandbox_pool):
     assert pools.replays[0][0].args == ('"ada"', "10")
 
 
+def _enhanced(root, seeds: list[SeedClass], pool, jobs: int) -> list[Candidate]:
+    """The candidates the build's enhance stage writes for `seeds`, run by the driver on `jobs` threads."""
+    store = ArtifactStore(root)
+    for seed in seeds:
+        store.write("run", Stage.SEEDS, record_file_id(seed.seed_id), seed)
+    ctx = RunContext(store, "run", BuildConfig(enhance=CONFIG, jobs=jobs), Settings.from_environment().with_artifacts(root))
+    run_stage(SynthesisStage(Stage.ENHANCE), ctx, ThreadExecutor(jobs=jobs, pool=pool))
+    return [candidate for _, candidate in store.iter_records("run", Stage.ENHANCE, Candidate)]
+
+
 @pytest.fixture(scope="module")
-def two_builds(sandbox_pool):
+def two_builds(sandbox_pool, tmp_path_factory):
     # The second build synthesises two seeds at once: scheduling must not change a byte of the output.
     seeds = [SEED, SEED.model_copy(update={"seed_id": "Finance_Ecommerce/account_copy"})]
-    first = list(enhance_seeds(seeds, CONFIG, pool=sandbox_pool))
-    second = list(enhance_seeds(seeds, CONFIG, pool=sandbox_pool, jobs=2))
+    first = _enhanced(tmp_path_factory.mktemp("one"), seeds, sandbox_pool, jobs=1)
+    second = _enhanced(tmp_path_factory.mktemp("two"), seeds, sandbox_pool, jobs=2)
+    assert {c.provenance.seed_ids for c in first} == {(s.seed_id,) for s in seeds}
     return first, second
 
 
@@ -101,7 +118,7 @@ def test_inapplicable_features_become_rejections(sandbox_pool):
     config = EnhanceConfig(transforms=("combined_summary",))
     no_queries = SEED.model_copy(update={"source": ACCOUNT.replace("def current(self)", "def current(self, x: int)")
                                          .replace("def movements(self)", "def movements(self, x: int)")})
-    out = list(enhance_seeds([no_queries], config, pool=sandbox_pool))
+    out = enhance_seed(no_queries, config, pool=sandbox_pool)
     assert len(out) == 1 and isinstance(out[0], Rejection) and out[0].reason.value == "generation_failed"
 
 
