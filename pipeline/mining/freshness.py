@@ -92,7 +92,7 @@ def first_by_name(repo: GitRepo, class_name: str) -> Appearance | None:
 
 
 NAMES_PER_QUERY = 200
-_ADDED_HEADER = re.compile(r"^\+\s*class\s+(\w+)\s*[[(:]", re.MULTILINE)
+_ADDED_HEADER = re.compile(r"^\+\s*class\s+(\w+)\s*[(:\[]", re.MULTILINE)
 
 
 def first_by_names(repo: GitRepo, names: list[str]) -> dict[str, Appearance]:
