@@ -94,7 +94,8 @@ class TaskGraph:
         :param task: the dependent task.
         :param prerequisite: the task it waits for.
         :raises KeyError: if either task does not exist.
-        :raises ValueError: if the edge would create a cycle (including a self-loop).
+        :raises ValueError: if the edge would create a cycle (including a self-loop);
+            the graph is left unchanged.
 
         >>> plan = TaskGraph()
         >>> plan.add_task("a"); plan.add_task("b")

@@ -11,6 +11,10 @@ class MigrationRunner:
     scripts of one or more statements. Applying or reverting one migration is a
     single transaction: if any statement fails, nothing of it remains.
 
+    ``history`` lists every script run, oldest first, as direction, version and
+    name (``"up 2 posts"``, ``"down 2 posts"``), prefixed with ``"failed"`` when
+    the script failed and was undone (``"failed up 2 posts"``).
+
     >>> runner = MigrationRunner()
     >>> runner.register(1, "users", "CREATE TABLE users (id INTEGER PRIMARY KEY)", "DROP TABLE users")
     >>> runner.register(2, "posts", "CREATE TABLE posts (id INTEGER); CREATE INDEX p ON posts (id)", "DROP TABLE posts")

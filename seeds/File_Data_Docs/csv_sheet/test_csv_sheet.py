@@ -19,7 +19,7 @@ def test_load_returns_row_count_and_skips_blank_lines():
 
 
 def test_load_rejects_ragged_row():
-    with pytest.raises(ValueError, match="record 3: expected 2 fields, got 1"):
+    with pytest.raises(ValueError):
         CsvSheet().load("a,b\n1,2\n3\n")
 
 

@@ -154,10 +154,11 @@ def test_parse_text_skips_blank_lines_and_collects_rejects():
     layout.add_field("tag", 2)
     records = layout.parse_text("001ab\n\n0x2cd\n003\n004ef\n")
     assert records == [{"id": 1, "tag": "ab"}, {"id": 4, "tag": "ef"}]
-    assert layout.rejected_lines() == [
-        "line 3: field 'id': '0x2' is not an integer",
-        "line 4: expected 5 characters, got 3",
-    ]
+    rejected = layout.rejected_lines()
+    assert [entry.split(": ", 1)[0] for entry in rejected] == ["line 3", "line 4"]
+    bad_digits, too_short = (entry.split(": ", 1)[1] for entry in rejected)
+    assert "'0x2'" in bad_digits
+    assert "5" in too_short and "3" in too_short
 
 
 def test_parse_text_resets_rejections_each_call():
@@ -173,7 +174,9 @@ def test_rejected_lines_returns_a_copy():
     layout.add_field("n", 1, "int")
     layout.parse_text("a\n")
     layout.rejected_lines().clear()
-    assert layout.rejected_lines() == ["line 1: field 'n': 'a' is not an integer"]
+    rejected = layout.rejected_lines()
+    assert len(rejected) == 1
+    assert rejected[0].startswith("line 1: ") and "'a'" in rejected[0]
 
 
 def test_rejected_lines_empty_before_any_parse():
@@ -189,14 +192,19 @@ def test_scenario_evolve_layout_and_reparse():
     layout.add_field("note", 6)
     lines = layout.format_record({"sku": "A1", "qty": 3, "note": "rush"}) + "\n" + "B2   00x1      \n"
     assert layout.parse_text(lines) == [{"sku": "A1", "qty": 3, "note": "rush"}]
-    assert layout.rejected_lines() == ["line 2: field 'qty': '00x1' is not an integer"]
+    rejected = layout.rejected_lines()
+    assert len(rejected) == 1
+    assert rejected[0].startswith("line 2: ") and "'00x1'" in rejected[0]
     assert layout.remove_field("note") == 9
     assert layout.add_field("due", 8, "date") == 9
     assert layout.field_span("due") == (9, 17)
     line = layout.format_record({"sku": "C3", "qty": 12, "due": "2026-07-04"})
     assert line == "C3   001220260704"
     assert layout.parse_text(line + "\nC3   0012\n") == [{"sku": "C3", "qty": 12, "due": "2026-07-04"}]
-    assert layout.rejected_lines() == ["line 2: expected 17 characters, got 9"]
+    rejected = layout.rejected_lines()
+    assert len(rejected) == 1
+    assert rejected[0].startswith("line 2: ")
+    assert "17" in rejected[0] and "9" in rejected[0].split(": ", 1)[1]
 
 
 def test_scenario_parse_then_remove_then_add_field():

@@ -185,7 +185,8 @@ class CraftingInventory:
         :return: units of the output item now held.
         :raises KeyError: if the recipe is unknown.
         :raises ValueError: if ``times`` is below 1, ingredients are missing,
-            or the result would exceed the carry limit.
+            or the result would exceed the carry limit; a refused craft leaves
+            the inventory unchanged.
 
         >>> bag = CraftingInventory({"ore": 3, "bar": 2}, 10)
         >>> bag.learn_recipe("smelt", {"ore": 2}, "bar")

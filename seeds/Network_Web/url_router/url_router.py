@@ -124,7 +124,8 @@ class UrlRouter:
 
         Raises:
             KeyError: if no route pattern matches the path (HTTP 404).
-            ValueError: if a pattern matches but not for this method (HTTP 405).
+            ValueError: if a pattern matches but not for this method (HTTP 405);
+                the message lists ``allowed_methods(path)`` joined by ", ".
 
         >>> router = UrlRouter()
         >>> router.add_route("GET", "/a/{x}", "a")

@@ -92,6 +92,7 @@ class AuditChain:
 
         Raises:
             ValueError: on an empty or invalid field or a timestamp going backwards.
+                A failed call leaves the log unchanged.
 
         >>> AuditChain().append("ada", "login", 5) == AuditChain().append("ada", "login", 5)
         True
@@ -219,8 +220,9 @@ class AuditChain:
             The number of entries loaded.
 
         Raises:
-            ValueError: if a line is malformed or the chain is broken (the
-                message names the first broken index).
+            ValueError: if a line is malformed or the chain is broken; a broken
+                chain gives the message "chain broken at entry <index>", naming
+                the first broken index.
 
         >>> source = AuditChain()
         >>> _ = source.append("ada", "login", 1)

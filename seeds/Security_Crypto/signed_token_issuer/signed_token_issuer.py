@@ -146,9 +146,11 @@ class SignedTokenIssuer:
 
         Raises:
             ValueError: if the token is malformed, signed with an unknown key
-                or its signature does not match.
-            PermissionError: if the token was revoked, has expired
-                (``now >= exp``) or is used before its issue time.
+                (message "unknown key id '<kid>'") or its signature does not
+                match (message "bad signature").
+            PermissionError: if the token was revoked (message "token revoked"),
+                has expired, ``now >= exp`` (message "token expired"), or is used
+                before its issue time (message "token not yet valid").
 
         >>> issuer = SignedTokenIssuer("s")
         >>> issuer.verify(issuer.issue("ada", now=0, claims={"role": "admin"}), now=1)["role"]

@@ -206,7 +206,7 @@ def test_retire_key_invalidates_its_tokens(issuer):
 
 
 def test_retire_active_key_raises(issuer):
-    with pytest.raises(ValueError, match="active"):
+    with pytest.raises(ValueError):
         issuer.retire_key("k1")
 
 

@@ -108,7 +108,7 @@ def test_record_failure_last_attempt_gives_up(policy):
 
 def test_record_failure_out_of_sequence_raises(policy):
     policy.record_failure("fetch", 1, "timeout")
-    with pytest.raises(ValueError, match="out of sequence"):
+    with pytest.raises(ValueError):
         policy.record_failure("fetch", 3, "timeout")
     assert policy.tokens() == 2.0
 
