@@ -17,6 +17,7 @@ from validation.sandbox.reaping import kill_until_gone
 
 ROOT = Path("/sys/fs/cgroup")
 GROUP = "classeval-pro-sandbox"
+REMOVE_SECONDS = 10.0
 
 
 class WorkerCgroup:
@@ -90,14 +91,22 @@ class WorkerCgroup:
         return kill_until_gone(self.pids, keep, rounds=100)
 
     def remove(self) -> None:
-        self.kill_except(set())
+        """Kill what is left in the group and remove its folders. A group cannot be removed while a killed
+        process is still exiting, which on a loaded machine takes seconds, not the moment it took when idle:
+        retried (killing again) until `REMOVE_SECONDS` have passed, else the group outlives the pool."""
+        deadline = time.monotonic() + REMOVE_SECONDS
         for d in reversed(self.dirs):
-            for _ in range(50):
+            while True:
+                self.kill_except(set())
                 try:
                     d.rmdir()
                     break
+                except FileNotFoundError:
+                    break
                 except OSError:
-                    time.sleep(0.02)  # processes still exiting
+                    if time.monotonic() > deadline:
+                        break
+                    time.sleep(0.05)  # processes still exiting
 
 
 def remove_stale(alive: Callable[[int], bool]) -> int:
