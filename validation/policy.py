@@ -38,7 +38,7 @@ class GatePolicy(BaseModel):
                           "each mutant from its own source, the way kept as the baseline of benchmarks and tests.",
     )
     faithful_variants: bool = Field(
-        True, description="Run faithful variants of the reference (validation/faithful.py): a test that fails one "
+        True, description="Run faithful variants of the reference (validation/faithful/): a test that fails one "
                           "checks what the skeleton does not state, and the candidate is rejected overspecified_tests.",
     )
     robustness: bool = Field(
