@@ -33,7 +33,7 @@ from pipeline.release.card import interpreter_label
 from pipeline.release.task_builder import build_task
 from pipeline.stages.config import BuildConfig
 from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFailure
-from pipeline.stages.run_records import gate_report, generated_candidates, survivor
+from pipeline.stages.run_records import accepted, generated_candidates, survivor
 from validation.suite_runner import SandboxSuiteRunner
 
 
@@ -137,21 +137,11 @@ class JudgeStage(RecordStage):
 def released_items(store: ArtifactStore, run_id: str, config: BuildConfig) -> list[str]:
     """The generated candidates whose survivor the release takes, in the gate's order: it passed the gate
     and, when the judge stage is on, the judges accepted it (every survivor when it is off)."""
-    decisions = read_decisions(store, run_id) if config.judges.enabled else {}
-    items: list[str] = []
-    for generated in generated_candidates(store, run_id):
-        candidate = generated
-        if store.has(run_id, Stage.REPAIR, candidate.candidate_id):
-            candidate = store.read(run_id, Stage.REPAIR, candidate.candidate_id, Candidate)
-        if not store.has(run_id, Stage.VALIDATE, candidate.candidate_id) \
-                or not gate_report(store, run_id, candidate.candidate_id).passed:
-            continue
-        if config.judges.enabled:
-            decision = decisions.get(candidate.candidate_id)
-            if decision is None or decision.outcome is not Outcome.ACCEPT:
-                continue
-        items.append(generated.candidate_id)
-    return items
+    if not config.judges.enabled:
+        return [item for item, _, _ in accepted(store, run_id)]
+    decisions = read_decisions(store, run_id)
+    return [item for item, candidate, _ in accepted(store, run_id)
+            if (decision := decisions.get(candidate.candidate_id)) is not None and decision.outcome is Outcome.ACCEPT]
 
 
 def judged_task(store: ArtifactStore, run_id: str, config: BuildConfig, item: str) -> Task:

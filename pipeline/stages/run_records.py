@@ -67,12 +67,19 @@ def survivor(store: ArtifactStore, run_id: str, candidate_id: str) -> tuple[Cand
     return candidate, gate_report(store, run_id, candidate.candidate_id)
 
 
-def accepted_pairs(store: ArtifactStore, run_id: str) -> Iterator[tuple[Candidate, GateReport]]:
-    """Every candidate that passed the gate (a repaired one in place of its original), with its report."""
-    for candidate in generated_candidates(store, run_id):
+def accepted(store: ArtifactStore, run_id: str) -> Iterator[tuple[str, Candidate, GateReport]]:
+    """Every generated candidate whose survivor passed the gate, in generation order: its generated id, the
+    survivor (a repaired one in place of its original) and the survivor's report."""
+    for generated in generated_candidates(store, run_id):
+        candidate = generated
         if store.has(run_id, Stage.REPAIR, candidate.candidate_id):
             candidate = store.read(run_id, Stage.REPAIR, candidate.candidate_id, Candidate)
         if store.has(run_id, Stage.VALIDATE, candidate.candidate_id):
             report = gate_report(store, run_id, candidate.candidate_id)
             if report.passed:
-                yield candidate, report
+                yield generated.candidate_id, candidate, report
+
+
+def accepted_pairs(store: ArtifactStore, run_id: str) -> Iterator[tuple[Candidate, GateReport]]:
+    """Every candidate that passed the gate (a repaired one in place of its original), with its report."""
+    return ((candidate, report) for _, candidate, report in accepted(store, run_id))
