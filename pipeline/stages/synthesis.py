@@ -19,7 +19,8 @@ from pipeline.stages.config import BuildConfig
 from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFailure
 from pipeline.stages.model import ModelStage
 from pipeline.stages.run_records import store_generated, sum_counts
-from pipeline.synthesis.compose import compose_guarded, may_bridge
+from pipeline.synthesis.compose import compose_guarded
+from pipeline.synthesis.links import may_link
 from pipeline.synthesis.enhance import enhance_seed
 from pipeline.synthesis.pairing import pair_seeds
 
@@ -58,7 +59,7 @@ class SynthesisStage(RecordStage):
         compose = ctx.config.compose_config(ctx.registry)
         pairs = pair_seeds(ctx.all_seeds, rng_seed=compose.rng_seed, max_pairs=compose.max_pairs,
                            max_uses_per_seed=compose.max_uses_per_seed, composable=compose.composable,
-                           fits=may_bridge)
+                           fits=may_link)
         return [f"{a.seed_id}{PAIR_SEPARATOR}{b.seed_id}" for a, b in pairs]
 
     def _work_id(self, item: str) -> str:

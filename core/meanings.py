@@ -1,0 +1,55 @@
+"""What a quantity means: the vocabulary composition joins classes on.
+
+Two classes are composed because one produces what the other exists to consume: a basket's total paid into
+a wallet, a retry's delay recorded as a latency, an avalanche's size counted in a histogram. A matching type
+says nothing of that (a password's strength and a lap time are both numbers), so each end of a link names
+its meaning and its unit, and a link joins only equal meanings in equal units. Two consumer wildcards exist
+for classes that take any measured value (statistics, histograms, anomaly detectors): meaning `number`
+accepts every numeric meaning, unit `any` every unit of the meaning.
+
+The vocabulary is closed so that a typo in a seed.toml is an error, not a link that silently never forms.
+"""
+
+from __future__ import annotations
+
+from core.records import Accepts, Produces
+
+MEANINGS: dict[str, str] = {
+    "money": "an amount of money",
+    "duration": "a length of time",
+    "timestamp": "a point in time",
+    "count": "a number of things",
+    "score": "points earned or a rating",
+    "ratio": "a fraction between 0 and 1",
+    "size": "a size or length (bytes, characters, cells)",
+    "reading": "a measured value such as a price or a level",
+    "text": "a piece of text",
+    "texts": "several pieces of text",
+    "word": "a single word or token",
+    "url": "a URL or a path of one",
+}
+"""Meaning -> what it is; `ANY_NUMBER` is a consumer's wildcard, not a meaning a value can have."""
+
+NUMERIC = frozenset({"money", "duration", "timestamp", "count", "score", "ratio", "size", "reading"})
+"""Meanings whose values are numbers: those a consumer of `ANY_NUMBER` takes. A timestamp is numeric but
+is no measurement of anything: it is left out of `MEASURED`."""
+
+MEASURED = NUMERIC - {"timestamp"}
+
+ANY_NUMBER = "number"
+ANY_UNIT = "any"
+
+
+def known_meaning(meaning: str, *, consumer: bool) -> bool:
+    """Whether `meaning` is in the vocabulary (a consumer may also say `number`)."""
+    return meaning in MEANINGS or (consumer and meaning == ANY_NUMBER)
+
+
+def joins(produced: Produces, accepted: Accepts) -> bool:
+    """Whether the produced value means what the consumer takes: the same meaning (any measured one for a
+    `number` consumer) in the same unit (any unit for an `any` consumer)."""
+    if accepted.meaning == ANY_NUMBER:
+        meaning_fits = produced.meaning in MEASURED
+    else:
+        meaning_fits = produced.meaning == accepted.meaning
+    return meaning_fits and (accepted.unit == ANY_UNIT or accepted.unit == produced.unit)
