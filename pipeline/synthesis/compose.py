@@ -598,7 +598,7 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: San
         return _rejection(a, b, config.rng_seed, f"sandbox job failed: {exc}")
     try:
         # where a seed has no type hints (a ClassEval-style corpus), links are found on observed types
-        fusion = fuse(with_observed_types(a, pools_a), with_observed_types(b, pools_b), rng, config.max_bridges,
+        fusion = fuse(with_observed_types(a, pools_a), with_observed_types(b, pools_b), rng, config.max_links,
                       (pools_a.ctors, pools_b.ctors))
     except (CompositionError, EditError, SyntaxError, LookupError) as exc:
         return _rejection(a, b, config.rng_seed, f"fusion failed: {exc}")

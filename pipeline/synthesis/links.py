@@ -167,16 +167,26 @@ _LINKS_CACHE: dict[str, bool] = {}
 
 
 def may_link(a: SeedClass, b: SeedClass) -> bool:
-    """Whether the pair has a link either way, judged on the two seeds alone (cached by content). A seed
-    that cannot be read has none: its fusion would fail anyway."""
+    """Whether the pair has a link either way, judged on the two seeds alone (cached by content), or may
+    have one once its types are observed (`_unhinted`). A seed that cannot be read has none: its fusion
+    would fail anyway."""
     key = content_hash(a.source, a.class_name, a.model_dump(include={"produces", "accepts"}, mode="json"),
                        b.source, b.class_name, b.model_dump(include={"produces", "accepts"}, mode="json"))
     if key not in _LINKS_CACHE:
         try:
-            _LINKS_CACHE[key] = bool(seed_links(a, b))
+            _LINKS_CACHE[key] = bool(seed_links(a, b)) or _unhinted(a) or _unhinted(b)
         except (SyntaxError, LookupError):
             _LINKS_CACHE[key] = False
     return _LINKS_CACHE[key]
+
+
+def _unhinted(seed: SeedClass) -> bool:
+    """A seed that declares no ends and carries no type hints (a ClassEval-style corpus): its ends are
+    derived from the types the oracle observes, known at composition time, so the pair stays in."""
+    if seed.produces or seed.accepts:
+        return False
+    model = analyse(seed.source, seed.class_name)
+    return not any(m.returns or any(p.annotation for p in m.params) for m in model.public_methods())
 
 
 # -- weaving -----------------------------------------------------------------------------------------------
