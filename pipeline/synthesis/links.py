@@ -89,7 +89,19 @@ _MEASURE_WORDS = {"score": "score", "points": "score", "total": "count", "count"
                   "mean": "reading", "balance": "money", "price": "money", "cost": "money"}
 _TEXT_METHODS = re.compile(r"^(render|format|to_string|to_text|text|generate|get_text|summary|report)(_|$)")
 _TEXT_PARAMS = {"text", "sentence", "document", "content", "paragraph", "passage"}
-_NUMBER_PARAMS = {"value", "sample", "observation", "measurement", "reading", "number", "score"}
+_NUMBER_PARAMS = {"value", "sample", "observation", "measurement", "reading", "number"}
+_MONEY_PARAMS = {"amount", "payment"}
+_PAYING = re.compile(r"^(deposit|pay|credit|top_up|add_funds|receive|insert)")
+_MONEY_WORDS = re.compile(r"\b(money|balance|account|wallet|payment|price|cost|cash|fund|funds)\b", re.IGNORECASE)
+_DOC_TYPE = re.compile(r"^\s*(int|float|str|bool|list|dict)\b")
+
+
+def _doc_type(docstring: str | None, field: str) -> str | None:
+    """The type a ClassEval-style docstring gives a parameter (`:param amount: int, ...`) or the return
+    value (`:return: float, the mean`), when it names a plain one first; None otherwise."""
+    match = re.search(rf":{re.escape(field)}\s*:(.*)", docstring or "")
+    found = _DOC_TYPE.match(match.group(1)) if match else None
+    return found.group(1) if found else None
 
 
 def derived_ends(model: ClassModel) -> tuple[tuple[Produces, ...], tuple[Accepts, ...]]:
@@ -104,9 +116,13 @@ def derived_ends(model: ClassModel) -> tuple[tuple[Produces, ...], tuple[Accepts
     for method in model.public_methods():
         if method.kind != "instance" or method.name == "__init__":
             continue
-        label = _words(re.sub(r"^(get|calculate|compute)_", "", method.name))
-        returned = _types(method.returns) or set()
+        label = _words(re.sub(r"^(get|calculate|compute|view)_", "", method.name))
+        returned = _types(method.returns or _doc_type(method.docstring, "return")) or set()
         meaning = next((m for word, m in _MEASURE_WORDS.items() if word in method.name.split("_")), None)
+        if meaning in ("count", "money") and _MONEY_WORDS.search(" ".join(filter(None, (model.docstring, method.docstring)))):
+            meaning = "money"  # a total of a class that speaks of prices or balances is an amount of money
+        elif meaning == "money":
+            meaning = None  # a "balance" that is no money (a scale's, a tree's) is nothing derived can name
         if meaning and returned and returned <= {"int", "float"}:
             produces.append(Produces(method=method.name, meaning=meaning, unit="unstated",
                                      what=f"the {label} of the {subject}", name=label.replace(" ", "_")))
@@ -116,9 +132,13 @@ def derived_ends(model: ClassModel) -> tuple[tuple[Produces, ...], tuple[Accepts
         if method.name not in model.mutators:
             continue
         for param in method.params:
-            kinds = _types(param.annotation) or set()
+            kinds = _types(param.annotation or _doc_type(method.docstring, f"param {param.name}")) or set()
             if param.name in _NUMBER_PARAMS and kinds and kinds <= {"int", "float"}:
                 accepts.append(_derived_accepts(method, param.name, "number", subject))
+            elif param.name in _MONEY_PARAMS and kinds and kinds <= {"int", "float"} and _PAYING.match(method.name) \
+                    and _MONEY_WORDS.search(
+                    " ".join(filter(None, (model.docstring, method.docstring)))):
+                accepts.append(_derived_accepts(method, param.name, "money", subject))
             elif param.name in _TEXT_PARAMS and kinds == {"str"}:
                 accepts.append(_derived_accepts(method, param.name, "text", subject))
     return tuple(produces), tuple(accepts)
@@ -126,7 +146,7 @@ def derived_ends(model: ClassModel) -> tuple[tuple[Produces, ...], tuple[Accepts
 
 def _derived_accepts(method: MethodModel, parameter: str, meaning: str, subject: str) -> Accepts:
     verb = method.name.split("_")[0]
-    return Accepts(method=method.name, parameter=parameter, meaning=meaning, unit="any",
+    return Accepts(method=method.name, parameter=parameter, meaning=meaning, unit="unstated" if meaning == "money" else "any",
                    role=f"given to the {subject} through ``{method.name}``",
                    action=f"give {{what}} to the {subject} through ``{method.name}``", verb=verb)
 
