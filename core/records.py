@@ -84,7 +84,7 @@ class RejectReason(str, Enum):
     ENV_DEPENDENT = "env_dependent"  # outcome depends on clock, hash seed, user, host or a missing package
     LOW_COVERAGE = "low_coverage"
     LOW_INTERACTION = "low_interaction"  # tests do not exercise methods working together
-    # a composed class whose parts exchange no value: no meaningful bridge between the seeds (compose), or
+    # a composed class whose parts exchange no value: no meaningful link between the seeds (compose), or
     # no test in which a value of one part changes what the other part returns (the gate's seam check)
     INCOHERENT_FUSION = "incoherent_fusion"
     VACUOUS_TESTS = "vacuous_tests"  # too many tests pass against the bodiless skeleton

@@ -47,7 +47,7 @@ def pair_seeds(seeds: Sequence[SeedClass], *, rng_seed: int, max_pairs: int, max
                ) -> list[Pair]:
     """Pairs of seeds from different, composable domains (and of mined classes of one domain from different
     repositories), in a seeded order, pairs holding a mined class first; with `fits`, only the pairs it
-    accepts (the offline composer's `may_bridge`: a pair that cannot be bridged would only be rejected, and
+    accepts (the offline composer's `may_link`: a pair that cannot be linked would only be rejected, and
     would take a seed's turn from a pair that can). Without mined seeds the pairs are those of a corpus of
     bundled seeds alone, whatever else changed here."""
     rng = random.Random(f"{rng_seed}:pairing")
