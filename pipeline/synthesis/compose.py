@@ -136,8 +136,8 @@ def chosen_links(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: Class
                  max_links: int, renames_b: dict[str, str]) -> list[Link]:
     """At most `max_links` links of the pair (`seed_links`), by their names in the hybrid (the second part's
     members renamed as `renames_b` says), no two sharing a producer or a consumer, woven ones first, in a
-    seeded order. A link needs a query of the consumer's part without arguments that reads what the
-    consumer writes (its observers: what a test checks after the value crossed)."""
+    seeded order. A link needs a query of the consumer's part that reads what the consumer writes (its
+    observers: what a test checks after the value crossed; their arguments come from observed calls)."""
     usable: list[Link] = []
     for seed_link in seed_links(a, b, model_a, model_b):
         link = _hybrid_link(seed_link, (a, model_a), (b, model_b), renames_b)
@@ -167,7 +167,7 @@ def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], secon
     written = taker_model.reach(consumer.name)[1]
     queries = {q.name for q in taker_model.queries()}
     observers = tuple(to_hybrid_taker.get(q, q) for q, m in taker_model.methods.items()
-                      if q in queries and q != consumer.name and m.public and not m.required_params
+                      if q in queries and q != consumer.name and m.public and m.kind == "instance"
                       and taker_model.reach(q)[0] & written)
     if not observers:
         return None
@@ -517,9 +517,14 @@ def link_scenarios(fusion: Fusion, model: ClassModel, pools: ArgumentPools, rng:
             args = _link_arguments(link, model, pools, rng)
             if args is None:
                 continue
+            method = model.methods[observer]
+            seen = _observed(pools.sample(observer, rng), method) if method.required_params else {}
+            if seen is None or any(p.name not in seen for p in method.required_params):
+                continue
+            look = tuple(Arg(literal=seen[p.name]) for p in method.required_params)
             state = [s for s in base.steps if s.method in part.methods and all(a.literal is not None for a in s.args)
                      and all(v.literal is not None for _, v in s.kwargs)]
-            steps = state + [Step(MAIN, observer), Step(MAIN, link.call, args), Step(MAIN, observer)]
+            steps = state + [Step(MAIN, observer, look), Step(MAIN, link.call, args), Step(MAIN, observer, look)]
             out.append(base.with_steps(steps, title=f"{link.call}_changes_{observer}", origin=BRIDGE,
                                        focus=(link.call, observer)))
     return out
