@@ -12,6 +12,8 @@ The vocabulary is closed so that a typo in a seed.toml is an error, not a link t
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from core.records import Accepts, Produces
 
 MEANINGS: dict[str, str] = {
@@ -39,6 +41,15 @@ MEASURED = NUMERIC - {"timestamp"}
 ANY_NUMBER = "number"
 ANY_UNIT = "any"
 
+SCALES: dict[str, dict[str, int]] = {
+    "duration": {"milliseconds": 1, "seconds": 1_000, "minutes": 60_000, "hours": 3_600_000, "days": 86_400_000},
+    "money": {"cents": 1, "currency_units": 100},
+}
+"""Units of one meaning that convert by a fixed factor (in the smallest unit): a retry's delay in seconds is
+a latency in milliseconds once multiplied by 1000, a wage in currency units is cents once multiplied by 100.
+Days are calendar days here; a unit absent from its meaning's scale (ticks, working days) converts to
+nothing."""
+
 
 def known_meaning(meaning: str, *, consumer: bool) -> bool:
     """Whether `meaning` is in the vocabulary (a consumer may also say `number`)."""
@@ -47,9 +58,18 @@ def known_meaning(meaning: str, *, consumer: bool) -> bool:
 
 def joins(produced: Produces, accepted: Accepts) -> bool:
     """Whether the produced value means what the consumer takes: the same meaning (any measured one for a
-    `number` consumer) in the same unit (any unit for an `any` consumer)."""
+    `number` consumer) in the same unit (any unit for an `any` consumer), or in a unit it converts to."""
     if accepted.meaning == ANY_NUMBER:
-        meaning_fits = produced.meaning in MEASURED
-    else:
-        meaning_fits = produced.meaning == accepted.meaning
-    return meaning_fits and (accepted.unit == ANY_UNIT or accepted.unit == produced.unit)
+        return produced.meaning in MEASURED
+    return produced.meaning == accepted.meaning and (accepted.unit == ANY_UNIT or factor(produced, accepted) is not None)
+
+
+def factor(produced: Produces, accepted: Accepts) -> Fraction | None:
+    """What the produced value is multiplied by to be in the consumer's unit: 1 for the same unit (or a
+    consumer of any), the ratio of the scale for convertible units, None when the units do not convert."""
+    if accepted.unit in (ANY_UNIT, produced.unit) or accepted.meaning == ANY_NUMBER:
+        return Fraction(1)
+    scale = SCALES.get(produced.meaning, {})
+    if produced.meaning != accepted.meaning or produced.unit not in scale or accepted.unit not in scale:
+        return None
+    return Fraction(scale[produced.unit], scale[accepted.unit])

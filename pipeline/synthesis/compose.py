@@ -178,7 +178,8 @@ def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], secon
     call = producer if woven else f"{seed_link.accepted.verb}_{seed_link.produced.name}"
     return Link(call=call, producer=producer, consumer=to_hybrid_taker.get(consumer.name, consumer.name),
                 parameter=seed_link.accepted.parameter, source_part=giver.class_name, target_part=taker.class_name,
-                observers=observers, woven=woven, produced=seed_link.produced, accepted=seed_link.accepted)
+                observers=observers, woven=woven, produced=seed_link.produced, accepted=seed_link.accepted,
+                conversion=seed_link.conversion)
 
 
 def _function_node(source: str, class_name: str, name: str) -> ast.FunctionDef:

@@ -20,9 +20,10 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 from core.analysis.class_model import ClassModel, MethodModel, analyse
-from core.meanings import joins
+from core.meanings import factor, joins
 from core.records import Accepts, Produces, SeedClass, content_hash
 
 
@@ -33,6 +34,7 @@ class SeedLink:
     produced: Produces
     accepted: Accepts
     forward: bool  # True: the first seed of the pair produces, the second consumes
+    conversion: str = "{}"  # how the value is put in the consumer's unit: "{} * 1000", "round({} * 100)"
 
 
 @dataclass(frozen=True)
@@ -50,12 +52,39 @@ class Link:
     woven: bool
     produced: Produces
     accepted: Accepts
+    conversion: str = "{}"
+
+    @property
+    def unit_note(self) -> str:
+        """How the value is converted to the consumer's unit, in words ("" when it is not)."""
+        if self.conversion == "{}":
+            return ""
+        how = self.conversion.replace("round(", "").replace(")", "").replace("{} ", "")
+        how = how.replace("* ", "multiplied by ").replace("/ ", "divided by ")
+        rounded = ", rounded to a whole number" if self.conversion.startswith("round(") else ""
+        return f" ({how} to be in {self.accepted.unit.replace('_', ' ')}{rounded})"
 
     @property
     def sentence(self) -> str:
         """The link in one plain sentence: what crosses and what becomes of it."""
         why = f", {self.accepted.why}" if self.accepted.why else ""
-        return f"{capitalised(self.produced.what)} is {self.accepted.role}{why}."
+        return f"{capitalised(self.produced.what)} is {self.accepted.role}{self.unit_note}{why}."
+
+
+def _conversion(scale: Fraction | None, returns: str | None, parameter: str | None) -> str | None:
+    """The expression (with "{}" for the value) that puts a value in the consumer's unit: unchanged, times
+    or divided by the scale, rounded when the consumer takes only whole numbers and the value may not be
+    one; None when the units do not convert or only a float would carry a fraction of a whole number."""
+    if scale is None:
+        return None
+    if scale == 1:
+        return "{}"
+    expression = f"{{}} * {scale.numerator}" if scale.denominator == 1 else f"{{}} / {scale.denominator}"
+    given, taken = _types(returns) or set(), _types(parameter) or set()
+    whole = given <= {"int"} and scale.denominator == 1
+    if taken and "float" not in taken and "int" in taken and not whole:
+        return f"round({expression})"
+    return expression
 
 
 def capitalised(text: str) -> str:
@@ -178,8 +207,11 @@ def seed_links(a: SeedClass, b: SeedClass, model_a: ClassModel | None = None,
                 if source is None or target is None or not joins(p, c):
                     continue
                 param = next((x for x in target.params if x.name == c.parameter), None)
-                if param is not None and carries(source.returns, param.annotation):
-                    out.append(SeedLink(p, c, forward))
+                conversion = _conversion(factor(p, c), source.returns, param.annotation if param else None)
+                returns = source.returns if conversion in ("{}", "round({})") else "float"
+                if param is not None and conversion is not None and (
+                        carries(returns, param.annotation) or conversion.startswith("round(")):
+                    out.append(SeedLink(p, c, forward, conversion))
     return out
 
 

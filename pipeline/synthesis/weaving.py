@@ -76,7 +76,7 @@ def weave(source: str, hybrid: str, link: Link, producer_locals: set[str], consu
     local = link.produced.name
     while local in producer_locals:
         local += "_value"
-    call = f"self.{link.consumer}({link.parameter}={local})"
+    call = f"self.{link.consumer}({link.parameter}={link.conversion.format(local)})"
     editor = ClassEditor(source, hybrid)
     node = _docstring_node(editor.method(link.producer).body)
     editor.transform_method(link.producer, _HandOn(call, local, link.accepted.positive))
@@ -84,7 +84,8 @@ def weave(source: str, hybrid: str, link: Link, producer_locals: set[str], consu
     when = " when it is above zero" if link.accepted.positive else ""
     why = f", {link.accepted.why}" if link.accepted.why else ""
     paragraph = (f"{capitalised(link.produced.what)} is then {link.accepted.role} (this method passes the value "
-                 f"it returns to ``{link.consumer}`` as ``{link.parameter}``{when}, after its own changes){why}.")
+                 f"it returns to ``{link.consumer}`` as ``{link.parameter}``{when}, after its own changes)"
+                 f"{link.unit_note}{why}.")
     if consumer_raises:
         paragraph += (f" If ``{link.consumer}`` refuses the value, its error propagates and this method's own "
                       f"changes stay made.")
@@ -112,6 +113,7 @@ def link_method_source(link: Link, producer: MethodModel, consumer: MethodModel)
     signature = ", ".join(["self"] + [param(p.name, p.annotation) for p in own]
                           + [param(renamed[p.name], p.annotation) for p in rest])
     read = f"self.{link.producer}({', '.join(p.name for p in own)})"
+    passed = link.conversion.format("value")
 
     def record(value: str) -> str:
         arguments, keyword = [], False
@@ -130,9 +132,9 @@ def link_method_source(link: Link, producer: MethodModel, consumer: MethodModel)
     params_doc = "\n".join([f":param {p.name}: passed to ``{link.producer}``." for p in own]
                            + [f":param {renamed[p.name]}: passed to ``{link.consumer}`` as ``{p.name}``." for p in rest]
                            + [f":return: what ``{link.consumer}`` returns."])
-    flow = (f"{link.sentence} The same as ``{record(read)}``: the value ``{link.producer}`` returns is passed as "
+    flow = (f"{link.sentence} The same as ``{record(link.conversion.format(read))}``: the value ``{link.producer}`` returns is passed as "
             f"``{link.parameter}``. If ``{link.producer}`` raises, nothing is passed on; errors of "
             f"``{link.consumer}`` propagate.")
     doc = summary + "\n\n" + textwrap.fill(flow, WRAP_WIDTH - len(METHOD_INDENT)) + "\n\n" + params_doc
     body = textwrap.indent(docstring_literal(doc, "    "), "    ")
-    return f"\ndef {link.call}({signature}){returns}:\n{body}\n    value = {read}\n    return {record('value')}\n"
+    return f"\ndef {link.call}({signature}){returns}:\n{body}\n    value = {read}\n    return {record(passed)}\n"

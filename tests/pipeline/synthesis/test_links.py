@@ -5,7 +5,7 @@ import ast
 import textwrap
 
 from core.analysis.class_model import analyse
-from core.meanings import joins
+from core.meanings import factor, joins
 from core.records import Accepts, Produces
 from pipeline.synthesis.links import carries, derived_ends, weavable
 from pipeline.synthesis.weaving import paragraph_inserted
@@ -21,12 +21,31 @@ def _accepts(meaning: str, unit: str) -> Accepts:
 
 def test_a_link_joins_equal_meanings_in_equal_units_and_a_statistics_consumer_takes_any_measure():
     assert joins(_produces("money", "cents"), _accepts("money", "cents"))
-    assert not joins(_produces("money", "cents"), _accepts("money", "currency_units"))
+    assert joins(_produces("duration", "seconds"), _accepts("duration", "milliseconds"))  # converts by a factor
+    assert not joins(_produces("duration", "ticks"), _accepts("duration", "seconds"))  # a simulation's ticks do not
     assert not joins(_produces("score", "points"), _accepts("duration", "milliseconds"))  # a strength is no latency
     assert joins(_produces("count", "topplings"), _accepts("number", "any"))
     assert not joins(_produces("text", "plain"), _accepts("number", "any"))
     assert not joins(_produces("timestamp", "seconds"), _accepts("number", "any"))  # a point in time measures nothing
     assert joins(_produces("text", "markdown"), _accepts("text", "any"))
+
+
+def test_a_value_is_converted_to_the_consumers_unit_and_rounded_only_where_the_consumer_takes_whole_numbers():
+    from pipeline.synthesis.links import Link, _conversion
+
+    seconds, millis = _produces("duration", "seconds"), _accepts("duration", "milliseconds")
+    assert factor(seconds, millis) == 1000 and factor(_produces("money", "cents"), _accepts("money", "cents")) == 1
+    assert _conversion(factor(seconds, millis), "float", "float") == "{} * 1000"
+    assert _conversion(factor(_produces("money", "currency_units"), _accepts("money", "cents")), "float", "int") \
+        == "round({} * 100)"
+    assert _conversion(factor(_produces("money", "cents"), _accepts("money", "cents")), "int", "int") == "{}"
+    link = Link(call="c", producer="p", consumer="c", parameter="v", source_part="A", target_part="B", observers=(),
+                woven=False, produced=Produces(method="p", meaning="money", unit="currency_units",
+                                               what="a week's gross pay", name="pay"),
+                accepted=Accepts(method="c", parameter="v", meaning="money", unit="cents", role="paid into the wallet",
+                                 action="pay {what}", verb="pay"), conversion="round({} * 100)")
+    assert link.sentence == ("A week's gross pay is paid into the wallet (multiplied by 100 to be in cents, rounded to "
+                             "a whole number).")
 
 
 def test_the_types_must_carry_the_value():
