@@ -58,7 +58,10 @@ def known_meaning(meaning: str, *, consumer: bool) -> bool:
 
 def joins(produced: Produces, accepted: Accepts) -> bool:
     """Whether the produced value means what the consumer takes: the same meaning (any measured one for a
-    `number` consumer) in the same unit (any unit for an `any` consumer), or in a unit it converts to."""
+    `number` consumer) in the same unit (any unit for an `any` consumer), or in a unit it converts to; and,
+    for a consumer that names the kinds it takes, of one of those kinds."""
+    if accepted.kinds and produced.kind not in accepted.kinds:
+        return False
     if accepted.meaning == ANY_NUMBER:
         return produced.meaning in MEASURED
     return produced.meaning == accepted.meaning and (accepted.unit == ANY_UNIT or factor(produced, accepted) is not None)
@@ -72,4 +75,10 @@ def factor(produced: Produces, accepted: Accepts) -> Fraction | None:
     scale = SCALES.get(produced.meaning, {})
     if produced.meaning != accepted.meaning or produced.unit not in scale or accepted.unit not in scale:
         return None
-    return Fraction(scale[produced.unit], scale[accepted.unit])
+    ratio = Fraction(scale[produced.unit], scale[accepted.unit])
+    # a value converted across more than three orders of magnitude (seconds to days) is not the same sort of
+    # quantity any more: a retry's wait is no length of a project task
+    return ratio if Fraction(1, MAX_FACTOR) <= ratio <= MAX_FACTOR else None
+
+
+MAX_FACTOR = 1000

@@ -160,6 +160,8 @@ class Produces(Record):
     unit: str = Field(description="Its unit within that meaning: cents, seconds, grains, words, ...")
     what: str = Field(description="Singular noun phrase for the value: 'the size of the avalanche a drop sets off'.")
     name: str = Field(description="Snake-case noun for the value, used in link method names: 'avalanche_size'.")
+    kind: str = Field(default="", description="What sort of that meaning it is, for consumers that take only some: "
+                                              "a duration of a 'request', a 'wait', 'work', an 'attempt'.")
 
 
 class Accepts(Record):
@@ -178,6 +180,8 @@ class Accepts(Record):
                                              "'so that their distribution can be read back'.")
     positive: bool = Field(default=False, description="Only a value above zero is passed on (the method refuses "
                                                       "zero and negatives).")
+    kinds: tuple[str, ...] = Field(default=(), description="Only values of these kinds (`Produces.kind`) are taken; "
+                                                           "empty: any value of the meaning.")
 
 
 class SeedClass(Record):
