@@ -165,10 +165,8 @@ def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], secon
     to_hybrid_taker = renames_b if seed_link.forward else {}
     consumer = taker_model.methods[seed_link.accepted.method]
     written = taker_model.reach(consumer.name)[1]
-    queries = {q.name for q in taker_model.queries()}
     observers = tuple(to_hybrid_taker.get(q, q) for q, m in taker_model.methods.items()
-                      if q in queries and q != consumer.name and m.public and m.kind == "instance"
-                      and taker_model.reach(q)[0] & written)
+                      if q != consumer.name and _observes(taker_model, m) and taker_model.reach(q)[0] & written)
     if not observers:
         return None
     producer_node = _function_node(giver.source, giver.class_name, seed_link.produced.method)
@@ -180,6 +178,13 @@ def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], secon
                 parameter=seed_link.accepted.parameter, source_part=giver.class_name, target_part=taker.class_name,
                 observers=observers, woven=woven, produced=seed_link.produced, accepted=seed_link.accepted,
                 conversion=seed_link.conversion)
+
+
+def _observes(model: ClassModel, method: MethodModel) -> bool:
+    """A public method that changes nothing and returns a value: what a test reads before and after a value
+    crosses (its arguments, if it takes any, come from observed calls)."""
+    return (method.public and method.kind == "instance" and method.name not in model.mutators
+            and method.simple_signature and method.returns_value and (method.returns or "") != "None")
 
 
 def _function_node(source: str, class_name: str, name: str) -> ast.FunctionDef:
@@ -502,40 +507,75 @@ def _observed(call: ObservedCall | None, method: MethodModel) -> dict[str, str] 
 
 
 def link_scenarios(fusion: Fusion, model: ClassModel, pools: ArgumentPools, rng: random.Random) -> list[Scenario]:
-    """For each link and up to three of its observers, scenarios that show its flow: the producing part's
+    """For each link and up to five of its observers, scenarios that show its flow: the producing part's
     observed calls (its state), then the observer, the link's call (the woven operation, or the link
     method), and the observer again, so that the test asserts the consuming part's result before and after
-    the value crossed (`shows_the_flow` keeps only the runs where it changed)."""
+    the value crossed (`shows_the_flow` keeps only the runs where it changed). Where a replay of the
+    producing part's tests calls the producer, the state is what came before that call and the producer
+    gets that call's arguments: values that make sense in that state (a deal that exists, a cell on the
+    grid), where arguments drawn from elsewhere would often only raise."""
     out: list[Scenario] = []
     bases = replay_scenarios(pools)
     for link in fusion.links:
         part = next(p for p in fusion.parts if p.name == link.source_part)
-        observers = rng.sample(link.observers, min(3, len(link.observers)))
-        # replays that change the producing part first: its value then depends on what was done to it
-        changing = sorted(bases, key=lambda b: -sum(s.method in part.methods and s.method in model.mutators
-                                                     for s in b.steps))
-        for observer, base in itertools.product(observers, changing[:3]):
-            args = _link_arguments(link, model, pools, rng)
-            if args is None:
-                continue
-            method = model.methods[observer]
-            seen = _observed(pools.sample(observer, rng), method) if method.required_params else {}
-            if seen is None or any(p.name not in seen for p in method.required_params):
-                continue
-            look = tuple(Arg(literal=seen[p.name]) for p in method.required_params)
+        observers = rng.sample(link.observers, min(5, len(link.observers)))
+        # replays that call the producer, then those that change the producing part most
+        ranked = sorted(bases, key=lambda b: (-any(s.method == link.producer for s in b.steps),
+                                              -sum(s.method in part.methods and s.method in model.mutators
+                                                   for s in b.steps)))
+        for observer, base in itertools.product(observers, ranked[:3]):
             state = [s for s in base.steps if s.method in part.methods and all(a.literal is not None for a in s.args)
                      and all(v.literal is not None for _, v in s.kwargs)]
+            calls = [i for i, s in enumerate(state) if s.method == link.producer]
+            given = _observed_step(state[calls[-1]], model.methods[link.producer]) if calls else None
+            state = state[:calls[-1]] if calls else state
+            args = _link_arguments(link, model, pools, rng, given)
+            if args is None:
+                continue
+            look = _observer_arguments(model.methods[observer], args, model.methods[link.call], pools, rng)
+            if look is None:
+                continue
             steps = state + [Step(MAIN, observer, look), Step(MAIN, link.call, args), Step(MAIN, observer, look)]
             out.append(base.with_steps(steps, title=f"{link.call}_changes_{observer}", origin=BRIDGE,
                                        focus=(link.call, observer)))
     return out
 
 
-def _link_arguments(link: Link, model: ClassModel, pools: ArgumentPools, rng: random.Random) -> tuple[Arg, ...] | None:
-    """Arguments for the link's call from observed calls: the producer's required ones, then (for a link
-    method) the consumer's other required ones; None when no observed call gives them all."""
+def _observed_step(step: Step, method: MethodModel) -> dict[str, str]:
+    """A replayed call's literal arguments by parameter name."""
+    names = [p.name for p in method.params if p.kind == "positional"]
+    values = {name: arg.literal for name, arg in zip(names, step.args) if arg.literal is not None}
+    return {**values, **{k: v.literal for k, v in step.kwargs if v.literal is not None}}
+
+
+def _observer_arguments(observer: MethodModel, args: tuple[Arg, ...], call: MethodModel, pools: ArgumentPools,
+                        rng: random.Random) -> tuple[Arg, ...] | None:
+    """Arguments for an observer: a parameter named as one of the link call's takes the same value (the
+    actor whose entries are read is the one the link appended for), the others come from observed calls;
+    None when some cannot be given."""
+    passed = {p.name: a for p, a in zip((p for p in call.params if not p.has_default), args)}
+    if not observer.required_params:
+        return ()
+    seen = _observed(pools.sample(observer.name, rng), observer) or {}
+    out = []
+    for p in observer.required_params:
+        if p.name in passed:
+            out.append(passed[p.name])
+        elif p.name in seen:
+            out.append(Arg(literal=seen[p.name]))
+        else:
+            return None
+    return tuple(out)
+
+
+def _link_arguments(link: Link, model: ClassModel, pools: ArgumentPools, rng: random.Random,
+                    given: dict[str, str] | None = None) -> tuple[Arg, ...] | None:
+    """Arguments for the link's call: the producer's required ones (from the replayed call `given`, else
+    from observed calls), then (for a link method) the consumer's other required ones; None when no
+    observed call gives them all."""
     producer, consumer = model.methods[link.producer], model.methods[link.consumer]
-    own = _observed(pools.sample(link.producer, rng), producer) if producer.required_params else {}
+    own = given if given is not None else (
+        _observed(pools.sample(link.producer, rng), producer) if producer.required_params else {})
     rest = [] if link.woven else [p for p in consumer.params if p.name != link.parameter and not p.has_default]
     other = _observed(pools.sample(link.consumer, rng), consumer) if rest else {}
     if own is None or other is None or any(p.name not in own for p in producer.required_params) \
