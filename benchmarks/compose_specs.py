@@ -1,6 +1,6 @@
 """How much of its parts' specifications a composed class keeps, and whether its docstring examples run.
 
-    .venv/bin/python benchmarks/compose_specs.py [--domains Game_Sim Algo_DataStruct Math_Stats] [--json FILE]
+    .venv/bin/python benchmarks/compose_specs.py [--domains Game_Sim Algo_DataStruct Math_Stats] [--json FILE] [--keep DIR]
 
 A compose-only build: the seeds, compose, gate (with its repair round) and judge stages of `pipeline/stages/`
 run as the build runs them, without enhance or Prefect, in a temporary artifacts folder. It prints:
@@ -62,13 +62,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--domains", nargs="+", default=list(DOMAINS))
     parser.add_argument("--json", type=Path, help="write every figure per candidate to this file")
+    parser.add_argument("--keep", type=Path, help="build in this artifacts folder and keep it (to read the candidates)")
     args = parser.parse_args()
     from judges.decisions import read_decisions
     from judges.offline.specification import SpecificationJudge
     from validation.sandbox import SandboxPool
     from validation.suite_runner import SandboxSuiteRunner
 
-    with tempfile.TemporaryDirectory(prefix="compose-specs-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="compose-specs-") as scratch:
+        tmp = str(args.keep.resolve()) if args.keep else scratch
         os.environ["CLASSEVAL_PRO_ARTIFACTS"] = tmp
         store = ArtifactStore(settings.artifacts_dir())
         config = BuildConfig(domains=args.domains)

@@ -13,6 +13,9 @@ class StageCount(Record):
     received: int = Field(default=0, description="Records that entered the stage.")
     accepted: int = Field(default=0, description="Records the stage passed on.")
     rejected: dict[RejectReason, int] = Field(default_factory=dict, description="Rejections per reason.")
+    skipped: dict[str, int] = Field(default_factory=dict, description=(
+        "Inputs the stage did not take up, per reason: for compose, the allowed pairs of seeds with no "
+        "meaningful link (`no_link`) and the linkable pairs beyond its quota (`quota`)."))
 
 
 class StopNote(Record):

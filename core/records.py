@@ -84,7 +84,7 @@ class RejectReason(str, Enum):
     ENV_DEPENDENT = "env_dependent"  # outcome depends on clock, hash seed, user, host or a missing package
     LOW_COVERAGE = "low_coverage"
     LOW_INTERACTION = "low_interaction"  # tests do not exercise methods working together
-    # a composed class whose parts exchange no value: no meaningful bridge between the seeds (compose), or
+    # a composed class whose parts exchange no value: no meaningful link between the seeds (compose), or
     # no test in which a value of one part changes what the other part returns (the gate's seam check)
     INCOHERENT_FUSION = "incoherent_fusion"
     VACUOUS_TESTS = "vacuous_tests"  # too many tests pass against the bodiless skeleton
@@ -148,6 +148,42 @@ class GeneratorSpec(Record):
     parameters: dict[str, JsonValue] = Field(default_factory=dict, description="Backend parameters (temperature, ...).")
 
 
+class Produces(Record):
+    """A quantity a seed's class hands out: what one of its methods returns, with its meaning and unit.
+
+    Composition joins a seed that produces a quantity to one that exists to consume it (`Accepts`), on
+    meaning and unit, never on type alone (`core/meanings.py`); the phrases are the words the hybrid's
+    docstrings use for the value, so that a link reads as the class's own language."""
+
+    method: str = Field(description="Public method whose return value is the quantity.")
+    meaning: str = Field(description="What the value is (`core.meanings.MEANINGS`): money, duration, count, ...")
+    unit: str = Field(description="Its unit within that meaning: cents, seconds, grains, words, ...")
+    what: str = Field(description="Singular noun phrase for the value: 'the size of the avalanche a drop sets off'.")
+    name: str = Field(description="Snake-case noun for the value, used in link method names: 'avalanche_size'.")
+    kind: str = Field(default="", description="What sort of that meaning it is, for consumers that take only some: "
+                                              "a duration of a 'request', a 'wait', 'work', an 'attempt'.")
+
+
+class Accepts(Record):
+    """A quantity a seed's class exists to consume: a parameter of one of its methods, with its meaning and
+    unit (`number` and `any` for a class that takes any measured value, such as a statistics class)."""
+
+    method: str = Field(description="Public method that takes the value and keeps it in the instance's state.")
+    parameter: str = Field(description="The parameter that receives the value.")
+    meaning: str = Field(description="What the value must be (`core.meanings.MEANINGS`), or 'number' for any quantity.")
+    unit: str = Field(description="Its unit, or 'any'.")
+    role: str = Field(description="Passive phrase completing '<value> is ...': 'counted in the histogram's bins'.")
+    action: str = Field(description="Imperative phrase with '{what}' for a link method's summary: "
+                                    "'count {what} in the histogram'.")
+    verb: str = Field(description="Snake-case verb for link method names: 'bin' (link: 'bin_avalanche_size').")
+    why: str = Field(default="", description="Optional clause saying what the consumer makes of it: "
+                                             "'so that their distribution can be read back'.")
+    positive: bool = Field(default=False, description="Only a value above zero is passed on (the method refuses "
+                                                      "zero and negatives).")
+    kinds: tuple[str, ...] = Field(default=(), description="Only values of these kinds (`Produces.kind`) are taken; "
+                                                           "empty: any value of the meaning.")
+
+
 class SeedClass(Record):
     """A hand-written (or imported) class with its tests: raw material for enhance and compose."""
 
@@ -159,6 +195,8 @@ class SeedClass(Record):
     source: str = Field(description="Full source code of the class module.")
     tests: str = Field(description="Full source of the pytest (or unittest) module that tests it.")
     provenance: Provenance = Field(description="Licence, creation date and origin of the seed.")
+    produces: tuple[Produces, ...] = Field(default=(), description="Quantities the class hands out (seed.toml).")
+    accepts: tuple[Accepts, ...] = Field(default=(), description="Quantities the class exists to consume (seed.toml).")
 
     @property
     def module_name(self) -> str:

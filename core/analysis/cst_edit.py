@@ -293,5 +293,22 @@ class ClassEditor:
             inner[0] = inner[0].with_changes(body=[cst.Expr(extended_docstring(doc, text, METHOD_INDENT))])
         self._set_method(name, method.with_changes(body=method.body.with_changes(body=inner)))
 
+    def transform_method(self, name: str, transformer: cst.CSTTransformer) -> None:
+        """Replace a method by what `transformer` makes of it."""
+        self._set_method(name, self.method(name).visit(transformer))
+
+    def set_method_docstring(self, name: str, literal: str) -> None:
+        """Make `literal` (a string literal's source, quotes included) the method's docstring."""
+        method = self.method(name)
+        if not isinstance(method.body, cst.IndentedBlock):
+            raise EditError(f"method {self.class_name}.{name} has a one-line body")
+        inner = list(method.body.body)
+        line = cst.SimpleStatementLine([cst.Expr(cst.SimpleString(literal))])
+        if _docstring_node(method.body) is None:
+            inner.insert(0, line)
+        else:
+            inner[0] = inner[0].with_changes(body=line.body)
+        self._set_method(name, method.with_changes(body=method.body.with_changes(body=inner)))
+
     def code(self) -> str:
         return self.module.code

@@ -23,7 +23,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.domains import DomainRegistry
-from core.records import Provenance, SeedClass
+from core.meanings import MEANINGS, known_meaning
+from core.records import Accepts, Produces, Provenance, SeedClass
 
 METADATA_FILE = "seed.toml"
 
@@ -44,6 +45,8 @@ class SeedMetadata(BaseModel):
     description: str = Field(min_length=1)
     licence: str = Field(min_length=1)
     provenance: SeedProvenance
+    produces: list[Produces] = Field(default_factory=list)
+    accepts: list[Accepts] = Field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,9 @@ def load_seed(folder: Path, domain: str) -> SeedClass | SeedProblem:
     if meta.class_name not in classes:
         found = ", ".join(classes) or "none"
         return SeedProblem(module_path, f"class {meta.class_name!r} named in {METADATA_FILE} is not defined (found: {found})")
+    problem = _link_ends_problem(meta, module_tree, meta_path)
+    if problem:
+        return problem
     tests_tree, problem = _parse(tests_path)
     if problem:
         return problem
@@ -191,7 +197,39 @@ def load_seed(folder: Path, domain: str) -> SeedClass | SeedProblem:
             first_commit_date=meta.provenance.created,
             repository=meta.provenance.repository,
         ),
+        produces=tuple(meta.produces),
+        accepts=tuple(meta.accepts),
     )
+
+
+def _link_ends_problem(meta: SeedMetadata, module: ast.Module, path: Path) -> SeedProblem | None:
+    """The first declared link end (`[[produces]]`, `[[accepts]]`) that names an unknown meaning, a method
+    the class does not define publicly, a parameter that method lacks, or phrases a link cannot be written
+    from; None when every end is sound."""
+    cls = next(n for n in module.body if isinstance(n, ast.ClassDef) and n.name == meta.class_name)
+    methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
+    ends: list[tuple[str, Produces | Accepts]] = [("produces", end) for end in meta.produces]
+    ends += [("accepts", end) for end in meta.accepts]
+    counters = {"produces": 0, "accepts": 0}
+    for table, end in ends:
+        where = f"{table}[{counters[table]}]"
+        counters[table] += 1
+        consumer = isinstance(end, Accepts)
+        if not known_meaning(end.meaning, consumer=consumer):
+            known = ", ".join(sorted(MEANINGS)) + (", number" if consumer else "")
+            return SeedProblem(path, f"field {where}.meaning: {end.meaning!r} is not a known meaning ({known})")
+        if end.method not in methods:
+            return SeedProblem(path, f"field {where}.method: {meta.class_name} has no public method {end.method!r}")
+        words = (end.name,) if isinstance(end, Produces) else (end.verb,)
+        if not all(w.isidentifier() and w == w.lower() for w in words):
+            return SeedProblem(path, f"field {where}: {words[0]!r} is not a snake-case name")
+        if isinstance(end, Accepts):
+            node = methods[end.method]
+            if end.parameter not in [a.arg for a in node.args.args[1:] + node.args.kwonlyargs]:
+                return SeedProblem(path, f"field {where}.parameter: {end.method} takes no parameter {end.parameter!r}")
+            if "{what}" not in end.action:
+                return SeedProblem(path, f"field {where}.action: must hold '{{what}}' where the value's phrase goes")
+    return None
 
 
 def _missing_hints(method: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:

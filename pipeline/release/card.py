@@ -108,21 +108,26 @@ def coherence_section(tasks: Sequence[Task], funnel: Funnel) -> str:
     """How the offline compositions were checked for being one class rather than two halves side by side
     (pipeline/synthesis/compose.py, validation/seam.py)."""
     composed = [t for t in tasks if t.origin is Origin.COMPOSED]
-    skipped, rejected = (funnel.stages[s].rejected.get(RejectReason.INCOHERENT_FUSION, 0) if s in funnel.stages else 0
-                         for s in ("compose", "validate"))
+    compose = funnel.stages.get("compose")
+    no_link = compose.skipped.get("no_link", 0) if compose else 0
+    rejected = funnel.stages["validate"].rejected.get(RejectReason.INCOHERENT_FUSION, 0) if "validate" in funnel.stages else 0
+    woven = sum(any(n.startswith("woven:") for n in t.provenance.transforms) for t in composed)
     measured = [t for t in composed if t.metrics.get("seam_interaction") is not None]
     crossing = sorted(int(t.metrics["seam_interaction"]) for t in measured)
     figures = (f"{len(measured)} of the {len(composed)} composed tasks of this release were measured, with "
                f"{crossing[0]} to {crossing[-1]} tests (median {statistics.median(crossing):g}) crossing the seam."
                if measured else f"None of the {len(composed)} composed tasks of this release was measured.")
-    return ("A composed task fuses two seed classes of different domains. Its bridge methods read one part's state "
-            "through a query returning a quantity and record the value through a method of the other part whose "
-            "parameter names a measured value (a value, sample, observation...), where a query of that part "
-            "shows the change; each bridge's docstring states the call it is equivalent to. A type that merely "
-            f"fits is no bridge, and a pair of seeds without a bridge is not composed: {skipped} pair(s) of this "
-            "build were skipped so (`incoherent_fusion` at the compose stage). The gate then measures interaction "
-            "across the seam: a test crosses it when it calls a method that carries one part's state into the "
-            "other and later reads what was carried; a composed candidate without such a test is rejected "
+    return ("A composed task fuses two seed classes of different domains because one produces what the other exists "
+            "to consume. Each seed declares what it produces and accepts, with a meaning and a unit (an amount in "
+            "cents, a duration in milliseconds, a count of items, a piece of text), and a link joins only equal "
+            "meanings in equal units (a consumer of statistics takes any measured number); a matching type alone "
+            "links nothing. Where the producer is an operation, the link lives inside it (the operation hands its "
+            "result on, and its docstring says so); otherwise it is a method whose summary says what it is for. "
+            "The class docstring opens with what crosses and why. "
+            f"{woven} of the {len(composed)} composed tasks have a woven link. {no_link} allowed pair(s) of seeds "
+            "had no meaningful link and were not composed. The gate then measures interaction across the seam: a "
+            "test crosses it when it calls a method that carries one part's state into the other and later reads "
+            "what was carried; a composed candidate without such a test is rejected "
             f"`incoherent_fusion` ({rejected} in this build). " + figures)
 
 
@@ -215,7 +220,7 @@ def agreement_section(tasks: Sequence[Task], judging: Agreement | None = None, f
         parts.append("No model judge has seen " + ", ".join(f"{n} {o}" for o, n in sorted(unseen.items()))
                      + " task(s). The offline judges check the specification, the tests' consistency with it and "
                      "their strength; they cannot judge whether a class is one coherent component (a composed "
-                     "class may be two unrelated classes joined by bridge methods): that takes a model panel "
+                     "class may be two unrelated classes joined by a link): that takes a model panel "
                      "(`[judges] models`).")
     return "\n\n".join(parts)
 
@@ -274,10 +279,10 @@ def python_section(tasks: Sequence[Task], interpreters: Sequence[str]) -> str:
 
 def transform_counts(tasks: Sequence[Task]) -> dict[str, int]:
     """Tasks per synthesis transform (a task counts once under each transform it applied); a composed task's
-    bridge methods count under `bridge`, a task made without a transform (mined) under `none`."""
+    links count under `link`, a task made without a transform (mined) under `none`."""
     counts: Counter[str] = Counter()
     for task in tasks:
-        names = {"bridge" if n.startswith("bridge:") else n for n in task.provenance.transforms}
+        names = {"link" if n.startswith(("link:", "woven:")) else n for n in task.provenance.transforms}
         counts.update(names or {"none"})
     return dict(sorted(counts.items()))
 

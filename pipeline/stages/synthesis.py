@@ -19,9 +19,10 @@ from pipeline.stages.config import BuildConfig
 from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFailure
 from pipeline.stages.model import ModelStage
 from pipeline.stages.run_records import store_generated, sum_counts
-from pipeline.synthesis.compose import compose_guarded, may_bridge
+from pipeline.synthesis.compose import compose_guarded
+from pipeline.synthesis.links import may_link
 from pipeline.synthesis.enhance import enhance_seed
-from pipeline.synthesis.pairing import pair_seeds
+from pipeline.synthesis.pairing import allowed_pairs, pair_seeds
 
 PAIR_SEPARATOR = "+"  # between the two seed ids of a compose item
 
@@ -58,7 +59,7 @@ class SynthesisStage(RecordStage):
         compose = ctx.config.compose_config(ctx.registry)
         pairs = pair_seeds(ctx.all_seeds, rng_seed=compose.rng_seed, max_pairs=compose.max_pairs,
                            max_uses_per_seed=compose.max_uses_per_seed, composable=compose.composable,
-                           fits=may_bridge)
+                           fits=may_link)
         return [f"{a.seed_id}{PAIR_SEPARATOR}{b.seed_id}" for a, b in pairs]
 
     def _work_id(self, item: str) -> str:
@@ -90,9 +91,16 @@ class SynthesisStage(RecordStage):
         return work
 
     def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
-        """Added up from the items' work records (every item is finished)."""
-        return {self.stage: sum_counts(ctx.store.read(ctx.run_id, Folder.SYNTHESIS_WORK, self._work_id(item),
-                                                       SynthesisWork).count for item in items)}
+        """Added up from the items' work records (every item is finished); for compose, with the allowed
+        pairs that were not tried: those with no meaningful link, and those beyond the quota."""
+        total = sum_counts(ctx.store.read(ctx.run_id, Folder.SYNTHESIS_WORK, self._work_id(item), SynthesisWork).count
+                           for item in items)
+        if self.stage is Stage.COMPOSE:
+            allowed = allowed_pairs(ctx.all_seeds, ctx.config.compose_config(ctx.registry).composable)
+            linkable = sum(may_link(a, b) for a, b in allowed)
+            total = total.model_copy(update={"skipped": {"no_link": len(allowed) - linkable,
+                                                          "quota": max(0, linkable - len(items))}})
+        return {self.stage: total}
 
 
 def generating_stage(stage: Stage, config: BuildConfig) -> RecordStage:

@@ -1,18 +1,16 @@
-"""Stage 2, offline: fuse two classes from different domains into one hybrid class.
+"""Stage 2, offline: fuse two classes from different domains into one hybrid class joined by meaning.
 
 The hybrid keeps every field and method of both classes. Names of the second class that collide with the
 first's (methods, fields, class attributes, constructor parameters, module-level names) are renamed with
 the second class's snake-case name as prefix, everywhere in the second class's code, so behaviour is
-unchanged. Bridge methods then connect the two halves (`find_bridges`): a bridge reads one half's state
-through a query and records the value in the other half through a method that changes it, so that the
-other half's queries return something else afterwards; its docstring states that flow as the call it is
-equivalent to. A matching type is not enough (a generated text is no subscriber name, a lock flag no
-statistics sample): the value must be a quantity (a number or a list of numbers) and the parameter that
-receives it one that takes a quantity by its name (`QUANTITY_PARAMETERS`). A pair with no such bridge is
-not composed: it is rejected `incoherent_fusion` at this stage with the reason and the type-only fits
-refused, and the gate checks the composed candidates that remain for tests that cross the seam
-(`validation/seam.py`). Which pairs are tried is decided before any fusion (`may_bridge`): the same sources
-and targets found on each seed alone, so that the seeds' turns go to pairs that can be bridged.
+unchanged. What makes it one class is its links (`links.py`): something one part produces (a basket's
+total, a drop's avalanche, a week's pay) that the other part exists to consume, joined on the meaning and
+unit both seeds declare, never on type alone. A link lives inside the producing operation where it can
+(woven: the operation hands its result on), or is a method whose docstring says what it is for
+(`weaving.py`); the hybrid's class docstring opens with what crosses and why. A pair with no link is not
+composed: it is rejected `incoherent_fusion` at this stage, and the gate checks the composed candidates that
+remain for tests that cross the seam (`validation/seam.py`). Which pairs are tried is decided before any
+fusion (`links.may_link`), on the seeds alone, so that the seeds' turns go to pairs that can be linked.
 
 The hybrid's specification is both parts' whole docstrings (`fused_docs.py`): the class docstring holds
 each part's class docstring and the constructor's each part's constructor docstring, under "<Part> part:",
@@ -21,9 +19,11 @@ and every example builds the hybrid with the arguments both parts require.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import itertools
 import random
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,9 +31,10 @@ from typing import Any
 import libcst as cst
 
 from core.analysis.class_model import ClassModel, MethodModel, analyse
-from core.analysis.cst_edit import ClassEditor, EditError, _docstring_node
+from core.analysis.cst_edit import WRAP_WIDTH, ClassEditor, EditError, _docstring_node
 from core.analysis.python_need import requires_python
 from core.analysis.skeleton import make_skeleton
+from core.analysis.statements import raises_clauses
 from core.layout import Stage
 from core.module_names import task_module_name
 from core.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
@@ -41,10 +42,12 @@ from core.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal, evaluated_docstring
 from pipeline.synthesis.jobs import JobFailed, error_rejection, never_fatal
+from pipeline.synthesis.links import Link, SeedLink, seed_links, weavable
 from pipeline.synthesis.observed_types import with_observed_types
 from pipeline.synthesis.oracle import ScenarioRun
 from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall, harvest, replay_scenarios
+from pipeline.synthesis.weaving import link_method_source, weave
 from validation.sandbox import SandboxPool
 
 STAGE = Stage.COMPOSE
@@ -52,19 +55,6 @@ STAGE = Stage.COMPOSE
 
 class CompositionError(Exception):
     """The two classes cannot be fused; the message says why."""
-
-
-@dataclass(frozen=True)
-class Bridge:
-    """A method of the hybrid that carries one half's state into the other (names as in the hybrid)."""
-
-    name: str
-    source: str  # query of one half whose value is passed on
-    target: str  # method of the other half that records it
-    parameter: str  # the target's parameter that receives the value
-    source_part: str  # class names of the halves: the value goes from source_part to target_part
-    target_part: str
-    observers: tuple[str, ...]  # queries of the target's half that read what the target writes
 
 
 @dataclass(frozen=True)
@@ -89,9 +79,8 @@ class Fusion:
     method_map_b: dict[str, str]
     params_a: tuple[str, ...]
     params_b: dict[str, str]  # B's constructor parameter -> its name in the hybrid
-    bridges: tuple[Bridge, ...]
+    links: tuple[Link, ...]
     parts: tuple[Part, Part]
-    type_only: tuple[str, ...]  # source -> target pairs that fit by type alone, refused as bridges
 
 
 class _Renamer(cst.CSTTransformer):
@@ -143,206 +132,67 @@ def _check_fusable(model: ClassModel, node: cst.ClassDef) -> None:
         raise CompositionError(f"{model.name} has decorated methods")
 
 
-def _normal_type(annotation: str | None) -> str | None:
-    if annotation is None:
-        return None
-    text = annotation.replace(" ", "").replace("List[", "list[").replace("Dict[", "dict[").replace("Tuple[", "tuple[")
-    return None if text in ("None", "object", "Any", "") or "None" in text.split("|") else text
-
-
-QUANTITY_PARAMETERS = frozenset({
-    "value", "values", "sample", "samples", "observation", "observations", "measurement", "measurements",
-    "reading", "readings"})
-"""Parameter names that say the method records a measured quantity: a bridge may feed one of them. A
-quantity of one domain is meaningful to the other as an observation of it (the statistics of a game's
-scores); a name such as ``quantity``, ``count``, ``index``, ``factor`` or ``name`` gives the value a role
-in the other domain (how many items to craft, a position, a setting, a label) that a number measured
-elsewhere does not have, whatever its type."""
-
-_QUANTITIES = {"float": ("int", "float"), "int": ("int",),
-               "list[float]": ("list[int]", "list[float]"), "list[int]": ("list[int]",)}
-"""Quantity parameter type -> the source types it accepts (an int widens to a float, never the reverse)."""
-
-
-@dataclass(frozen=True)
-class _Source:
-    """A query of one part that a bridge may read: its name and the quantity type it returns."""
-
-    method: str
-    produces: str
-
-
-@dataclass(frozen=True)
-class _Target:
-    """A method of one part that a bridge may feed: its name, the parameter named as a quantity, the types that
-    parameter takes, and the part's queries that read what the method writes."""
-
-    method: str
-    parameter: str
-    accepts: tuple[str, ...]
-    observers: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class BridgeEnds:
-    """What one part can give to a bridge and what it can receive, found from its model alone: the sources
-    and targets that `find_bridges` joins. A pair whose parts have no source of one and target of the other
-    of a matching type has no bridge, whatever the renaming of the fusion does."""
-
-    sources: tuple[_Source, ...]
-    targets: tuple[_Target, ...]
-
-    def feeds(self, other: BridgeEnds) -> bool:
-        """Whether some source of this part returns a type that some target of `other` takes."""
-        return any(s.produces in t.accepts for s in self.sources for t in other.targets)
-
-
-def bridge_ends(model: ClassModel, part: Part) -> BridgeEnds:
-    """The sources and targets of `part` in `model` (the hybrid's model, or a seed's own model with the whole
-    class as the part).
-
-    A source is a public query of the part (it changes nothing and reads fields that the part's methods
-    change, through the methods it calls too) returning a quantity; a target is a public method of the part
-    that changes its fields and has a parameter named as a quantity (`QUANTITY_PARAMETERS`) whose type takes
-    the value, with at least one query of the part without required arguments that reads what the target
-    writes (the observers: they show the change)."""
-    queries = {q.name for q in model.queries()}
-    own = [model.methods[m] for m in part.methods if m in model.methods]
-    # the part's state: fields that some method changes after construction (a value computed from
-    # constructor settings alone is a constant, not state)
-    changing = set().union(*(model.reach(m.name)[1] for m in own)) & set(part.fields)
-    sources: list[_Source] = []
-    targets: list[_Target] = []
-    for method in own:
-        if not method.public or method.kind != "instance" or not method.simple_signature:
+def chosen_links(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: ClassModel, rng: random.Random,
+                 max_links: int, renames_b: dict[str, str]) -> list[Link]:
+    """At most `max_links` links of the pair (`seed_links`), by their names in the hybrid (the second part's
+    members renamed as `renames_b` says), no two sharing a producer or a consumer, woven ones first, in a
+    seeded order. A link needs a query of the consumer's part that reads what the consumer writes (its
+    observers: what a test checks after the value crossed; their arguments come from observed calls)."""
+    usable: list[Link] = []
+    for seed_link in seed_links(a, b, model_a, model_b):
+        link = _hybrid_link(seed_link, (a, model_a), (b, model_b), renames_b)
+        if link is not None:
+            usable.append(link)
+    rng.shuffle(usable)
+    usable.sort(key=lambda link: not link.woven)
+    links: list[Link] = []
+    for link in usable:
+        if len(links) >= max_links:
+            break
+        if any(link.producer == other.producer or link.consumer == other.consumer or link.call == other.call
+               for other in links):
             continue
-        produced = _normal_type(method.returns)
-        if method.name not in model.mutators:
-            if produced is not None and model.reach(method.name)[0] & changing:
-                sources.append(_Source(method.name, produced))
-            continue
-        written = model.reach(method.name)[1] & set(part.fields)
-        observers = tuple(q for q in part.methods if q in queries and q != method.name and model.reach(q)[0] & written)
-        for p in method.params:
-            accepts = _QUANTITIES.get(_normal_type(p.annotation) or "", ())
-            if p.name in QUANTITY_PARAMETERS and accepts and observers:
-                targets.append(_Target(method.name, p.name, accepts, observers))
-    return BridgeEnds(tuple(sources), tuple(targets))
+        links.append(link)
+    return sorted(links, key=lambda link: link.call)
 
 
-def seed_bridge_ends(seed: SeedClass) -> BridgeEnds | None:
-    """The bridge ends of a seed as a whole class, or None when its public methods carry no type hints (a
-    ClassEval-style corpus): its types are observed only when the oracle runs it, so whether it bridges is
-    known at composition time, not before."""
-    model = analyse(seed.source, seed.class_name)
-    if not any(m.returns or any(p.annotation for p in m.params) for m in model.public_methods()):
+def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], second: tuple[SeedClass, ClassModel],
+                 renames_b: dict[str, str]) -> Link | None:
+    """The link in the hybrid, woven when the producer allows it (`weavable`), or None when nothing of the
+    consumer's part would show the value arriving."""
+    (giver, giver_model), (taker, taker_model) = (first, second) if seed_link.forward else (second, first)
+    to_hybrid_giver = {} if seed_link.forward else renames_b
+    to_hybrid_taker = renames_b if seed_link.forward else {}
+    consumer = taker_model.methods[seed_link.accepted.method]
+    written = taker_model.reach(consumer.name)[1]
+    observers = tuple(to_hybrid_taker.get(q, q) for q, m in taker_model.methods.items()
+                      if q != consumer.name and _observes(taker_model, m) and taker_model.reach(q)[0] & written)
+    if not observers:
         return None
-    return bridge_ends(model, _part(seed.class_name, model, {}))
+    producer_node = _function_node(giver.source, giver.class_name, seed_link.produced.method)
+    part_methods = tuple(m for m in giver_model.methods if m != "__init__")
+    woven = weavable(producer_node, giver_model, part_methods, consumer, seed_link.accepted.parameter)
+    producer = to_hybrid_giver.get(seed_link.produced.method, seed_link.produced.method)
+    call = producer if woven else f"{seed_link.accepted.verb}_{seed_link.produced.name}"
+    return Link(call=call, producer=producer, consumer=to_hybrid_taker.get(consumer.name, consumer.name),
+                parameter=seed_link.accepted.parameter, source_part=giver.class_name, target_part=taker.class_name,
+                observers=observers, woven=woven, produced=seed_link.produced, accepted=seed_link.accepted,
+                conversion=seed_link.conversion)
 
 
-def may_bridge(a: SeedClass, b: SeedClass) -> bool:
-    """Whether the pair can have a bridge (either way), judged on each seed alone before any fusion; the
-    fusion's `find_bridges` decides. Renaming changes names, not what reads or writes what, so a pair that
-    fails this check has no bridge in its hybrid either; a seed without type hints always may."""
-    ends_a, ends_b = _ends_of(a), _ends_of(b)
-    if ends_a is None or ends_b is None:
-        return True
-    return ends_a.feeds(ends_b) or ends_b.feeds(ends_a)
+def _observes(model: ClassModel, method: MethodModel) -> bool:
+    """A public method that changes nothing and returns a value: what a test reads before and after a value
+    crosses (its arguments, if it takes any, come from observed calls)."""
+    return (method.public and method.kind == "instance" and method.name not in model.mutators
+            and method.simple_signature and method.returns_value and (method.returns or "") != "None")
 
 
-_ENDS_CACHE: dict[str, BridgeEnds | None] = {}
+def _function_node(source: str, class_name: str, name: str) -> ast.FunctionDef:
+    cls = next(n for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and n.name == class_name)
+    return next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == name)
 
 
-def _ends_of(seed: SeedClass) -> BridgeEnds | None:
-    key = content_hash(seed.source, seed.class_name)
-    if key not in _ENDS_CACHE:
-        try:
-            _ENDS_CACHE[key] = seed_bridge_ends(seed)
-        except SyntaxError:  # the fusion reports it, as a rejection of the pair
-            _ENDS_CACHE[key] = None
-    return _ENDS_CACHE[key]
-
-
-def find_bridges(model: ClassModel, parts: tuple[Part, Part], taken: set[str]) -> tuple[list[Bridge], list[str]]:
-    """Every bridge the hybrid `model` allows, both ways (a source of one part joined to a target of the other
-    that takes its type: `bridge_ends`), and the source -> target pairs refused because they fit by type alone
-    (the target's first parameter has the source's return type)."""
-    bridges: list[Bridge] = []
-    type_only: list[str] = []
-    ends = {part.name: bridge_ends(model, part) for part in parts}
-    for first, second in (parts, parts[::-1]):
-        for source in ends[first.name].sources:
-            for name in second.methods:
-                method = model.methods.get(name)
-                if method is None or not method.public or method.kind != "instance" or not method.simple_signature:
-                    continue
-                # the method's first parameter named as a quantity that takes the source's type
-                target = next((t for t in ends[second.name].targets if t.method == name and source.produces in t.accepts),
-                              None)
-                if target is None:
-                    first_param = method.params[0].annotation if method.params else None
-                    if _normal_type(first_param) == source.produces:
-                        type_only.append(f"{source.method} -> {name}")
-                    continue
-                bridge = f"record_{source.method.lstrip('_')}_in_{name}"
-                if bridge not in taken and len(bridge) <= 48:
-                    bridges.append(Bridge(bridge, source.method, name, target.parameter, first.name, second.name,
-                                          target.observers))
-    return sorted(bridges, key=lambda br: br.name), sorted(type_only)
-
-
-def _bridge_source(bridge: Bridge, source: MethodModel, target: MethodModel) -> str:
-    """The bridge method: its docstring states the call it is equivalent to, so the flow can be written
-    from the skeleton alone."""
-    used = {p.name for p in source.params}
-    renamed: dict[str, str] = {}
-    for p in target.params:
-        if p.name != bridge.parameter and not p.has_default:
-            renamed[p.name] = p.name if p.name not in used else f"{p.name}_for_{target.name.lstrip('_')}"
-            used.add(renamed[p.name])
-
-    def param(name: str, annotation: str | None) -> str:
-        return name + (f": {annotation}" if annotation else "")
-
-    own = [p for p in source.params if not p.has_default]
-    rest = [p for p in target.params if p.name in renamed]
-    signature = ", ".join(["self"] + [param(p.name, p.annotation) for p in own]
-                          + [param(renamed[p.name], p.annotation) for p in rest])
-    read = f"self.{bridge.source}({', '.join(p.name for p in own)})"
-
-    def record(value: str) -> str:
-        arguments, keyword = [], False
-        for p in target.params:
-            if p.name == bridge.parameter:
-                keyword = keyword or p.has_default
-                arguments.append(f"{p.name}={value}" if keyword else value)
-            elif p.name in renamed:
-                arguments.append(f"{p.name}={renamed[p.name]}" if keyword else renamed[p.name])
-            else:
-                keyword = True  # a defaulted parameter is left out: every later one goes by keyword
-        return f"self.{bridge.target}({', '.join(arguments)})"
-
-    returns = f" -> {target.returns}" if target.returns else ""
-    observers = ", ".join(f"``{o}``" for o in bridge.observers)
-    params_doc = "\n".join([f":param {p.name}: passed to ``{bridge.source}``." for p in own]
-                           + [f":param {renamed[p.name]}: passed to ``{bridge.target}`` as ``{p.name}``." for p in rest]
-                           + [f":return: what ``{bridge.target}`` returns."])
-    doc_params = "\n\n    " + params_doc.replace("\n", "\n    ")
-    return f'''
-def {bridge.name}({signature}){returns}:
-    """Record the {bridge.source_part} part's ``{bridge.source}`` in the {bridge.target_part} part through ``{bridge.target}``.
-
-    Equivalent to ``{record(read)}``: the value
-    ``{bridge.source}`` returns now is passed as ``{bridge.parameter}`` of ``{bridge.target}``, so {observers} return
-    afterwards what they return after that call of ``{bridge.target}``. If ``{bridge.source}`` raises, nothing is
-    recorded; errors of ``{bridge.target}`` propagate.{doc_params}
-    """
-    value = {read}
-    return {record("value")}
-'''
-
-
-def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int,
+def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_links: int,
          observed_ctors: tuple[Sequence[ObservedCall], Sequence[ObservedCall]] = ((), ())) -> Fusion:
     """Fuse seed `a` and seed `b` into one hybrid class (raises CompositionError or EditError).
 
@@ -372,22 +222,40 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_bridges: int,
     init = _hybrid_constructor(init_nodes, doc)
     renamed = ("Renamed from " + b.class_name + " to avoid clashes: " + ", ".join(
         f"``{old}`` -> ``{new}``" for old, new in sorted(attrs.items())) + ".") if attrs else ""
+    taken = set(model_a.methods) | {attrs.get(m, m) for m in model_b.methods}
+    links = [link for link in chosen_links(a, model_a, b, model_b, rng, max_links, attrs)
+             if link.woven or link.call not in taken]
     class_doc = _joined_docstring(
-        f"{a.class_name} and {b.class_name} in one class, sharing one instance.",
+        textwrap.fill(" ".join(link.sentence for link in links) or f"{a.class_name} and {b.class_name} in one class.",
+                      WRAP_WIDTH - 4),
         ((a.class_name, docs_a, model_a.docstring or a.description),
          (b.class_name, docs_b, model_b.docstring or b.description)), " " * 4, renamed)
     hybrid_class = _hybrid_class(hybrid, ((class_a, docs_a), (class_b, docs_b)), init, class_doc)
-    source = _hybrid_module(a, b, hybrid, module_a, renamed_b, hybrid_class)
-    model_h = analyse(source, hybrid)
-    parts = (_part(a.class_name, model_a, {}), _part(b.class_name, model_b, attrs))
-    candidates, type_only = find_bridges(model_h, parts, set(model_h.methods))
-    bridges = _chosen_bridges(candidates, rng, max_bridges)
-    if bridges:
-        source = _with_bridges(source, hybrid, model_h, bridges)
+    source = _with_links(_hybrid_module(a, b, hybrid, module_a, renamed_b, hybrid_class), hybrid, links)
     compile(source, f"<{hybrid}>", "exec")
     module_name = task_module_name(snake(hybrid))
+    parts = (_part(a.class_name, model_a, {}), _part(b.class_name, model_b, attrs))
     return Fusion(hybrid, module_name, source, {old: new for old, new in attrs.items() if old in model_b.methods},
-                  params_a, params_b, tuple(bridges), parts, tuple(type_only))
+                  params_a, params_b, tuple(links), parts)
+
+
+def _with_links(source: str, hybrid: str, links: Sequence[Link]) -> str:
+    """The hybrid with its woven links written into their producers and its link methods appended."""
+    for link in links:
+        if link.woven:
+            node = _function_node(source, hybrid, link.producer)
+            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(node)
+                                                                                  if isinstance(a, ast.arg)}
+            consumer = analyse(source, hybrid).methods[link.consumer]
+            source = weave(source, hybrid, link, names, bool(raises_clauses(consumer.docstring or "")))
+    methods = [link for link in links if not link.woven]
+    if methods:
+        model = analyse(source, hybrid)
+        editor = ClassEditor(source, hybrid)
+        editor.append_methods("\n".join(link_method_source(link, model.methods[link.producer],
+                                                            model.methods[link.consumer]) for link in methods))
+        source = editor.code()
+    return source
 
 
 def _second_part_renames(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: ClassModel,
@@ -525,31 +393,6 @@ def _hybrid_module(a: SeedClass, b: SeedClass, hybrid: str, module_a: cst.Module
     return cst.Module(body=body).code
 
 
-def _chosen_bridges(candidates: list[Bridge], rng: random.Random, max_bridges: int) -> list[Bridge]:
-    """At most `max_bridges` of the candidates, drawn in the seeded order, no two sharing a source or a
-    target (so each bridge's test checks a flow of its own); sorted by name."""
-    rng.shuffle(candidates)
-    bridges: list[Bridge] = []
-    for bridge in candidates:
-        if len(bridges) >= max_bridges:
-            break
-        if any(bridge.source == b2.source or bridge.target == b2.target for b2 in bridges):
-            continue
-        bridges.append(bridge)
-    bridges.sort(key=lambda br: br.name)
-    return bridges
-
-
-def _with_bridges(source: str, hybrid: str, model_h: ClassModel, bridges: Sequence[Bridge]) -> str:
-    """The hybrid with its bridge methods appended and listed in its class docstring."""
-    editor = ClassEditor(source, hybrid)
-    editor.append_methods("\n".join(_bridge_source(br, model_h.methods[br.source], model_h.methods[br.target]) for br in bridges))
-    editor.extend_class_docstring("Bridges between the two parts (each records a value of one part in the other): "
-                                  + ", ".join(f"``{br.name}`` ({br.source_part}.{br.source} -> "
-                                              f"{br.target_part}.{br.target})" for br in bridges) + ".")
-    return editor.code()
-
-
 def _part(name: str, model: ClassModel, renames: dict[str, str]) -> Part:
     """A seed's half of the hybrid, by the names its members have there."""
     fields = list(model.fields) + sorted(model.fields_written_outside_init())
@@ -663,43 +506,91 @@ def _observed(call: ObservedCall | None, method: MethodModel) -> dict[str, str] 
     return {**dict(zip(names, call.args)), **dict(call.kwargs)}
 
 
-def bridge_scenarios(fusion: Fusion, model: ClassModel, pools: ArgumentPools, rng: random.Random) -> list[Scenario]:
-    """For each bridge and up to three of its observers, scenarios that show its flow: the source part's
-    observed calls (its state), then the observer, the bridge, and the observer again, so that the test
-    asserts the other part's result before and after the value crossed (`shows_the_flow` keeps only the
-    runs where it changed)."""
+def link_scenarios(fusion: Fusion, model: ClassModel, pools: ArgumentPools, rng: random.Random) -> list[Scenario]:
+    """For each link and up to five of its observers, scenarios that show its flow: the producing part's
+    observed calls (its state), then the observer, the link's call (the woven operation, or the link
+    method), and the observer again, so that the test asserts the consuming part's result before and after
+    the value crossed (`shows_the_flow` keeps only the runs where it changed). Where a replay of the
+    producing part's tests calls the producer, the state is what came before that call and the producer
+    gets that call's arguments: values that make sense in that state (a deal that exists, a cell on the
+    grid), where arguments drawn from elsewhere would often only raise."""
     out: list[Scenario] = []
     bases = replay_scenarios(pools)
-    for bridge in fusion.bridges:
-        source, target = model.methods[bridge.source], model.methods[bridge.target]
-        part = next(p for p in fusion.parts if p.name == bridge.source_part)
-        observers = rng.sample(bridge.observers, min(3, len(bridge.observers)))
-        # replays that change the source part first: its value then depends on what was done to it
-        changing = sorted(bases, key=lambda b: -sum(s.method in part.methods and s.method in model.mutators
-                                                     for s in b.steps))
-        for observer, base in itertools.product(observers, changing[:3]):
-            own = _observed(pools.sample(bridge.source, rng), source) if source.required_params else {}
-            rest = [p for p in target.params if p.name != bridge.parameter and not p.has_default]
-            other = _observed(pools.sample(bridge.target, rng), target) if rest else {}
-            if own is None or other is None or any(p.name not in own for p in source.required_params) \
-                    or any(p.name not in other for p in rest):
-                continue
-            args = tuple(Arg(literal=own[p.name]) for p in source.required_params) + \
-                tuple(Arg(literal=other[p.name]) for p in rest)
+    for link in fusion.links:
+        part = next(p for p in fusion.parts if p.name == link.source_part)
+        observers = rng.sample(link.observers, min(5, len(link.observers)))
+        # replays that call the producer, then those that change the producing part most
+        ranked = sorted(bases, key=lambda b: (-any(s.method == link.producer for s in b.steps),
+                                              -sum(s.method in part.methods and s.method in model.mutators
+                                                   for s in b.steps)))
+        for observer, base in itertools.product(observers, ranked[:3]):
             state = [s for s in base.steps if s.method in part.methods and all(a.literal is not None for a in s.args)
                      and all(v.literal is not None for _, v in s.kwargs)]
-            steps = state + [Step(MAIN, observer), Step(MAIN, bridge.name, args), Step(MAIN, observer)]
-            out.append(base.with_steps(steps, title=f"{bridge.name}_changes_{observer}", origin=BRIDGE,
-                                       focus=(bridge.name, observer)))
+            calls = [i for i, s in enumerate(state) if s.method == link.producer]
+            given = _observed_step(state[calls[-1]], model.methods[link.producer]) if calls else None
+            state = state[:calls[-1]] if calls else state
+            args = _link_arguments(link, model, pools, rng, given)
+            if args is None:
+                continue
+            look = _observer_arguments(model.methods[observer], args, model.methods[link.call], pools, rng)
+            if look is None:
+                continue
+            steps = state + [Step(MAIN, observer, look), Step(MAIN, link.call, args), Step(MAIN, observer, look)]
+            out.append(base.with_steps(steps, title=f"{link.call}_changes_{observer}", origin=BRIDGE,
+                                       focus=(link.call, observer)))
     return out
 
 
+def _observed_step(step: Step, method: MethodModel) -> dict[str, str]:
+    """A replayed call's literal arguments by parameter name."""
+    names = [p.name for p in method.params if p.kind == "positional"]
+    values = {name: arg.literal for name, arg in zip(names, step.args) if arg.literal is not None}
+    return {**values, **{k: v.literal for k, v in step.kwargs if v.literal is not None}}
+
+
+def _observer_arguments(observer: MethodModel, args: tuple[Arg, ...], call: MethodModel, pools: ArgumentPools,
+                        rng: random.Random) -> tuple[Arg, ...] | None:
+    """Arguments for an observer: a parameter named as one of the link call's takes the same value (the
+    actor whose entries are read is the one the link appended for), the others come from observed calls;
+    None when some cannot be given."""
+    passed = {p.name: a for p, a in zip((p for p in call.params if not p.has_default), args)}
+    if not observer.required_params:
+        return ()
+    seen = _observed(pools.sample(observer.name, rng), observer) or {}
+    out = []
+    for p in observer.required_params:
+        if p.name in passed:
+            out.append(passed[p.name])
+        elif p.name in seen:
+            out.append(Arg(literal=seen[p.name]))
+        else:
+            return None
+    return tuple(out)
+
+
+def _link_arguments(link: Link, model: ClassModel, pools: ArgumentPools, rng: random.Random,
+                    given: dict[str, str] | None = None) -> tuple[Arg, ...] | None:
+    """Arguments for the link's call: the producer's required ones (from the replayed call `given`, else
+    from observed calls), then (for a link method) the consumer's other required ones; None when no
+    observed call gives them all."""
+    producer, consumer = model.methods[link.producer], model.methods[link.consumer]
+    own = given if given is not None else (
+        _observed(pools.sample(link.producer, rng), producer) if producer.required_params else {})
+    rest = [] if link.woven else [p for p in consumer.params if p.name != link.parameter and not p.has_default]
+    other = _observed(pools.sample(link.consumer, rng), consumer) if rest else {}
+    if own is None or other is None or any(p.name not in own for p in producer.required_params) \
+            or any(p.name not in other for p in rest):
+        return None
+    return tuple(Arg(literal=own[p.name]) for p in producer.required_params) + \
+        tuple(Arg(literal=other[p.name]) for p in rest)
+
+
 BRIDGE = "bridge"
-"""Origin of the scenarios `bridge_scenarios` makes."""
+"""Origin of the scenarios `link_scenarios` makes."""
 
 
 def shows_the_flow(run: ScenarioRun) -> bool:
-    """A bridge scenario's run shows its flow when the observer's outcome after the bridge differs from
+    """A link scenario's run shows its flow when the observer's outcome after the link's call differs from
     its outcome before (a stable value or an exception type); other runs are not concerned."""
     if run.scenario.origin != BRIDGE:
         return True
@@ -740,9 +631,9 @@ def _rejection(a: SeedClass, b: SeedClass, rng_seed: int, detail: str,
                      evidence={"seed_ids": [a.seed_id, b.seed_id], "rng_seed": rng_seed, **evidence})
 
 
-NO_BRIDGE = ("no meaningful bridge: no query of one part returns a quantity that a method of the other part "
-             "records through a parameter named as a quantity, with a query of that part showing the change")
-"""Why a pair is not composed when `find_bridges` finds nothing (the pair's rejection detail)."""
+NO_LINK = ("no meaningful link: nothing one part produces has the meaning and unit of something the other part "
+           "consumes, with a query of the consuming part showing it arrive")
+"""Why a pair is not composed when `chosen_links` finds nothing (the pair's rejection detail)."""
 
 
 def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: SandboxPool) -> Candidate | Rejection:
@@ -752,19 +643,18 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: San
     except JobFailed as exc:
         return _rejection(a, b, config.rng_seed, f"sandbox job failed: {exc}")
     try:
-        # where a seed has no type hints (a ClassEval-style corpus), bridges are found on observed types
-        fusion = fuse(with_observed_types(a, pools_a), with_observed_types(b, pools_b), rng, config.max_bridges,
+        # where a seed has no type hints (a ClassEval-style corpus), links are found on observed types
+        fusion = fuse(with_observed_types(a, pools_a), with_observed_types(b, pools_b), rng, config.max_links,
                       (pools_a.ctors, pools_b.ctors))
     except (CompositionError, EditError, SyntaxError, LookupError) as exc:
         return _rejection(a, b, config.rng_seed, f"fusion failed: {exc}")
-    if not fusion.bridges:
+    if not fusion.links:
         # Two halves that never exchange a value are two tasks in one class, not a composition.
-        return _rejection(a, b, config.rng_seed, NO_BRIDGE, RejectReason.INCOHERENT_FUSION, skipped="no_bridge",
-                          type_only=list(fusion.type_only))
+        return _rejection(a, b, config.rng_seed, NO_LINK, RejectReason.INCOHERENT_FUSION, skipped="no_link")
     try:
         pools = merged_pools(fusion, pools_a, pools_b)
         model = analyse(fusion.source, fusion.class_name)
-        extra = bridge_scenarios(fusion, model, pools, rng)
+        extra = link_scenarios(fusion, model, pools, rng)
         result = synthesize_tests(pool, source=fusion.source, module=fusion.module_name, model=model, pools=pools,
                                   extra=extra, rng=rng, max_tests=config.max_tests, shows=shows_the_flow)
     except JobFailed as exc:
@@ -776,22 +666,28 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: San
         class_name=fusion.class_name,
         module_name=fusion.module_name,
         domains=(a.domain, b.domain),
-        description=f"{a.description} Combined with: {b.description}",
+        description=" ".join([a.description, *(link.sentence for link in fusion.links), b.description]),
         skeleton=make_skeleton(fusion.source, fusion.class_name),
         solution_code=fusion.source,
         test_code=result.test_code,
         origin=Origin.COMPOSED,
         provenance=Provenance(seed_ids=(a.seed_id, b.seed_id),
-                              transforms=("compose",) + tuple(f"bridge:{br.name}" for br in fusion.bridges),
+                              transforms=("compose",) + tuple(_link_label(link) for link in fusion.links),
                               rng_seed=config.rng_seed, source="offline composition of two seeds",
                               first_commit_date=_newest_date(a, b)),
         generator=GeneratorSpec(backend="offline", parameters={
-            "stage": STAGE, "bridges": [br.name for br in fusion.bridges], "scenarios_run": result.scenarios_run,
+            "stage": STAGE, "links": [_link_label(link) for link in fusion.links],
+            "scenarios_run": result.scenarios_run,
             # the gate's seam check (validation/seam.py) reads which members belong to which part
-            "parts": {part.name: part.to_json() for part in fusion.parts},
-            "type_only_refused": list(fusion.type_only)}),
+            "parts": {part.name: part.to_json() for part in fusion.parts}}),
         requires_python=requires_python(fusion.source, result.test_code),
     )
+
+
+def _link_label(link: Link) -> str:
+    """How a link is named in provenance: woven into its producer, or a method; with what it carries."""
+    kind = "woven" if link.woven else "link"
+    return f"{kind}:{link.call}:{link.produced.meaning}->{link.consumer}"
 
 
 def compose_guarded(pair: tuple[SeedClass, SeedClass], config: ComposeConfig, *,

@@ -36,13 +36,13 @@ class ComposeConfig(BaseModel):
 
     rng_seed: int = Field(default=20250101, description="Seed of every random choice (pairs, scenarios).")
     max_pairs: int = Field(default=110, ge=0, description="Most composed candidates in one build.")
-    max_uses_per_seed: int = Field(default=5, ge=1, description="How often one seed may take part in a pair.")
+    max_uses_per_seed: int = Field(default=8, ge=1, description="How often one seed may take part in a pair.")
     composable: dict[str, tuple[str, ...]] = Field(
         default_factory=dict,
         description="Domain -> domains it may be paired with (the registry's composable_with); a domain "
         "missing here, or mapped to an empty tuple, may pair with any other domain.",
     )
-    max_bridges: int = Field(default=3, ge=0, description="Most bridge methods added to one hybrid class.")
+    max_links: int = Field(default=3, ge=0, description="Most links (woven or link methods) of one hybrid class.")
     max_tests: int = Field(default=36, ge=5, description="Most tests kept per candidate.")
 
     @classmethod

@@ -1,9 +1,9 @@
 """Type hints inferred from the values a class was really called with and returned, for classes written
 without them.
 
-Composition joins two classes where a method of one returns the type a method of the other takes first
-(`compose.find_bridges`), and reads those types from annotations. A corpus written elsewhere (ClassEval's)
-has almost none, so its classes got no bridge at all. The argument harvest (`tracing.harvest`) runs the
+Composition joins two classes where what one produces means what the other consumes, and a class that
+declares no ends gets them derived from its names and types (`links.derived_ends`), read from annotations.
+A corpus written elsewhere (ClassEval's) has almost none, so its classes would get no end at all. The argument harvest (`tracing.harvest`) runs the
 class's own tests in the sandbox and records each call's arguments and result as canonical literals; this
 module reads the types off those literals (`[1, 2]` is `list[int]`, `{"a": (1, 2.5)}` is
 `dict[str, tuple[int, float]]`) and writes them into the class where it has no annotation of its own.

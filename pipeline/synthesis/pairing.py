@@ -34,12 +34,20 @@ def from_other_repositories(a: SeedClass, b: SeedClass) -> bool:
     return a.mined_from is not None and b.mined_from is not None and a.mined_from != b.mined_from
 
 
+def allowed_pairs(seeds: Sequence[SeedClass], composable: Mapping[str, Sequence[str]]) -> list[Pair]:
+    """Every pair the composer may try before any link is looked for: seeds of different, composable
+    domains, and mined seeds of one domain from different repositories (by seed id)."""
+    ordered = sorted(seeds, key=lambda s: s.seed_id)
+    return [(a, b) for a, b in itertools.combinations(ordered, 2)
+            if domains_compatible(a.domain, b.domain, composable) or (a.domain == b.domain and from_other_repositories(a, b))]
+
+
 def pair_seeds(seeds: Sequence[SeedClass], *, rng_seed: int, max_pairs: int, max_uses_per_seed: int,
                composable: Mapping[str, Sequence[str]], fits: Callable[[SeedClass, SeedClass], bool] | None = None
                ) -> list[Pair]:
     """Pairs of seeds from different, composable domains (and of mined classes of one domain from different
     repositories), in a seeded order, pairs holding a mined class first; with `fits`, only the pairs it
-    accepts (the offline composer's `may_bridge`: a pair that cannot be bridged would only be rejected, and
+    accepts (the offline composer's `may_link`: a pair that cannot be linked would only be rejected, and
     would take a seed's turn from a pair that can). Without mined seeds the pairs are those of a corpus of
     bundled seeds alone, whatever else changed here."""
     rng = random.Random(f"{rng_seed}:pairing")

@@ -137,3 +137,33 @@ def test_a_broken_seed_stops_only_a_build_of_its_own_domain(corpus: Path):
     for domains in ((), ("Math_Stats",)):
         with pytest.raises(InputError, match="seed problem"):
             load_seed_records(BuildConfig(domains=domains), settings)
+
+
+_PRODUCES = '\n[[produces]]\nmethod = "total"\nmeaning = "count"\nunit = "events"\nwhat = "the number of events"\nname = "events"\n'
+_ACCEPTS = ('\n[[accepts]]\nmethod = "add"\nparameter = "amount"\nmeaning = "count"\nunit = "events"\n'
+            'role = "added to a name\'s count"\naction = "add {what} to a count"\nverb = "count"\n')
+
+
+def _seed_with(root: Path, name: str, ends: str) -> Path:
+    folder = write_seed(root, "Math_Stats", name, COUNTER_SOURCE, COUNTER_TESTS.replace("counter", name), "Counter")
+    with (folder / "seed.toml").open("a") as meta:
+        meta.write(ends)
+    return folder
+
+
+def test_declared_link_ends_load_and_a_wrong_one_is_named_by_its_field(corpus: Path):
+    seed = load_seed(_seed_with(corpus, "declared", _PRODUCES + _ACCEPTS), "Math_Stats")
+    assert not isinstance(seed, SeedProblem)
+    assert [p.what for p in seed.produces] == ["the number of events"]
+    assert [(a.method, a.parameter, a.verb) for a in seed.accepts] == [("add", "amount", "count")]
+    wrong = {
+        "field produces[0].meaning: 'events' is not a known meaning": _PRODUCES.replace('"count"', '"events"'),
+        "field produces[0].method: Counter has no public method 'sum'": _PRODUCES.replace('"total"', '"sum"'),
+        "field accepts[0].parameter: add takes no parameter 'value'": _ACCEPTS.replace('"amount"', '"value"'),
+        "field accepts[0].action: must hold '{what}'": _ACCEPTS.replace("add {what} to a count", "add it"),
+        "field produces.0.colour": _PRODUCES + 'colour = "red"\n',
+    }
+    for index, (message, ends) in enumerate(wrong.items()):
+        problem = load_seed(_seed_with(corpus, f"wrong{index}", ends), "Math_Stats")
+        assert isinstance(problem, SeedProblem) and message in problem.message, (message, problem)
+        assert problem.path.name == "seed.toml"

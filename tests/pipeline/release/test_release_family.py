@@ -79,9 +79,9 @@ def test_one_per_family_keeps_the_first_task_of_each_family_in_order():
 def test_card_counts_tasks_per_family_and_per_transform():
     tasks = [_variant("Alpha", TOTAL, family="S/a", transforms=("history_undo", "method_statistics")),
              _variant("Beta", TOTAL, family="S/a", transforms=("history_undo",)),
-             _variant("Gamma", TOTAL, family="S/a+T/c", transforms=("compose", "bridge:x", "bridge:y")),
+             _variant("Gamma", TOTAL, family="S/a+T/c", transforms=("compose", "woven:x:money->y", "link:z:count->w")),
              _variant("Delta", TOTAL, family="o/r:m.py::Delta", transforms=())]
-    assert transform_counts(tasks) == {"bridge": 1, "compose": 1, "history_undo": 2, "method_statistics": 1, "none": 1}
+    assert transform_counts(tasks) == {"link": 1, "compose": 1, "history_undo": 2, "method_statistics": 1, "none": 1}
     text = families_section(tasks)
     assert "4 tasks come from 3 families" in text and "1 families hold more than one task (at most 2)" in text
     assert "| S/a | 2 |" in text and "| S/a+T/c | 1 |" in text and "| o/r:m.py::Delta | 1 |" in text

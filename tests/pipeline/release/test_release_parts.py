@@ -81,9 +81,10 @@ def test_the_card_says_how_compositions_were_checked_for_coherence():
              build_task("B", origin=Origin.COMPOSED, metrics={"seam_interaction": 5.0}),
              build_task("C", origin=Origin.COMPOSED, metrics={}), build_task("D", metrics={"seam_interaction": 9.0})]
     funnel = Funnel(run_id="r", stages={
-        "compose": StageCount(received=25, accepted=16, rejected={RejectReason.INCOHERENT_FUSION: 9}),
+        "compose": StageCount(received=25, accepted=16, rejected={RejectReason.INCOHERENT_FUSION: 9},
+                              skipped={"no_link": 40, "quota": 2}),
         "validate": StageCount(received=16, accepted=13, rejected={RejectReason.INCOHERENT_FUSION: 3})})
     text = coherence_section(tasks, funnel)
-    assert "9 pair(s) of this build were skipped" in text and "(3 in this build)" in text
+    assert "40 allowed pair(s) of seeds had no meaningful link" in text and "(3 in this build)" in text
     assert "2 of the 3 composed tasks of this release were measured, with 2 to 5 tests (median 3.5)" in text
     assert "None of the 0 composed tasks" in coherence_section(tasks[3:], Funnel(run_id="r"))

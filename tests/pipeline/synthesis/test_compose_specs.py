@@ -141,7 +141,7 @@ def _seed(domain: str, name: str, class_name: str, source: str) -> SeedClass:
 
 def _fused():
     return fuse(_seed("Finance", "wallet", "Wallet", WALLET), _seed("Text", "ledger", "Ledger", LEDGER),
-                random.Random(3), max_bridges=0)
+                random.Random(3), max_links=0)
 
 
 def _docs(source: str, class_name: str) -> dict[str, str]:
@@ -159,7 +159,7 @@ def test_a_renamed_parameter_leaves_the_field_of_that_name_alone():
     wallet = WALLET.replace("bonus: int = 0)", "bonus: int = 0, limit: int = 0)").replace(
         "self.cents = bonus", "self.cents = bonus\n        self.cap = limit")
     fusion = fuse(_seed("Finance", "wallet", "Wallet", wallet), _seed("Text", "ledger", "Ledger", LEDGER),
-                  random.Random(3), max_bridges=0)
+                  random.Random(3), max_links=0)
     # `limit` now collides as a parameter only: the second part's field keeps its name, where it is set
     # and where `record` reads it
     assert "self.limit = ledger_limit" in fusion.source and "self.ledger_limit" not in fusion.source

@@ -90,19 +90,19 @@ def test_a_seed_with_nothing_to_add_is_the_same_seed():
 
 def test_classes_without_hints_compose_on_observed_types(tmp_path: Path, sandbox_pool):
     """Through the composer's entry point: the argument harvest records results in the sandbox, and the
-    composer weighs bridges on the types read off them, which the classes as written (no hints) do not
-    give. A dice game's score fits a wallet's deposit by type, but a score is no amount of money: the fit
-    is refused as type-only, and the pair is not composed."""
+    composer derives the classes' link ends on the types read off them, which the classes as written (no
+    hints) do not give. A dice game's score fits a wallet's deposit by type, but a score is no amount of
+    money: a derived score reaches only a consumer of any number, so the pair is not composed."""
     from pipeline.corpus.classeval_seeds import import_as_seeds
     from pipeline.corpus.seeds import load_seed
 
     import_as_seeds([DICE_GAME, WALLET], "style.json", tmp_path, settings.PROJECT_ROOT / "seeds" / "domains.toml")
     dice = load_seed(tmp_path / "Game_Sim" / "dice_game", "Game_Sim")
     wallet = load_seed(tmp_path / "Finance_Ecommerce" / "wallet", "Finance_Ecommerce")
-    assert fuse(dice, wallet, random.Random(1), 3).type_only == ()
+    assert fuse(dice, wallet, random.Random(1), 3).links == ()
     rejection = compose_pair(dice, wallet, ComposeConfig(max_tests=10), pool=sandbox_pool)
     assert rejection.reason is RejectReason.INCOHERENT_FUSION, rejection
-    assert "score_of -> deposit" in rejection.evidence["type_only"]
+    assert rejection.evidence["skipped"] == "no_link"
     typed = fuse(*(with_observed_types(seed, pools_for(seed, pool=sandbox_pool)) for seed in (dice, wallet)),
                  random.Random(1), 3)
     assert "def deposit(self, amount: int) -> int:" in typed.source

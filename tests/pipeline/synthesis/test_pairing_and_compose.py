@@ -1,14 +1,16 @@
-"""Pairing spreads and caps; composition renames collisions and adds bridges that carry a quantity of one
-part into the other (a type that merely fits is refused); a pair with no such bridge is not composed, and a
-composed pair's tests show the bridge's flow."""
+"""Pairing spreads and caps; composition renames collisions and joins the parts by meaning: a link carries
+what one part produces into the part that consumes it, woven into the producing operation or as a method
+that says what it is for (a type that merely fits links nothing); a pair with no link is not composed, and
+a composed pair's tests show the link's flow."""
 
 import random
 
 from synthesis_samples import ACCOUNT, ACCOUNT_TESTS
 
 from core.analysis.class_model import analyse
-from core.records import Candidate, Provenance, Rejection, RejectReason, SeedClass
-from pipeline.synthesis.compose import compose_pair, fuse, may_bridge
+from core.records import Accepts, Candidate, Produces, Provenance, Rejection, RejectReason, SeedClass
+from pipeline.synthesis.compose import compose_pair, fuse
+from pipeline.synthesis.links import may_link
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.pairing import domains_compatible, pair_seeds
 
@@ -88,9 +90,22 @@ def test_mean_of_nothing():
 '''
 
 
-def _seed(domain: str, name: str, class_name: str = "Account", source: str = ACCOUNT, tests: str = "") -> SeedClass:
+BALANCE = Produces(method="current", meaning="money", unit="cents", what="the account's balance", name="balance")
+WITHDRAWAL = Produces(method="withdraw", meaning="money", unit="cents", what="the balance left after a withdrawal",
+                      name="balance_left")
+TRACKED = Accepts(method="add", parameter="value", meaning="number", unit="any", role="added to the statistics",
+                  action="add {what} to the statistics", verb="track", why="so that its mean can be read back")
+LINE = Accepts(method="deposit", parameter="text", meaning="text", unit="any", role="kept as a line of the log",
+               action="keep {what} in the log", verb="log")
+ENDS = {"Account": ((BALANCE, WITHDRAWAL), ()), "Stats": ((), (TRACKED,)), "Log": ((), (LINE,))}
+
+
+def _seed(domain: str, name: str, class_name: str = "Account", source: str = ACCOUNT, tests: str = "",
+          declared: bool = True) -> SeedClass:
+    produces, accepts = ENDS[class_name] if declared else ((), ())
     return SeedClass(seed_id=f"{domain}/{name}", domain=domain, name=name, class_name=class_name,
-                     description=f"{name} in {domain}.", source=source, tests=tests, provenance=Provenance())
+                     description=f"{name} in {domain}.", source=source, tests=tests, provenance=Provenance(),
+                     produces=produces, accepts=accepts)
 
 
 def test_pairing_is_seeded_spread_and_capped():
@@ -121,24 +136,25 @@ UNTYPED_LOG = LOG.replace("owner: str) -> None", "owner)").replace("text: str) -
     "count: int) -> str", "count)")
 
 
-def test_pairing_keeps_only_the_pairs_that_may_bridge_judged_on_each_seed_alone():
+def test_pairing_keeps_only_the_pairs_that_may_link_judged_on_each_seed_alone():
     account, stats, log = (_seed("Finance", "account"), _seed("Math", "stats", "Stats", STATS),
                            _seed("Text", "log", "Log", LOG))
-    # the static check agrees with the fusion: Account's balance feeds Stats.add(value); Log takes no quantity
-    assert may_bridge(account, stats) and may_bridge(stats, account)
-    assert fuse(account, stats, random.Random(0), max_bridges=3).bridges
-    assert not may_bridge(account, log) and not may_bridge(log, stats)
-    assert not fuse(account, _seed("Text", "log", "Log", LOG), random.Random(0), max_bridges=3).bridges
-    # a seed without type hints is judged when the oracle has observed its types, so it stays in the pairing
-    assert may_bridge(account, _seed("Text", "plain_log", "Log", UNTYPED_LOG))
+    # the static check agrees with the fusion: Account's balance (money) feeds Stats.add (any number);
+    # Log keeps text, which Account does not produce, and a balance is no line of text
+    assert may_link(account, stats) and may_link(stats, account)
+    assert fuse(account, stats, random.Random(0), max_links=3).links
+    assert not may_link(account, log) and not may_link(log, stats)
+    assert not fuse(account, log, random.Random(0), max_links=3).links
+    # a seed without type hints or declared ends is judged when the oracle has observed its types
+    assert may_link(account, _seed("Text", "plain_log", "Log", UNTYPED_LOG, declared=False))
     pairs = pair_seeds([account, stats, log], rng_seed=1, max_pairs=10, max_uses_per_seed=5, composable={},
-                       fits=may_bridge)
+                       fits=may_link)
     assert [sorted((a.seed_id, b.seed_id)) for a, b in pairs] == [["Finance/account", "Math/stats"]]
     assert len(pair_seeds([account, stats, log], rng_seed=1, max_pairs=10, max_uses_per_seed=5, composable={})) == 3
 
 
-def test_fuse_renames_collisions_consistently_and_refuses_bridges_that_fit_by_type_only():
-    fusion = fuse(_seed("Finance", "account"), _seed("Text", "log", "Log", LOG), random.Random(3), max_bridges=3)
+def test_fuse_renames_collisions_consistently_and_links_nothing_by_type_alone():
+    fusion = fuse(_seed("Finance", "account"), _seed("Text", "log", "Log", LOG), random.Random(3), max_links=3)
     model = analyse(fusion.source, "AccountLog")
     assert fusion.method_map_b == {"deposit": "log_deposit"}
     assert {"deposit", "log_deposit", "withdraw", "describe"} <= set(model.methods)
@@ -146,57 +162,69 @@ def test_fuse_renames_collisions_consistently_and_refuses_bridges_that_fit_by_ty
     assert "self.lines.append(text)" in fusion.source
     init = model.methods["__init__"]
     assert [p.name for p in init.params] == ["owner", "log_owner", "balance"]
-    # Account.current() -> int fits Log.describe(count: int) by type, but describe changes nothing and a
-    # balance is no count of log lines: no bridge, and the refused fits are recorded
-    assert fusion.bridges == ()
-    assert "current -> describe" in fusion.type_only
+    # Account.current() -> int fits Log.describe(count: int) by type, but a balance is no count: no link
+    assert fusion.links == ()
     assert [p.name for p in fusion.parts] == ["Account", "Log"]
     assert "log_deposit" in fusion.parts[1].methods and "lines" in fusion.parts[1].fields
     compile(fusion.source, "hybrid", "exec")
 
 
-def test_a_bridge_records_one_parts_quantity_in_the_other_and_says_so():
-    fusion = fuse(_seed("Finance", "account"), _seed("Math", "stats", "Stats", STATS), random.Random(3), max_bridges=3)
-    assert len(fusion.bridges) == 1  # current and movements both fit; one bridge per target method
-    bridge = fusion.bridges[0]
-    assert (bridge.source_part, bridge.target_part, bridge.target, bridge.parameter) == ("Account", "Stats", "add", "value")
-    assert bridge.source in ("current", "movements")
-    assert set(bridge.observers) == {"count", "mean"}
-    # the docstring states the flow as the call it is equivalent to, and the observers that show it
-    assert f"Equivalent to ``self.add(self.{bridge.source}())``" in fusion.source
-    assert "``count``, ``mean`` return" in fusion.source.replace("\n        ", " ")
-    assert f"value = self.{bridge.source}()\n        return self.add(value)" in fusion.source
+def test_a_woven_link_hands_the_operations_result_on_and_its_docstring_says_so():
+    fusion = fuse(_seed("Finance", "account"), _seed("Math", "stats", "Stats", STATS), random.Random(3), max_links=3)
+    woven = [link for link in fusion.links if link.woven]
+    # withdraw is an operation that returns its value on every path: the link lives inside it
+    assert [(link.producer, link.consumer, link.parameter) for link in woven] == [("withdraw", "add", "value")]
+    assert set(woven[0].observers) == {"count", "mean"}
+    assert "balance_left = self.balance\n        self.add(value=balance_left)\n        return balance_left" in fusion.source
+    text = " ".join(fusion.source.split())
+    assert ("The balance left after a withdrawal is then added to the statistics (this method passes the value it "
+            "returns to ``add`` as ``value``, after its own changes), so that its mean can be read back.") in text
+    # the class docstring opens with what crosses and why
+    assert '"""The balance left after a withdrawal is added to the statistics, so that its mean can be read back.' \
+        in text
     compile(fusion.source, "hybrid", "exec")
 
 
-def test_a_pair_with_no_meaningful_bridge_is_not_composed(sandbox_pool):
+def test_a_query_is_linked_by_a_method_whose_docstring_says_what_it_is_for():
+    stats = _seed("Math", "stats", "Stats", STATS).model_copy(update={"accepts": (TRACKED,)})
+    account = _seed("Finance", "account").model_copy(update={"produces": (BALANCE,)})
+    fusion = fuse(account, stats, random.Random(3), max_links=3)
+    [link] = fusion.links
+    assert (link.woven, link.call, link.producer, link.consumer) == (False, "track_balance", "current", "add")
+    text = " ".join(fusion.source.split())
+    assert '"""Add the account\'s balance to the statistics.' in text or "Add the account's balance to the statistics." in text
+    assert "The same as ``self.add(self.current())``" in text
+    assert "value = self.current()\n        return self.add(value)" in fusion.source
+    compile(fusion.source, "hybrid", "exec")
+
+
+def test_a_pair_with_no_meaningful_link_is_not_composed(sandbox_pool):
     rejection = compose_pair(_seed("Finance", "account", tests=ACCOUNT_TESTS),
                              _seed("Text", "log", "Log", LOG, tests=LOG_TESTS), ComposeConfig(), pool=sandbox_pool)
     assert isinstance(rejection, Rejection)
     assert rejection.reason is RejectReason.INCOHERENT_FUSION and rejection.stage == "compose"
-    assert rejection.evidence["skipped"] == "no_bridge"
-    assert "current -> describe" in rejection.evidence["type_only"]
+    assert rejection.evidence["skipped"] == "no_link"
 
 
-def test_the_composed_tests_assert_the_bridges_flow(sandbox_pool):
+def test_the_composed_tests_assert_the_links_flow(sandbox_pool):
     candidate = compose_pair(_seed("Finance", "account", tests=ACCOUNT_TESTS),
                              _seed("Math", "stats", "Stats", STATS, tests=STATS_TESTS), ComposeConfig(), pool=sandbox_pool)
     assert isinstance(candidate, Candidate)
-    bridge = candidate.generator.parameters["bridges"][0]
+    assert candidate.generator.parameters["links"][0].startswith(("woven:withdraw:money->add", "link:"))
     assert candidate.generator.parameters["parts"]["Stats"]["fields"] == ["values"]
-    # a test calls an observer of the Stats part, the bridge, and the observer again, and asserts both
-    flows = [block for block in candidate.test_code.split("\ndef ")[1:] if block.startswith(f"test_{bridge}_changes_")]
+    # a test calls an observer of the Stats part, the woven withdraw, and the observer again, and asserts both
+    flows = [block for block in candidate.test_code.split("\ndef ")[1:] if block.startswith("test_withdraw_changes_")]
     assert flows
     for block in flows:
         lines = [line.strip() for line in block.splitlines()]
-        at = next(i for i, line in enumerate(lines) if f".{bridge}()" in line)
+        at = max(i for i, line in enumerate(lines) if ".withdraw(" in line)  # the call after the first observer
         observer = block.split("_changes_", 1)[1].split("(", 1)[0]
         assert any(f".{observer}()" in line for line in lines[:at])
         assert any(line.startswith("assert") and f".{observer}()" in line for line in lines[at + 1:])
 
 
 def test_fused_module_holds_only_the_hybrid_class():
-    fusion = fuse(_seed("Finance", "account"), _seed("Text", "log", "Log", LOG), random.Random(3), max_bridges=3)
+    fusion = fuse(_seed("Finance", "account"), _seed("Text", "log", "Log", LOG), random.Random(3), max_links=3)
     assert "class Account" not in fusion.source.replace("class AccountLog", "")
     assert "class Log" not in fusion.source
 
@@ -211,12 +239,12 @@ def test_a_hybrid_is_dated_by_its_newer_seed():
     assert _newest_date(undated, old) == "2025-03-01" and _newest_date(undated, undated) is None
 
 
-def test_a_bridge_run_shows_its_flow_only_when_the_observer_changed():
+def test_a_link_run_shows_its_flow_only_when_the_observer_changed():
     from core.scenarios import Scenario, call
     from pipeline.synthesis.compose import BRIDGE, shows_the_flow
     from pipeline.synthesis.oracle import ScenarioRun
 
-    scenario = Scenario(steps=(call("mean"), call("record_current_in_add"), call("mean")), origin=BRIDGE)
+    scenario = Scenario(steps=(call("mean"), call("track_balance"), call("mean")), origin=BRIDGE)
 
     def run(*steps):
         return ScenarioRun(scenario, None, list(steps))
@@ -224,7 +252,7 @@ def test_a_bridge_run_shows_its_flow_only_when_the_observer_changed():
     raised, none = {"kind": "raise", "exc": "ValueError"}, {"kind": "return", "literal": "None", "is_none": True}
     assert shows_the_flow(run(raised, none, {"kind": "return", "literal": "3.0"}))
     assert not shows_the_flow(run(raised, none, raised))  # one sample is not enough for this observer
-    assert not shows_the_flow(run(raised, {"kind": "skipped"}))  # stopped before the bridge
+    assert not shows_the_flow(run(raised, {"kind": "skipped"}))  # stopped before the link's call
     assert not shows_the_flow(run({"kind": "return", "literal": "1.0", "unstable": True}, none,
                                   {"kind": "return", "literal": "2.0"}))
     assert shows_the_flow(ScenarioRun(Scenario(steps=(call("mean"),), origin="walk"), None, [raised]))

@@ -1,0 +1,287 @@
+"""Links of a composition: where one part's produced value is consumed by the other, on meaning, not type.
+
+A seed declares in its seed.toml what it produces (`Produces`: a method's return value, with its meaning,
+unit and the words for it) and what it exists to consume (`Accepts`: a method's parameter, with the same),
+and a link joins a producer of one seed to a consumer of the other when the meanings join
+(`core.meanings.joins`) and the types can carry the value. A seed that declares nothing (a corpus written
+elsewhere: ClassEval's, a mined class) gets ends derived from its names (`derived_ends`), which are
+deliberately narrow: a measured quantity only reaches a consumer of any number, a text only a consumer of
+text, so that a derived link never gives a value a role it does not have.
+
+A link is *woven* when the producer is an operation (it changes its part's state and returns the value
+on every path) and the consumer needs nothing but the value: the operation itself then hands its result
+on, which is how a person writes it ("each drop's avalanche is counted in the histogram"). Otherwise it is
+a *link method* of the hybrid, whose docstring says in one sentence what it is for. Which pairs are tried
+at all is decided on the seeds alone (`may_link`): renaming in the fusion changes names, not what links.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from core.analysis.class_model import ClassModel, MethodModel, analyse
+from core.meanings import factor, joins
+from core.records import Accepts, Produces, SeedClass, content_hash
+
+
+@dataclass(frozen=True)
+class SeedLink:
+    """A producer of one seed joined to a consumer of the other, by the seeds' own method names."""
+
+    produced: Produces
+    accepted: Accepts
+    forward: bool  # True: the first seed of the pair produces, the second consumes
+    conversion: str = "{}"  # how the value is put in the consumer's unit: "{} * 1000", "round({} * 100)"
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link in the hybrid (names as in the hybrid): `call` is what a test calls to make the value cross
+    (the woven producer itself, or the link method)."""
+
+    call: str
+    producer: str
+    consumer: str
+    parameter: str
+    source_part: str
+    target_part: str
+    observers: tuple[str, ...]  # queries of the consumer's part that read what the consumer writes
+    woven: bool
+    produced: Produces
+    accepted: Accepts
+    conversion: str = "{}"
+
+    @property
+    def unit_note(self) -> str:
+        """How the value is converted to the consumer's unit, in words ("" when it is not)."""
+        if self.conversion == "{}":
+            return ""
+        how = self.conversion.replace("round(", "").replace(")", "").replace("{} ", "")
+        how = how.replace("* ", "multiplied by ").replace("/ ", "divided by ")
+        rounded = ", rounded to a whole number" if self.conversion.startswith("round(") else ""
+        return f" ({how} to be in {self.accepted.unit.replace('_', ' ')}{rounded})"
+
+    @property
+    def sentence(self) -> str:
+        """The link in one plain sentence: what crosses and what becomes of it."""
+        why = f", {self.accepted.why}" if self.accepted.why else ""
+        return f"{capitalised(self.produced.what)} is {self.accepted.role}{self.unit_note}{why}."
+
+
+def _conversion(scale: Fraction | None, returns: str | None, parameter: str | None) -> str | None:
+    """The expression (with "{}" for the value) that puts a value in the consumer's unit: unchanged, times
+    or divided by the scale, rounded when the consumer takes only whole numbers and the value may not be
+    one; None when the units do not convert or only a float would carry a fraction of a whole number."""
+    if scale is None:
+        return None
+    if scale == 1:
+        return "{}"
+    expression = f"{{}} * {scale.numerator}" if scale.denominator == 1 else f"{{}} / {scale.denominator}"
+    given, taken = _types(returns) or set(), _types(parameter) or set()
+    whole = given <= {"int"} and scale.denominator == 1
+    if taken and "float" not in taken and "int" in taken and not whole:
+        return f"round({expression})"
+    return expression
+
+
+def capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# -- types -------------------------------------------------------------------------------------------------
+
+def _types(annotation: str | None) -> set[str] | None:
+    if annotation is None:
+        return None
+    text = annotation.replace(" ", "").replace("List[", "list[").replace("Optional[", "").strip("'\"")
+    return set(text.split("|"))
+
+
+def carries(returns: str | None, parameter: str | None) -> bool:
+    """Whether a value the producer returns can be given to the parameter: every type it may return is one
+    the parameter takes (an int widens to a float; a value that may be None reaches only a parameter that
+    takes None). An unannotated end carries anything: the oracle's runs decide."""
+    given, taken = _types(returns), _types(parameter)
+    if given is None or taken is None or "Any" in taken or "object" in taken:
+        return True
+    widened = taken | ({"int"} if "float" in taken else set()) | ({"list[int]"} if "list[float]" in taken else set())
+    return given <= widened
+
+
+# -- ends of a seed ----------------------------------------------------------------------------------------
+
+_MEASURE_WORDS = {"score": "score", "points": "score", "total": "count", "count": "count", "size": "size",
+                  "length": "size", "rate": "ratio", "ratio": "ratio", "similarity": "ratio", "average": "reading",
+                  "mean": "reading", "balance": "money", "price": "money", "cost": "money"}
+_TEXT_METHODS = re.compile(r"^(render|format|to_string|to_text|text|generate|get_text|summary|report)(_|$)")
+_TEXT_PARAMS = {"text", "sentence", "document", "content", "paragraph", "passage"}
+_NUMBER_PARAMS = {"value", "sample", "observation", "measurement", "reading", "number"}
+_MONEY_PARAMS = {"amount", "payment"}
+_PAYING = re.compile(r"^(deposit|pay|credit|top_up|add_funds|receive|insert)")
+_MONEY_WORDS = re.compile(r"\b(money|balance|account|wallet|payment|price|cost|cash|fund|funds)\b", re.IGNORECASE)
+_DOC_TYPE = re.compile(r"^\s*(int|float|str|bool|list|dict)\b")
+
+
+def _doc_type(docstring: str | None, field: str) -> str | None:
+    """The type a ClassEval-style docstring gives a parameter (`:param amount: int, ...`) or the return
+    value (`:return: float, the mean`), when it names a plain one first; None otherwise."""
+    match = re.search(rf":{re.escape(field)}\s*:(.*)", docstring or "")
+    found = _DOC_TYPE.match(match.group(1)) if match else None
+    return found.group(1) if found else None
+
+
+def derived_ends(model: ClassModel) -> tuple[tuple[Produces, ...], tuple[Accepts, ...]]:
+    """Ends read from names, for a class whose seed declares none: a query named for a measure (score, total,
+    size, rate, ...) returning a number produces that measure in no stated unit; one named for rendered text
+    returning a str produces text; a method that changes state and takes a value named as a sample
+    (``value``, ``observation``, ...) of a numeric type accepts any number, one named as a text (``text``,
+    ``sentence``, ...) accepts any text. The words come from the names, since nothing else is known."""
+    subject = _words(model.name)
+    produces: list[Produces] = []
+    accepts: list[Accepts] = []
+    for method in model.public_methods():
+        if method.kind != "instance" or method.name == "__init__":
+            continue
+        label = _words(re.sub(r"^(get|calculate|compute|view)_", "", method.name))
+        returned = _types(method.returns or _doc_type(method.docstring, "return")) or set()
+        meaning = next((m for word, m in _MEASURE_WORDS.items() if word in method.name.split("_")), None)
+        if meaning in ("count", "money") and _MONEY_WORDS.search(" ".join(filter(None, (model.docstring, method.docstring)))):
+            meaning = "money"  # a total of a class that speaks of prices or balances is an amount of money
+        elif meaning == "money":
+            meaning = None  # a "balance" that is no money (a scale's, a tree's) is nothing derived can name
+        if meaning and returned and returned <= {"int", "float"}:
+            produces.append(Produces(method=method.name, meaning=meaning, unit="unstated",
+                                     what=f"the {label} of the {subject}", name=label.replace(" ", "_")))
+        elif _TEXT_METHODS.match(method.name) and returned == {"str"}:
+            produces.append(Produces(method=method.name, meaning="text", unit="plain",
+                                     what=f"the {subject}'s {label} text", name=label.replace(" ", "_") + "_text"))
+        if method.name not in model.mutators:
+            continue
+        for param in method.params:
+            kinds = _types(param.annotation or _doc_type(method.docstring, f"param {param.name}")) or set()
+            if param.name in _NUMBER_PARAMS and kinds and kinds <= {"int", "float"}:
+                accepts.append(_derived_accepts(method, param.name, "number", subject))
+            elif param.name in _MONEY_PARAMS and kinds and kinds <= {"int", "float"} and _PAYING.match(method.name) \
+                    and _MONEY_WORDS.search(
+                    " ".join(filter(None, (model.docstring, method.docstring)))):
+                accepts.append(_derived_accepts(method, param.name, "money", subject))
+            elif param.name in _TEXT_PARAMS and kinds == {"str"}:
+                accepts.append(_derived_accepts(method, param.name, "text", subject))
+    return tuple(produces), tuple(accepts)
+
+
+def _derived_accepts(method: MethodModel, parameter: str, meaning: str, subject: str) -> Accepts:
+    verb = method.name.split("_")[0]
+    return Accepts(method=method.name, parameter=parameter, meaning=meaning, unit="unstated" if meaning == "money" else "any",
+                   role=f"given to the {subject} through ``{method.name}``",
+                   action=f"give {{what}} to the {subject} through ``{method.name}``", verb=verb)
+
+
+def _words(name: str) -> str:
+    return " ".join(w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)) or name
+
+
+def seed_ends(seed: SeedClass, model: ClassModel | None = None) -> tuple[tuple[Produces, ...], tuple[Accepts, ...]]:
+    """The seed's declared ends, or ends derived from its names when it declares none."""
+    if seed.produces or seed.accepts:
+        return seed.produces, seed.accepts
+    return derived_ends(model or analyse(seed.source, seed.class_name))
+
+
+def seed_links(a: SeedClass, b: SeedClass, model_a: ClassModel | None = None,
+               model_b: ClassModel | None = None) -> list[SeedLink]:
+    """Every producer of one seed joined to a consumer of the other whose meaning it has and whose
+    parameter can take its value."""
+    model_a = model_a or analyse(a.source, a.class_name)
+    model_b = model_b or analyse(b.source, b.class_name)
+    ends = {True: (seed_ends(a, model_a)[0], seed_ends(b, model_b)[1], model_a, model_b),
+            False: (seed_ends(b, model_b)[0], seed_ends(a, model_a)[1], model_b, model_a)}
+    out: list[SeedLink] = []
+    for forward, (produced, accepted, giver, taker) in ends.items():
+        for p in produced:
+            for c in accepted:
+                source, target = giver.methods.get(p.method), taker.methods.get(c.method)
+                if source is None or target is None or not joins(p, c):
+                    continue
+                param = next((x for x in target.params if x.name == c.parameter), None)
+                conversion = _conversion(factor(p, c), source.returns, param.annotation if param else None)
+                returns = source.returns if conversion in ("{}", "round({})") else "float"
+                if param is not None and conversion is not None and (
+                        carries(returns, param.annotation) or conversion.startswith("round(")):
+                    out.append(SeedLink(p, c, forward, conversion))
+    return out
+
+
+_LINKS_CACHE: dict[str, bool] = {}
+
+
+def may_link(a: SeedClass, b: SeedClass) -> bool:
+    """Whether the pair has a link either way, judged on the two seeds alone (cached by content), or may
+    have one once its types are observed (`_unhinted`). A seed that cannot be read has none: its fusion
+    would fail anyway."""
+    key = content_hash(a.source, a.class_name, a.model_dump(include={"produces", "accepts"}, mode="json"),
+                       b.source, b.class_name, b.model_dump(include={"produces", "accepts"}, mode="json"))
+    if key not in _LINKS_CACHE:
+        try:
+            _LINKS_CACHE[key] = bool(seed_links(a, b)) or _unhinted(a) or _unhinted(b)
+        except (SyntaxError, LookupError):
+            _LINKS_CACHE[key] = False
+    return _LINKS_CACHE[key]
+
+
+def _unhinted(seed: SeedClass) -> bool:
+    """A seed that declares no ends and carries no type hints (a ClassEval-style corpus): its ends are
+    derived from the types the oracle observes, known at composition time, so the pair stays in."""
+    if seed.produces or seed.accepts:
+        return False
+    model = analyse(seed.source, seed.class_name)
+    return not any(m.returns or any(p.annotation for p in m.params) for m in model.public_methods())
+
+
+# -- weaving -----------------------------------------------------------------------------------------------
+
+def weavable(producer: ast.FunctionDef, model: ClassModel, part_methods: tuple[str, ...], consumer: MethodModel,
+             parameter: str) -> bool:
+    """Whether the link can live inside the producer: it is an operation (it changes state), it returns a
+    value on every path (each `return` has one and the body ends in a `return` or `raise`), no other method
+    of its part calls it (those would pass values on that their docstrings never mention), every `return`
+    stands on a line of its own, and the consumer needs nothing but the value."""
+    if producer.name not in model.mutators:
+        return False
+    if any(producer.name in model.methods[m].calls for m in part_methods if m in model.methods and m != producer.name):
+        return False
+    if not producer.body or not isinstance(producer.body[-1], (ast.Return, ast.Raise)):
+        return False
+    for node in _own_nodes(producer):
+        if isinstance(node, ast.Return) and node.value is None:
+            return False
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return False
+    if not _returns_stand_alone(producer):
+        return False
+    return all(p.has_default or p.name == parameter for p in consumer.params)
+
+
+def _own_nodes(function: ast.FunctionDef) -> list[ast.AST]:
+    """The nodes of the function's body, without those of nested functions, lambdas and classes."""
+    out: list[ast.AST] = []
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                stack.append(child)
+    return out
+
+
+def _returns_stand_alone(function: ast.FunctionDef) -> bool:
+    """Every `return` of the function is the only statement on its line (so it can be replaced by lines)."""
+    lines: dict[int, int] = {}
+    for node in _own_nodes(function):
+        if isinstance(node, ast.stmt):
+            lines[node.lineno] = lines.get(node.lineno, 0) + 1
+    return all(lines[node.lineno] == 1 for node in _own_nodes(function) if isinstance(node, ast.Return))
