@@ -44,6 +44,7 @@ READ_ONLY_METHODS = frozenset({
 """Methods that only read the object they are called on (dict, list, set, str, numbers, a database cursor's
 results): calling them on a field writes nothing."""
 
+_COPIES = frozenset({"copy", "deepcopy", "__copy__"})
 _QUERY_STATEMENT = ("select", "with", "pragma table_info", "explain")
 _EXITS = (ast.Raise, ast.Return, ast.Continue, ast.Break)
 
@@ -183,6 +184,8 @@ class _MethodReader:
             if (name := self._self_attr(node)) is not None:
                 return set() if name in self.flows else {name}
             if isinstance(node, ast.Call):
+                if isinstance(node.func, ast.Attribute) and node.func.attr in _COPIES:
+                    return set()  # ``self.x.copy()`` is a new object: writing it leaves `x` as it was
                 node = node.func
             elif isinstance(node, (ast.Attribute, ast.Subscript)):
                 node = node.value
@@ -198,7 +201,10 @@ class _MethodReader:
             self.facts.writes.setdefault(name, set()).update(sources)
 
     def _bind(self, target: ast.AST, sources: set[str], value: ast.AST | None, ctx: set[str]) -> None:
-        """Store `sources` (with the control context) into `target`: a local name, a field, or a part of one."""
+        """Store `sources` (with the control context) into `target`: a local name, a field, or a part of one.
+        A reset of a field (a literal stored: ``self.x = 0``, ``self.x = []``) stores what it stores whatever
+        decided that it runs, so it carries no control context (a local keeps it: ``y = 1`` under ``if``
+        holds the condition's outcome)."""
         if isinstance(target, (ast.Tuple, ast.List)):
             for element in target.elts:
                 self._bind(element, sources, value, ctx)
@@ -210,7 +216,7 @@ class _MethodReader:
                 self.facts.aliases.setdefault(target.id, set()).update(held)
         else:
             keys = set().union(*(self.sources(s.slice) for s in ast.walk(target) if isinstance(s, ast.Subscript)))
-            self._write(self._root(target), sources | keys | ctx)
+            self._write(self._root(target), sources | keys | (set() if _literal(value) else ctx))
 
     def _calls(self, node: ast.AST, ctx: set[str]) -> set[str]:
         """Apply the writes of every call in the expression `node`; return the guards of the methods it calls
@@ -228,7 +234,8 @@ class _MethodReader:
             elif isinstance(call.func, ast.Name) and call.func.id in HEAPQ_FUNCTIONS and call.args:
                 self._write(self._root(call.args[0]), arguments | ctx)
             elif isinstance(call.func, ast.Attribute) and self._writes_through(call):
-                self._write(self._root(call.func.value), arguments | ctx)
+                # ``self.x.clear()`` resets: with no argument a call writes nothing that a condition decided
+                self._write(self._root(call.func.value), arguments | (ctx if call.args or call.keywords else set()))
         return guards
 
     def _writes_through(self, call: ast.Call) -> bool:
@@ -270,8 +277,9 @@ class _MethodReader:
             for target in node.targets:
                 self._bind(target, self.sources(node.value), node.value, ctx)
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
-            extra = self.sources(node.target) if isinstance(node, ast.AugAssign) else set()
-            self._bind(node.target, self.sources(node.value) | extra, node.value, ctx)
+            update = isinstance(node, ast.AugAssign)  # ``+= 1`` counts: an update, not a reset
+            extra = self.sources(node.target) if update else set()
+            self._bind(node.target, self.sources(node.value) | extra, None if update else node.value, ctx)
         elif isinstance(node, ast.Delete):
             for target in node.targets:
                 if not isinstance(target, ast.Name):
@@ -324,4 +332,15 @@ def _exits(node: ast.stmt) -> bool:
             return True
         todo.extend(c for c in ast.iter_child_nodes(current)
                     if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))
+    return False
+
+
+def _literal(node: ast.AST | None) -> bool:
+    """A constant or an empty or literal container (``0``, ``None``, ``[]``, ``{}``, ``(1, 2)``)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return all(_literal(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _literal(k) for k in node.keys) and all(_literal(v) for v in node.values)
     return False
