@@ -179,11 +179,13 @@ class _MethodReader:
 
     def _root(self, node: ast.AST) -> set[str]:
         """The fields an access chain reaches into (``self.x``, ``self.x[k].y``, ``self.x.get(k)``, a local
-        alias of one); a method's result is not a field."""
+        alias of one, what a helper returns of them)."""
         while True:
             if (name := self._self_attr(node)) is not None:
                 return set() if name in self.flows else {name}
             if isinstance(node, ast.Call):
+                if (callee := self._method_call(node)) is not None:  # ``deal = self._open_deal(name)``
+                    return {s[len("field:"):] for s in self.flows[callee].returns if s.startswith("field:")}
                 if isinstance(node.func, ast.Attribute) and node.func.attr in _COPIES:
                     return set()  # ``self.x.copy()`` is a new object: writing it leaves `x` as it was
                 node = node.func
@@ -202,9 +204,9 @@ class _MethodReader:
 
     def _bind(self, target: ast.AST, sources: set[str], value: ast.AST | None, ctx: set[str]) -> None:
         """Store `sources` (with the control context) into `target`: a local name, a field, or a part of one.
-        A reset of a field (a literal stored: ``self.x = 0``, ``self.x = []``) stores what it stores whatever
-        decided that it runs, so it carries no control context (a local keeps it: ``y = 1`` under ``if``
-        holds the condition's outcome)."""
+        A reset of a field (a literal stored in it whole: ``self.x = 0``, ``self.x = []``) stores what it
+        stores whatever decided that it runs, so it carries no control context; an entry added
+        (``self.x[k] = []``) and a local (``y = 1`` under ``if``) keep it."""
         if isinstance(target, (ast.Tuple, ast.List)):
             for element in target.elts:
                 self._bind(element, sources, value, ctx)
@@ -216,7 +218,16 @@ class _MethodReader:
                 self.facts.aliases.setdefault(target.id, set()).update(held)
         else:
             keys = set().union(*(self.sources(s.slice) for s in ast.walk(target) if isinstance(s, ast.Subscript)))
-            self._write(self._root(target), sources | keys | (set() if _literal(value) else ctx))
+            reset = _literal(value) and self._self_attr(target) is not None
+            self._write(self._root(target), sources | keys | (set() if reset else ctx))
+            self._into_local(target, sources | keys | ctx)
+
+    def _into_local(self, node: ast.AST, sources: set[str]) -> None:
+        """A local container changed in place (``out[k] = v``, ``out.append(v)``) holds what went in."""
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        if isinstance(node, ast.Name) and node.id != self.me and node.id in self.facts.locals:  # not a module
+            self.facts.locals[node.id].update(sources)
 
     def _calls(self, node: ast.AST, ctx: set[str]) -> set[str]:
         """Apply the writes of every call in the expression `node`; return the guards of the methods it calls
@@ -236,6 +247,9 @@ class _MethodReader:
             elif isinstance(call.func, ast.Attribute) and self._writes_through(call):
                 # ``self.x.clear()`` resets: with no argument a call writes nothing that a condition decided
                 self._write(self._root(call.func.value), arguments | (ctx if call.args or call.keywords else set()))
+            if isinstance(call.func, ast.Attribute) and call.func.attr not in READ_ONLY_METHODS \
+                    and self._method_call(call) is None:
+                self._into_local(call.func.value, arguments | ctx)
         return guards
 
     def _writes_through(self, call: ast.Call) -> bool:
@@ -269,6 +283,8 @@ class _MethodReader:
         for value in own:
             for part in value if isinstance(value, list) else [value]:
                 if isinstance(part, ast.AST):
+                    for generator in (g for g in ast.walk(part) if isinstance(g, ast.comprehension)):
+                        self._bind(generator.target, self.sources(generator.iter), generator.iter, ctx)
                     decided |= self._calls(part, ctx)
         return decided | self._effect(node, ctx | decided)
 
