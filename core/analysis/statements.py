@@ -267,7 +267,7 @@ def exception_named(exception: str, doc: str) -> bool:
 
 # A qualified name (``sqlite3.Error``, ``json.JSONDecodeError``) names its last part; a Google ``Raises:``
 # section lists one exception per indented ``Name: when`` line.
-_QUALIFIED_EXCEPTION = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.([A-Z]\w*(?:Error|Exception|Warning))\b")
+_QUALIFIED_EXCEPTION = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.((?:[A-Z]\w*)?(?:Error|Exception|Warning))\b")
 _GOOGLE_RAISES = re.compile(r"^[ \t]*Raises:[ \t]*\n((?:[ \t]+\S.*(?:\n|$))+)", re.MULTILINE)
 _GOOGLE_ENTRY = re.compile(r"^[ \t]+([A-Za-z_][\w.]*)[ \t]*:", re.MULTILINE)
 
@@ -283,7 +283,7 @@ def exceptions_documented(doc: str, interface: Interface) -> set[str]:
         named |= {m.group(1).rsplit(".", 1)[-1] for m in _GOOGLE_ENTRY.finditer(section.group(1))}
     named |= set(_QUALIFIED_EXCEPTION.findall(doc))
     words = set(_WORD_IDENTIFIER.findall(doc))
-    named |= {w for w in words if w in interface.exception_bases or (EXCEPTION_NAME.fullmatch(w) and w != "Error")
+    named |= {w for w in words if w in interface.exception_bases or EXCEPTION_NAME.fullmatch(w)
               or (isinstance(getattr(builtins, w, None), type) and issubclass(getattr(builtins, w), BaseException))}
     return named
 
