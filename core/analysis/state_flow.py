@@ -148,8 +148,8 @@ class _MethodReader:
             return set()
         if isinstance(node, ast.Name):
             return set(self.facts.locals.get(node.id, ()))
-        if (name := self._self_attr(node)) is not None:
-            return set() if name in self.flows else {field_source(name)}
+        if (name := self._self_attr(node)) is not None:  # a property read gives what the property returns
+            return set(self.flows[name].returns) if name in self.flows else {field_source(name)}
         if isinstance(node, ast.Call) and (callee := self._method_call(node)) is not None:
             binding = self._binding(callee, node)
             flow = self.flows[callee]
