@@ -76,28 +76,6 @@ class Interface:
                     return True
         return False
 
-    def documented_exceptions(self, method: str) -> set[str]:
-        """Exceptions the docs promise for `method`: named in its docstring or the class docstring, or
-        documented by a method its docstring names (transitively). "Returns what ``best_category`` returns"
-        carries `best_category`'s documented ValueError with it: a solver who delegates raises the same."""
-        seen: set[str] = set()
-        todo = [method]
-        found: set[str] = set()
-        while todo:
-            current = todo.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            words = self.words(current)
-            found |= self.exceptions_named(words)
-            todo.extend(w for w in words if w in self.methods and w not in seen)
-        return found
-
-    def exceptions_named(self, words: set[str]) -> set[str]:
-        """The words that are exception classes (built-in or defined by the module)."""
-        return {w for w in words if w in self.exception_bases
-                or (isinstance(getattr(builtins, w, None), type) and issubclass(getattr(builtins, w), BaseException))}
-
 
 def _base_names(node: ast.ClassDef) -> tuple[str, ...]:
     return tuple(b.id if isinstance(b, ast.Name) else b.attr for b in node.bases

@@ -14,7 +14,9 @@ unstated one for the gate, so the gate could reject a test the judge accepted. T
   (a test's expected message or text written in the skeleton), `StatedTexts` (the words of returned texts
   stated in quotes, examples or formats written out);
 - what a failed call leaves: `leaves_stated`;
-- exceptions: `raises_clauses` (``:raises X: when``), `exception_named` (a docstring names it);
+- exceptions: `raises_clauses` (``:raises X: when``), `exception_named` (a docstring names it),
+  `exceptions_documented` and `documented_exceptions` (which exceptions the docs promise, whatever module
+  defines them);
 - omissions: `omissions` (a public method's docstring leaves out a parameter, the return value or an
   exception the reference raises).
 
@@ -24,6 +26,7 @@ Everything here reads text with `ast` and regular expressions; nothing runs.
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -262,6 +265,47 @@ def exception_named(exception: str, doc: str) -> bool:
     return re.search(rf"\b{re.escape(exception)}\b", doc) is not None
 
 
+# A qualified name (``sqlite3.Error``, ``json.JSONDecodeError``) names its last part; a Google ``Raises:``
+# section lists one exception per indented ``Name: when`` line.
+_QUALIFIED_EXCEPTION = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.((?:[A-Z]\w*)?(?:Error|Exception|Warning))\b")
+_GOOGLE_RAISES = re.compile(r"^[ \t]*Raises:[ \t]*\n((?:[ \t]+\S.*(?:\n|$))+)", re.MULTILINE)
+_GOOGLE_ENTRY = re.compile(r"^[ \t]+([A-Za-z_][\w.]*)[ \t]*:", re.MULTILINE)
+
+
+def exceptions_documented(doc: str, interface: Interface) -> set[str]:
+    """The exceptions `doc` documents, each by its name without a module: a `:raises X:` field or a Google
+    ``Raises:`` entry (whatever X is), a qualified name of an exception (``sqlite3.Error``), or a word that
+    is an exception class (built in, defined by the skeleton's module, or named as one, ``JSONDecodeError``).
+    A standard-library or third-party module's exception is documented as well as a built-in one; only the
+    bare word "Error", which prose uses, counts when qualified or in a raises field."""
+    named = set(raises_clauses(doc))
+    for section in _GOOGLE_RAISES.finditer(doc):
+        named |= {m.group(1).rsplit(".", 1)[-1] for m in _GOOGLE_ENTRY.finditer(section.group(1))}
+    named |= set(_QUALIFIED_EXCEPTION.findall(doc))
+    words = set(_WORD_IDENTIFIER.findall(doc))
+    named |= {w for w in words if w in interface.exception_bases or EXCEPTION_NAME.fullmatch(w)
+              or (isinstance(getattr(builtins, w, None), type) and issubclass(getattr(builtins, w), BaseException))}
+    return named
+
+
+def documented_exceptions(interface: Interface, method: str) -> set[str]:
+    """Exceptions the docs promise for `method`: documented by its docstring or the class docstring, or by a
+    method its docstring names (transitively). "Returns what ``best_category`` returns" carries
+    `best_category`'s documented ValueError with it: a solver who delegates raises the same."""
+    seen: set[str] = set()
+    todo = [method]
+    found: set[str] = set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        doc = interface.class_doc + "\n" + (interface.methods[current].docstring if current in interface.methods else "")
+        found |= exceptions_documented(doc, interface)
+        todo.extend(w for w in interface.words(current) if w in interface.methods and w not in seen)
+    return found
+
+
 # --- omissions --------------------------------------------------------------------------------------------
 
 _RETURN_WORDS = re.compile(r"\b(returns?|returned|whether)\b", re.IGNORECASE)
@@ -338,7 +382,7 @@ def omissions(interface: Interface, solution: str) -> list[Omission]:
         missing = tuple(p for p in method.params if p not in words)
         returns = (method.name in returning and method.name != "__init__" and not method.is_property
                    and method.returns != "None" and not _RETURN_WORDS.search(method.docstring))
-        documented = interface.exceptions_named(words)
+        documented = exceptions_documented(interface.class_doc + "\n" + method.docstring, interface)
         undocumented = tuple(sorted(e for e in raised.get(method.name, ())
                                     if not any(interface.is_subclass(e, d) for d in documented)))
         if missing or returns or undocumented:

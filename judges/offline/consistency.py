@@ -31,13 +31,18 @@ import re
 from dataclasses import dataclass, field
 
 from core.analysis.interface import Interface, read_interface
-from core.analysis.statements import expected_text_stated, interface_statements, order_stated
+from core.analysis.statements import (
+    documented_exceptions,
+    expected_text_stated,
+    interface_statements,
+    order_stated,
+)
 from core.records import Candidate, Finding, GateReport, JudgeSpec, Verdict
 from core.suite_runs import SuiteRunner
 from judges.config import JudgesConfig
 from judges.protocol import abstention, decision_from_findings
 
-VERSION = "2"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
+VERSION = "3"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
 MAX_NOTES = 6
 _RAISES = {"raises", "assertRaises", "assertRaisesRegex"}
 
@@ -167,7 +172,7 @@ class _TestReader:
         if not expected or not methods:
             return  # the raising call is not on the class: nothing to hold it against
         for exc in expected:
-            documented = set().union(*(self.interface.documented_exceptions(m) for m in methods))
+            documented = set().union(*(documented_exceptions(self.interface, m) for m in methods))
             if not any(self.interface.is_subclass(d, exc) for d in documented):
                 self.add(node, f"expects {exc} from {', '.join(sorted(methods))}, which do(es) not document it")
 

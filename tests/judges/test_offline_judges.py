@@ -227,3 +227,64 @@ def test_adequacy_reads_faithful_variants_only_when_the_gate_ran_them(candidate)
     clean = judge.review(candidate, report.model_copy(update={"checks": (vacuous, passing)}))
     assert clean.decision is Decision.ACCEPT and _finding(clean, "tests_pass_faithful_variants").ok is True
     assert judge.spec.prompt_version == "2"
+
+
+LEDGER = '''import json
+import sqlite3
+
+
+class Ledger:
+    """Entries kept in a sqlite3 database."""
+
+    def __init__(self):
+        self.db = sqlite3.connect(":memory:")
+
+    def total(self):
+        """Return the total.
+
+        DOC
+        """
+        return self.db.execute("SELECT 1").fetchone()[0]
+'''
+LEDGER_TESTS = '''import json
+import sqlite3
+
+import pytest
+
+from ledger import Ledger
+
+
+def test_closed():
+    ledger = Ledger()
+    with pytest.raises(EXPECTED):
+        ledger.total()
+'''
+
+
+@pytest.mark.parametrize("doc, expected", [
+    (":raises sqlite3.Error: if the database is closed.", "sqlite3.Error"),
+    (":raises Error: if the database is closed.", "sqlite3.Error"),
+    ("Raises sqlite3.Error once the database is closed.", "sqlite3.Error"),
+    ("Raises:\n            sqlite3.Error: once the database is closed.", "sqlite3.Error"),
+    (":raises json.JSONDecodeError: if an entry is not JSON.", "json.JSONDecodeError"),
+    ("Raises JSONDecodeError for an entry that is not JSON.", "json.JSONDecodeError"),
+])
+def test_an_exception_is_documented_whatever_module_defines_it(doc, expected):
+    skeleton = LEDGER.replace("DOC", doc)
+    candidate = make_candidate(skeleton, skeleton, LEDGER_TESTS.replace("EXPECTED", expected)).model_copy(
+        update={"class_name": "Ledger", "module_name": "ledger"})
+    verdict = ConsistencyJudge().review(candidate, None)
+    assert verdict.decision is Decision.ACCEPT, verdict.findings
+
+
+@pytest.mark.parametrize("doc, expected", [
+    ("Error messages are logged.", "sqlite3.Error"),  # the bare word in prose documents nothing
+    (":raises sqlite3.OperationalError: if the database is closed.", "json.JSONDecodeError"),
+])
+def test_an_exception_the_docs_do_not_name_is_still_flagged(doc, expected):
+    skeleton = LEDGER.replace("DOC", doc)
+    candidate = make_candidate(skeleton, skeleton, LEDGER_TESTS.replace("EXPECTED", expected)).model_copy(
+        update={"class_name": "Ledger", "module_name": "ledger"})
+    verdict = ConsistencyJudge().review(candidate, None)
+    assert verdict.decision is Decision.REJECT
+    assert "which do(es) not document it" in _finding(verdict, "tests_match_spec").note

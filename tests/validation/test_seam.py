@@ -221,3 +221,22 @@ def test_reading_one_part_and_writing_the_other_apart_carries_nothing():
 '''
     assert {(e["source"], e["to_part"]) for e in seam_edges(carried, "ScorecardStats", PARTS)} == {
         ("add_scaled_total", "Stats")}
+
+
+def test_a_link_woven_into_one_parts_own_operation_carries_its_state():
+    # after its own work, `score` hands its new total to the statistics' `add` (a keyword argument)
+    woven = HALVES.replace("        self.points.append(n)\n        return sum(self.points)",
+                           "        self.points.append(n)\n        self.add(value=sum(self.points))\n"
+                           "        return sum(self.points)")
+    assert {(e["source"], e["target"], e["from_part"]) for e in seam_edges(woven, "ScorecardStats", PARTS)} == {
+        ("score", reader, "Scorecard") for reader in ("add", "mean", "count")}
+
+
+def test_a_field_the_parts_leave_out_is_placed_by_its_readers():
+    # the fusion renamed the statistics' `samples`; only the statistics' methods read it, and the
+    # scorecard's bridge writes it with the total
+    renamed = (HALVES + BRIDGE).replace("self.samples", "self.recorded")
+    edges = seam_edges(renamed, "ScorecardStats", {"Scorecard": PARTS["Scorecard"],
+                                                   "Stats": {"methods": ["add", "mean", "count"], "fields": []}})
+    assert {(e["source"], e["to_part"], tuple(e["attributes"])) for e in edges} == {
+        ("record_total_in_add", "Stats", ("recorded",))}
