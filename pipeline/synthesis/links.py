@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from core.analysis.class_model import ClassModel, MethodModel, analyse
-from core.meanings import factor, joins
+from core.meanings import ANY_NUMBER, factor, joins
 from core.records import Accepts, Produces, SeedClass, content_hash
 
 
@@ -209,10 +209,26 @@ def seed_links(a: SeedClass, b: SeedClass, model_a: ClassModel | None = None,
                 param = next((x for x in target.params if x.name == c.parameter), None)
                 conversion = _conversion(factor(p, c), source.returns, param.annotation if param else None)
                 returns = source.returns if conversion in ("{}", "round({})") else "float"
-                if param is not None and conversion is not None and (
+                if param is None or conversion is None or not (
                         carries(returns, param.annotation) or conversion.startswith("round(")):
-                    out.append(SeedLink(p, c, forward, conversion))
+                    continue
+                if c.meaning == ANY_NUMBER and not _woven_at_seed(p, c, giver, taker, forward, (a, b)):
+                    continue  # statistics of a snapshot fed by hand: counted twice or never (see below)
+                out.append(SeedLink(p, c, forward, conversion))
     return out
+
+
+def _woven_at_seed(produced: Produces, accepted: Accepts, giver: ClassModel, taker: ClassModel, forward: bool,
+                   seeds: tuple[SeedClass, SeedClass]) -> bool:
+    """Whether the link would be woven into its producer. A consumer of any number (statistics, a
+    histogram) records one value per event; a link method that feeds it a query's current value (a
+    folder's size, the latest price) leaves the caller to call it once per event, so it counts a value
+    twice or never: such a consumer is linked only inside an operation that produces the value."""
+    seed = seeds[0] if forward else seeds[1]
+    cls = next(n for n in ast.parse(seed.source).body if isinstance(n, ast.ClassDef) and n.name == seed.class_name)
+    node = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == produced.method), None)
+    part = tuple(m for m in giver.methods if m != "__init__")
+    return node is not None and weavable(node, giver, part, taker.methods[accepted.method], accepted.parameter)
 
 
 _LINKS_CACHE: dict[str, bool] = {}

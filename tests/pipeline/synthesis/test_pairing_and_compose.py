@@ -186,8 +186,11 @@ def test_a_woven_link_hands_the_operations_result_on_and_its_docstring_says_so()
 
 
 def test_a_query_is_linked_by_a_method_whose_docstring_says_what_it_is_for():
-    stats = _seed("Math", "stats", "Stats", STATS).model_copy(update={"accepts": (TRACKED,)})
     account = _seed("Finance", "account").model_copy(update={"produces": (BALANCE,)})
+    # statistics record one value per event: a query's snapshot fed by hand would be counted twice or never
+    assert fuse(account, _seed("Math", "stats", "Stats", STATS), random.Random(3), max_links=3).links == ()
+    takes_money = TRACKED.model_copy(update={"meaning": "money", "unit": "cents"})
+    stats = _seed("Math", "stats", "Stats", STATS).model_copy(update={"accepts": (takes_money,)})
     fusion = fuse(account, stats, random.Random(3), max_links=3)
     [link] = fusion.links
     assert (link.woven, link.call, link.producer, link.consumer) == (False, "track_balance", "current", "add")
