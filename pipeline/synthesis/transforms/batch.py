@@ -34,7 +34,7 @@ def _batch_doc(voice: Voice, names: list[str]) -> str:
     return voice.docstring(
         voice.pick("batch-summary", f"Apply several {noun} operations in order, all or nothing.",
                    f"Run a list of {noun} operations as one: every one of them takes effect, or none does."),
-        f"Each operation is a pair ``(method name, list of positional arguments)`` naming one of "
+        f"Each is a pair ``(method name, list of positional arguments)`` naming one of the {noun}'s "
         f"{english_list(names)}. " + voice.pick(
             "batch-rollback",
             f"When one raises, the {noun}'s {held} are restored to what they were before the batch, "
@@ -76,7 +76,7 @@ class AtomicBatch:
         editor.add_import("copy")
         editor.add_before_class(f'''
 class {ERROR}(Exception):
-    """An operation of a ``{model.name}`` batch failed and the {voice.noun} was rolled back.
+    """An operation in a batch of the {voice.noun} (a ``{model.name}``) failed, and the batch was rolled back.
 
     ``index`` is the failed {voice.noun} operation's position in the batch, ``__cause__`` its error.
     """
@@ -94,7 +94,7 @@ class {ERROR}(Exception):
         )
         allowed = ", ".join(f'"{n}"' for n in names)
         batches_doc = voice.pick("batches", f"Return how many {voice.noun} batches were applied without a rollback.",
-                                 f"Count the batches the {voice.noun} applied in full.")
+                                 f"Return the number of batches the {voice.noun} applied in full.")
         editor.append_methods(f'''
 def apply_batch(self, operations: list[tuple[str, list]]) -> list:
     """{indent_docstring(_batch_doc(voice, names))}"""

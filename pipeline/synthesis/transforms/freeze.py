@@ -73,7 +73,7 @@ class FreezeLock:
         editor = ClassEditor(source, model.name)
         editor.add_before_class(f'''
 class {ERROR}(RuntimeError):
-    """A method that changes a ``{model.name}`` was called while that {voice.noun} was frozen."""
+    """A method that changes the {voice.noun} (a ``{model.name}``) was called while it was frozen."""
 ''')
         editor.append_to_init("self._frozen = False\nself._refused_writes = 0")
         for name in names:
@@ -125,10 +125,10 @@ def refused_writes(self) -> int:
                            f"Let the {noun} change again after ``freeze()``."),
                 returns=f"True if the {noun} was frozen before this call, False if it was already writable"),
             "is_frozen": voice.docstring(voice.pick("is-frozen", f"Return True while the {noun} is frozen.",
-                                                    f"Whether the {noun} is locked by ``freeze()``: True until ``unfreeze()``.")),
+                                                    f"Return whether the {noun} is locked by ``freeze()`` (True until ``unfreeze()``).")),
             "refused_writes": voice.docstring(voice.pick(
                 "refused", f"Return how many calls that would have changed the {noun} were refused while it was frozen.",
-                f"Count the calls the frozen {noun} refused with ``{ERROR}``.")),
+                f"Return the number of calls the frozen {noun} refused with ``{ERROR}``.")),
         }
 
     def scenarios(self, context: ScenarioContext) -> list[Scenario]:

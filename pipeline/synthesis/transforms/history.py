@@ -48,9 +48,9 @@ def class_text(voice: Voice, listed: str, refusing: list[str]) -> str:
         f"History of edits: a call of {listed} that changes {voice.possessive} {holdings} and returns normally "
         f"is remembered, newest last",
     )
-    refused = (f"; so is a call of {english_list(refusing)} that returns False" if refusing else "")
-    return (f"{head}. A call that raises, or after which the {holdings} are as they were, is not "
-            f"recorded{refused}. ``undo()`` puts {voice.possessive} {holdings} back as they were before the "
+    refused = (f" (such as a call of {english_list(refusing)} that returns False)" if refusing else "")
+    return (f"{head}. A call that raises, or after which the {holdings} are as they were{refused}, is not "
+            f"recorded. ``undo()`` puts {voice.possessive} {holdings} back as they were before the "
             f"newest recorded call; ``can_undo()`` and ``undo_history()`` read {voice.possessive} history.")
 
 
@@ -105,11 +105,11 @@ class HistoryUndo:
         )
         can_doc = voice.docstring(voice.pick(
             "can-undo", f"Return True if {voice.the} has a recorded call that ``undo()`` can revert.",
-            f"Whether ``undo()`` has anything to take back in {voice.the}: True if so."))
+            f"Return whether ``undo()`` has anything to take back in {voice.the}."))
         history_doc = voice.docstring(voice.pick(
             "undo-history", f"Return the names of {voice.possessive} recorded calls, oldest first; ``undo()`` takes "
                             "the last one.",
-            f"List the methods whose calls {voice.the} can still undo, oldest first (the last is undone first)."))
+            f"Return the methods whose calls {voice.the} can still undo, oldest first (the last is undone first)."))
         editor.append_methods(f'''
 def _record_operation(self, name: str, before: dict) -> None:
     """Keep {voice.possessive} {holdings} from before a call of ``name`` that returned, if it changed them."""

@@ -134,16 +134,16 @@ def reset_statistics(self) -> int:
             "call_count": voice.docstring(
                 voice.pick("call-count", f"Return how many times the {noun}'s ``method`` was called since it was "
                                          "created or last reset.",
-                           f"Number of outside calls of one {noun} method since creation or ``reset_statistics()``."),
+                           f"Return the number of outside calls of one {noun} method since creation or ``reset_statistics()``."),
                 params=[("method", f"one of {english_list(names)}.")],
                 raises=[("ValueError", f"if ``method`` is not a counted {noun} method")]),
             "call_counts": voice.docstring(voice.pick(
                 "call-counts", f"Return each called {noun} method's count, sorted by method name.",
-                f"All non-zero {noun} call counts, method name -> calls, in name order.")),
+                f"Return all non-zero {noun} call counts, method name -> calls, in name order.")),
             "most_called": voice.docstring(voice.pick(
                 "most-called", f"Return the {noun} method called most often (the alphabetically first on a tie), "
                                "or None before any call.",
-                f"Name the most requested {noun} method: highest count, ties to the first name in alphabetical "
+                f"Return the most requested {noun} method: highest count, ties to the first name in alphabetical "
                 "order; None when nothing was called.")),
             "reset_statistics": voice.docstring(
                 voice.pick("reset", f"Clear the {noun}'s call counts.", f"Start counting {noun} calls from zero again."),

@@ -50,15 +50,15 @@ class CombinedSummary:
         voice = Voice.of(model, [m.name for m in own_methods(model)])
         noun = voice.noun
         overview_doc = voice.docstring(
-            voice.pick("overview", f"Report the {noun} at a glance: the results of {english_list(getters)} in one dict.",
-                       f"Collect {english_list(getters)} of the {noun} into one dict, in that order."),
+            voice.pick("overview", f"Return the {noun} at a glance: the results of {english_list(getters)} in one dict.",
+                       f"Return {english_list(getters)} of the {noun} in one dict, in that order."),
             f"The keys are those method names; the {noun} does not change.")
         changed_doc = voice.docstring(
             voice.pick("changed-since", f"List which parts of the {noun}'s ``overview()`` differ from an earlier one.",
                        f"Compare the {noun}'s current ``overview()`` with an earlier one."),
             params=[("earlier", f"a dict returned by the {noun}'s ``overview()`` before.")],
             returns=f"the names whose value differs, in ``overview()`` order; a name missing from ``earlier`` "
-                    f"counts as changed")
+                    f"counts as changed for the {noun}")
         editor = ClassEditor(source, model.name)
         editor.append_methods(f'''
 def overview(self) -> dict:

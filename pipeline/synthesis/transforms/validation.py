@@ -120,7 +120,7 @@ class InputValidation:
         editor = ClassEditor(source, model.name)
         editor.add_before_class(f'''
 class {ERROR}(TypeError):
-    """A ``{model.name}`` method was given an argument that is not of its annotated type ({voice.noun} misuse, a ``TypeError``)."""
+    """A {voice.noun} method (of ``{model.name}``) was given an argument that is not of its annotated type (a ``TypeError``)."""
 ''')
         editor.append_to_init("self._rejected_arguments: dict[str, int] = {}")
         validated = _validated(model)

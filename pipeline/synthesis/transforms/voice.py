@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import hashlib
 import re
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.analysis.class_model import ClassModel
 
 REST, GOOGLE, PROSE = "rest", "google", "prose"
+GOOGLE_WIDTH = 92
+"""Width of a Google-style section's lines before the method's indentation (a docstring wraps at 100)."""
 
 _REST_FIELD = re.compile(r"^\s*:(?:param|parameter|arg|type|returns?|rtype|raises?|except)\b", re.M)
 _GOOGLE_SECTION = re.compile(r"^\s*(?:Args|Arguments|Parameters|Returns?|Raises|Yields):\s*$", re.M)
@@ -93,20 +96,20 @@ class Voice:
         if self.style == GOOGLE:
             parts = []
             if params:
-                parts.append("Args:\n" + "\n".join(f"    {n}: {t}" for n, t in params))
+                parts.append("Args:\n" + "\n".join(_entry(f"{n}: {_period(t)}") for n, t in params))
             if returns is not None:
-                parts.append(f"Returns:\n    {_capital(returns)}")
+                parts.append("Returns:\n" + _entry(_capital(_period(returns))))
             if raises:
-                parts.append("Raises:\n" + "\n".join(f"    {e}: {_capital(w)}" for e, w in raises))
-            return "\n".join(parts)
+                parts.append("Raises:\n" + "\n".join(_entry(f"{e}: {_capital(_period(w))}") for e, w in raises))
+            return "\n\n".join(parts)
         if self.style == REST:
-            lines = [f":param {n}: {t}" for n, t in params]
-            lines += [f":return: {returns}"] if returns is not None else []
-            lines += [f":raises {e}: {w}" for e, w in raises]
+            lines = [f":param {n}: {_period(t)}" for n, t in params]
+            lines += [f":return: {_period(returns)}"] if returns is not None else []
+            lines += [f":raises {e}: {_period(w)}" for e, w in raises]
             return "\n".join(lines)
-        sentences = [f"``{n}`` is {t.rstrip('.')}." for n, t in params]
-        sentences += [f"Returns {returns.rstrip('.')}." ] if returns is not None else []
-        sentences += [f"Raises ``{e}`` {w.rstrip('.')}." for e, w in raises]
+        sentences = [f"``{n}`` is {_period(t)}" for n, t in params]
+        sentences += [f"Returns {_period(returns)}"] if returns is not None else []
+        sentences += [f"Raises ``{e}`` {_period(w)}" for e, w in raises]
         return " ".join(sentences)
 
     def docstring(self, summary: str, *body: str, params: Sequence[tuple[str, str]] = (),
@@ -122,6 +125,16 @@ class Voice:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _period(text: str) -> str:
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _entry(text: str) -> str:
+    """One entry of a Google-style section: indented, continuation lines indented further."""
+    return textwrap.fill(text, GOOGLE_WIDTH, initial_indent="    ", subsequent_indent="        ")
 
 
 def indent_docstring(text: str, indent: str = "    ") -> str:

@@ -7,13 +7,13 @@ import pytest
 from synthesis_samples import ACCOUNT, WALLET
 
 from core.analysis.class_model import analyse
+from core.analysis.statements import pinned_exceptions
 from pipeline.synthesis import transforms
 from pipeline.synthesis.enhance import apply_features, skipped_transforms
 from pipeline.synthesis.transforms import history, statistics
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, TransformError
 from pipeline.synthesis.transforms.voice import Voice
 from validation.faithful import leaves_stated
-from core.analysis.statements import pinned_exceptions
 
 ALL_BUT_BATCH = ["input_validation", "history_undo", "freeze_lock", "combined_summary", "method_statistics",
                  "snapshot_roundtrip"]
