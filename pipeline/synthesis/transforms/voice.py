@@ -26,6 +26,8 @@ GOOGLE_WIDTH = 92
 _REST_FIELD = re.compile(r"^\s*:(?:param|parameter|arg|type|returns?|rtype|raises?|except)\b", re.M)
 _GOOGLE_SECTION = re.compile(r"^\s*(?:Args|Arguments|Parameters|Returns?|Raises|Yields):\s*$", re.M)
 _NAME_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+MAX_HOLDINGS = 4
+"""Most field words named when the class's state is spoken of."""
 _GENERIC_FIELDS = frozenset({"data", "state", "items", "values"})
 
 
@@ -87,6 +89,8 @@ class Voice:
             return "state"
         if len(words) == 1:
             return words[0]
+        if len(words) > MAX_HOLDINGS:  # a long list repeated in every rule would bury the rule
+            return ", ".join(words[:MAX_HOLDINGS - 1]) + " and the rest of its state"
         return ", ".join(words[:-1]) + " and " + words[-1]
 
     def fields_block(self, *, params: Sequence[tuple[str, str]] = (), returns: str | None = None,
