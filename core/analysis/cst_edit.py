@@ -6,6 +6,7 @@ Every edit works on source text and returns source text; `ClassEditor` keeps the
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import libcst as cst
@@ -13,6 +14,8 @@ import libcst as cst
 METHOD_INDENT = " " * 8
 CLASS_INDENT = " " * 4
 WRAP_WIDTH = 100
+SECTION_HEADER = re.compile(r"(?:Args|Arguments|Parameters|Returns?|Raises|Yields|Examples?|Note):\s*$")
+"""A Google-style docstring section's first line: its paragraph is a field list, kept as written."""
 
 
 class EditError(Exception):
@@ -36,7 +39,9 @@ def wrap_paragraph(text: str, indent: str) -> str:
     out = []
     for paragraph in paragraphs:
         lines = paragraph.splitlines()
-        if all(line.lstrip().startswith((":", "-", ">>>")) for line in lines if line.strip()):
+        if SECTION_HEADER.match(lines[0].strip()):
+            out.append("\n".join(indent + line.rstrip() for line in textwrap.dedent(paragraph).splitlines()))
+        elif all(line.lstrip().startswith((":", "-", ">>>")) for line in lines if line.strip()):
             out.append("\n".join(indent + line.strip() for line in lines))
         else:
             out.append(textwrap.fill(" ".join(paragraph.split()), WRAP_WIDTH, initial_indent=indent, subsequent_indent=indent))
@@ -92,7 +97,7 @@ def _rewrapped(function: cst.FunctionDef) -> cst.FunctionDef:
     paragraphs = [p for p in textwrap.dedent(rest).strip("\n").split("\n\n")] if rest.strip() else []
     parts = [textwrap.fill(head.strip(), WRAP_WIDTH, initial_indent=METHOD_INDENT, subsequent_indent=METHOD_INDENT).lstrip()]
     for paragraph in paragraphs:
-        if paragraph.lstrip().startswith((":", ">>>")):
+        if paragraph.lstrip().startswith((":", ">>>")) or SECTION_HEADER.match(paragraph.strip().splitlines()[0]):
             parts.append(textwrap.indent(paragraph, METHOD_INDENT))
         else:
             parts.append(wrap_paragraph(paragraph, METHOD_INDENT))

@@ -151,7 +151,8 @@ def _order_stated(statements: Statements, method: str, seen: set[str]) -> bool:
 # The words with which a method's docstring states a precedence between its checks; and a class docstring's
 # sentence that states one for every method ("checked before its other arguments").
 PRECEDENCE = re.compile(r"\bbefore\b|\bprecedence\b|\bpriority\b|\bchecked first\b|\bfirst checks?\b", re.I)
-CLASS_PRECEDENCE = re.compile(r"before (?:its |their |the |any )?(?:other )?(?:argument|input|validation)", re.I)
+# Words may be separated by a line break: a class docstring is wrapped wherever its sentence happens to fall.
+CLASS_PRECEDENCE = re.compile(r"before\s+(?:(?:its|their|the|any)\s+)?(?:other\s+)?(?:argument|input|validation)", re.I)
 EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning))\b")
 
 

@@ -28,6 +28,7 @@ from pipeline.release.card_guide import (
 from pipeline.release.dataset_io import split_file
 from pipeline.release.diff import diff_rows
 from pipeline.release.family import family_counts
+from pipeline.release.template_prose import card_sentence, measure
 
 SOURCE_STAGES = CANDIDATE_STAGES
 DISTRIBUTIONS = (("line_coverage", "Line coverage of the reference by its tests"),
@@ -287,6 +288,21 @@ def transform_counts(tasks: Sequence[Task]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
+def skipped_counts(tasks: Sequence[Task]) -> dict[tuple[str, str], int]:
+    """(transform, reason) -> seeds of released enhanced tasks whose class that transform does not fit, from
+    the skips the enhance stage records with each candidate (`skipped_transforms`): a feature is woven in
+    only where it is a natural requirement of the class, and the reason says why it was not."""
+    seen: dict[str, dict[str, dict[str, str]]] = {}
+    for task in tasks:
+        skipped = task.generator.parameters.get("skipped_transforms") if task.origin is Origin.ENHANCED else None
+        if skipped and task.provenance.seed_ids:
+            seen.setdefault(task.provenance.seed_ids[0], skipped)
+    counts: Counter[tuple[str, str]] = Counter()
+    for skipped in seen.values():
+        counts.update((name, entry.get("reason", "unfit")) for name, entry in skipped.items())
+    return dict(sorted(counts.items()))
+
+
 def families_section(tasks: Sequence[Task]) -> str:
     """Tasks per family (the seeds a task grew from: near-variants share one) and per transform."""
     families = family_counts(tasks)
@@ -301,6 +317,11 @@ def families_section(tasks: Sequence[Task]) -> str:
             f"one seed enhanced with different features. A sample without near-variants keeps one task per "
             f"family ({len(families)} tasks; see How to load it).\n\n"
             + _table(("transform", "tasks"), list(transform_counts(tasks).items()))
+            + "\n\nA feature is woven into a seed only where its fit rule holds (undo for edits a user takes back, "
+              "not a clock or a queue's arrivals; call counters for a class answering requests, not a measuring "
+              "one; a lock for state that is set up and then read); seeds of this release where a feature was "
+              "skipped, by reason:\n\n"
+            + _table(("transform", "reason", "seeds"), [(n, r, c) for (n, r), c in skipped_counts(tasks).items()])
             + "\n\n<details><summary>Tasks per family</summary>\n\n"
             + _table(("family", "tasks"), rows) + "\n\n</details>")
 
@@ -412,6 +433,10 @@ def _card_quality(tasks: Sequence[Task], funnel: Funnel, judging: Agreement | No
 ### Tests that a correct implementation passes
 
 {faithful_section(tasks, funnel)}
+
+### Docstrings written for each class
+
+{card_sentence(measure(tasks))}
 
 ### Composed classes are one class
 

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from core.analysis.class_model import ClassModel, MethodModel
 from core.scenarios import Scenario, Step
+from pipeline.synthesis.transforms.voice import Voice
 
 FEATURE_FIELDS = frozenset(
     {"_undo_stack", "_batches_applied", "_rejected_arguments", "_call_counts", "_call_depth", "_frozen",
@@ -129,18 +130,28 @@ def require_state_fields(model: ClassModel) -> tuple[str, ...]:
     return fields
 
 
-def state_helpers(fields: Sequence[str]) -> str:
-    """Source of `_capture_state`/`_restore_state`: deep copies of exactly the named domain fields."""
+def state_helpers(fields: Sequence[str], voice: Voice | None = None) -> str:
+    """Source of `_capture_state`/`_restore_state`: deep copies of exactly the named domain fields, described
+    in the class's words when a `voice` is given."""
     capture = "".join(f'\n        "{f}": copy.deepcopy(self.{f}),' for f in fields)
     restore = "\n".join(f'    self.{f} = copy.deepcopy(state["{f}"])' for f in fields)
+    if voice is None:
+        copy_doc, restore_doc = ("Return a deep copy of every domain field, keyed by field name.",
+                                 "Set every domain field from a dict made by ``_capture_state`` (copied).")
+    else:
+        held = voice.holdings()
+        copy_doc = voice.pick("capture", f"Copy {voice.possessive} {held} (deeply), keyed by field name.",
+                              f"A deep copy of the {held} of {voice.the}, one entry per field.")
+        restore_doc = voice.pick("restore", f"Put back {voice.possessive} {held} from a copy made by ``_capture_state``.",
+                                 f"Set the {held} of {voice.the} from a ``_capture_state`` copy (copied again).")
     return f'''
 def _capture_state(self) -> dict:
-    """Return a deep copy of every domain field, keyed by field name."""
+    """{copy_doc}"""
     return {{{capture}
     }}
 
 def _restore_state(self, state: dict) -> None:
-    """Set every domain field from a dict made by ``_capture_state`` (copied, so it can be reused)."""
+    """{restore_doc}"""
 {restore}
 '''
 

@@ -9,13 +9,15 @@ from pipeline.synthesis.transforms.base import (
     ScenarioContext,
     TransformError,
     english_list,
+    own_methods,
     own_mutators,
     query_steps,
     require_free_names,
     require_state_fields,
     state_helpers,
 )
-from pipeline.synthesis.transforms.fit import generators, require_plain_state, state_writers
+from pipeline.synthesis.transforms.fit import generators, may_raise, require_plain_state, state_writers
+from pipeline.synthesis.transforms.voice import Voice, indent_docstring
 
 METHODS = ("apply_batch", "batches_applied")
 ERROR = "BatchOperationError"
@@ -27,7 +29,30 @@ def _batchable(model: ClassModel) -> list[str]:
             and m.name not in lazy and m.name in writers]
 
 
+def _batch_doc(voice: Voice, names: list[str]) -> str:
+    noun, held = voice.noun, voice.holdings()
+    return voice.docstring(
+        voice.pick("batch-summary", f"Apply several {noun} operations in order, all or nothing.",
+                   f"Run a list of {noun} operations as one: every one of them takes effect, or none does."),
+        f"Each is a pair ``(method name, list of positional arguments)`` naming one of the {noun}'s "
+        f"{english_list(names)}. " + voice.pick(
+            "batch-rollback",
+            f"When one raises, the {noun}'s {held} are restored to what they were before the batch, "
+            f"``{ERROR}`` is raised with that operation's index, and the batch does not count as applied.",
+            f"If an operation raises, the {held} of the {noun} go back to their state before the batch and "
+            f"``{ERROR}`` reports the failed operation's index; such a batch is not counted."),
+        params=[("operations", f"the {noun} operations to apply, in order; an empty list is a valid batch.")],
+        returns=f"the return value of each {noun} operation, in order",
+        raises=[("ValueError", f"if an operation names another method, checked before any {noun} operation runs"),
+                (ERROR, f"if an operation raises; the {noun} is then as it was before the batch")],
+    )
+
+
 class AtomicBatch:
+    """An atomic batch fits a class whose operations can each refuse their input (raise), so that a sequence
+    of them can fail partway: a basket's items, a wallet's transfers, a role registry's grants. All or
+    nothing is then a real guarantee. It does not fit a class none of whose batchable operations can fail
+    (a batch of them always succeeds and the rollback is never used), and needs state that can be captured."""
     name = "atomic_batch"
 
     def check(self, model: ClassModel) -> None:
@@ -38,18 +63,22 @@ class AtomicBatch:
         if not _batchable(model):
             raise TransformError(f"class {model.name} has no state-changing method with plain positional parameters",
                                  "no_state_change")
+        if not set(_batchable(model)) & may_raise(model):
+            raise TransformError(f"a batch does not fit {model.name}: none of {', '.join(_batchable(model))} can "
+                                 "fail, so there is nothing to roll back", "cannot_fail")
 
     def apply(self, source: str, model: ClassModel) -> str:
         self.check(model)
         fields = require_state_fields(model)
         names = _batchable(model)
+        voice = Voice.of(model, [m.name for m in own_methods(model)], fields)
         editor = ClassEditor(source, model.name)
         editor.add_import("copy")
         editor.add_before_class(f'''
 class {ERROR}(Exception):
-    """An operation inside ``{model.name}.apply_batch`` failed; the whole batch was rolled back.
+    """An operation in a batch of the {voice.noun} (a ``{model.name}``) failed, and the batch was rolled back.
 
-    ``index`` is the position of the failed operation in the batch and ``__cause__`` the original error.
+    ``index`` is the failed {voice.noun} operation's position in the batch, ``__cause__`` its error.
     """
 
     def __init__(self, index: int, name: str, error: Exception) -> None:
@@ -58,26 +87,17 @@ class {ERROR}(Exception):
 ''')
         editor.append_to_init("self._batches_applied = 0")
         if "_capture_state" not in editor.method_names():
-            editor.append_methods(state_helpers(fields))
+            editor.append_methods(state_helpers(fields, voice))
         dispatch = "\n".join(
             f'            {"if" if i == 0 else "elif"} name == "{n}":\n                results.append(self.{n}(*arguments))'
             for i, n in enumerate(names)
         )
         allowed = ", ".join(f'"{n}"' for n in names)
+        batches_doc = voice.pick("batches", f"Return how many {voice.noun} batches were applied without a rollback.",
+                                 f"Return the number of batches the {voice.noun} applied in full.")
         editor.append_methods(f'''
 def apply_batch(self, operations: list[tuple[str, list]]) -> list:
-    """Apply several operations in order, all or nothing.
-
-    Each operation is a pair ``(method name, list of positional arguments)``; the allowed methods are
-    {english_list(names)}. If every operation succeeds, the batch counts as applied and the list of
-    their return values is returned, in order. If one raises, every field is restored to its value
-    before the batch and ``{ERROR}`` is raised with the operation's index; the batch does not count.
-
-    :param operations: the operations to apply; an empty list is a valid batch.
-    :return: the return value of each operation, in order.
-    :raises ValueError: if an operation names another method (checked before anything runs).
-    :raises {ERROR}: if an operation raises; the state is then unchanged.
-    """
+    """{indent_docstring(_batch_doc(voice, names))}"""
     allowed = ({allowed},)
     for name, _ in operations:
         if name not in allowed:
@@ -94,13 +114,16 @@ def apply_batch(self, operations: list[tuple[str, list]]) -> list:
     return results
 
 def batches_applied(self) -> int:
-    """Return how many calls of ``apply_batch`` completed without rolling back."""
+    """{batches_doc}"""
     return self._batches_applied
 ''')
-        editor.extend_class_docstring(
-            f"Atomic batches: ``apply_batch`` runs several of {english_list(names)} as one operation that either "
-            "fully succeeds or leaves the state unchanged; ``batches_applied()`` counts completed batches."
-        )
+        editor.extend_class_docstring(voice.pick(
+            "batch-class",
+            f"Atomic batches: ``apply_batch`` runs several of {english_list(names)} as one {voice.noun} operation that "
+            f"either fully succeeds or leaves the {voice.holdings()} as they were; ``batches_applied()`` counts the "
+            "completed ones.",
+            f"Several of {english_list(names)} can run as one all-or-nothing {voice.noun} operation through "
+            "``apply_batch``, and ``batches_applied()`` counts the batches that completed."))
         return editor.code()
 
     def scenarios(self, context: ScenarioContext) -> list[Scenario]:

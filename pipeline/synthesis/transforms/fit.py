@@ -321,3 +321,77 @@ def field_meaning(model: ClassModel, field: str) -> str:
         return f"{shape}, the ``{fact.from_param}`` argument given to the constructor"
     raise TransformError(f"field {field} is internal: no public method returns it and no constructor argument "
                          "sets it", "unstated_field")
+
+
+# --- what the class's operations are --------------------------------------------------------------------------
+#
+# A feature is a natural requirement of some classes and nonsense in others: undo on a ticket queue's clock
+# reverts time, call counters on a histogram count the same samples it counts itself, a freeze on a rate
+# limiter stops the requests it exists to meter. What each public operation is comes from its name's words
+# (the class's own vocabulary: `advance_clock`, `assign_next`, `record_many`); a name with none of these words
+# is an edit a user makes to what the class holds.
+
+CLOCK, ARRIVAL, OBSERVATION, EDIT = "clock", "arrival", "observation", "edit"
+
+CLOCK_WORDS = frozenset({"tick", "clock", "elapse", "elapsed", "until", "sleep", "wait"})
+"""An operation that moves the class's time forward: what it changed is the time, which nobody takes back."""
+ARRIVAL_WORDS = frozenset({"next", "pop", "dequeue", "drain", "poll", "take", "serve", "allow", "consume"})
+"""An operation that serves or meters what arrived, in arrival order: a served ticket or an admitted request
+happened, and reverting it would reorder the queue behind it."""
+OBSERVATION_WORDS = frozenset({"record", "observe", "sample", "samples", "measure", "feed"})
+OBSERVATION_NAMES = frozenset({"add_many", "add_all", "add_sample", "add_samples", "add_value", "add_values"})
+"""An operation that records a measurement (a latency, a price, a lap time, a pair of labels)."""
+
+
+def operation_kind(name: str) -> str:
+    """`CLOCK`, `ARRIVAL`, `OBSERVATION` or `EDIT`, from the words of an operation's name."""
+    words = set(name.lower().split("_"))
+    if words & CLOCK_WORDS:
+        return CLOCK
+    if words & ARRIVAL_WORDS:
+        return ARRIVAL
+    if words & OBSERVATION_WORDS or name in OBSERVATION_NAMES:
+        return OBSERVATION
+    return EDIT
+
+
+def operation_kinds(model: ClassModel) -> dict[str, str]:
+    """Each public operation a user starts (an entry mutator) -> its kind, in source order."""
+    called: set[str] = set()
+    for method in model.methods.values():
+        if method.name not in FEATURE_METHODS:
+            called |= method.calls
+    return {m.name: operation_kind(m.name) for m in model.public_methods()
+            if m.name in model.mutators and m.name not in FEATURE_METHODS and m.name not in called}
+
+
+def measuring(model: ClassModel) -> list[str]:
+    """The operations that record measurements, when they are at least half of the class's operations (a
+    monitor, a tracker, a histogram: what it does is take measurements and report on them); else none."""
+    kinds = operation_kinds(model)
+    observed = [n for n, k in kinds.items() if k == OBSERVATION]
+    return observed if observed and 2 * len(observed) >= len(kinds) else []
+
+
+def require_edits(model: ClassModel, feature: str) -> None:
+    """Refuse a class whose operations advance a clock, serve arrivals in order, or mostly take measurements:
+    `feature` (reverting, locking) belongs to state a user edits."""
+    kinds = operation_kinds(model)
+    for kind, reason, why in ((CLOCK, "clock_operation", "moves its clock forward"),
+                              (ARRIVAL, "arrival_order", "serves what arrived, in arrival order")):
+        names = [n for n, k in kinds.items() if k == kind]
+        if names:
+            raise TransformError(f"{feature} does not fit {model.name}: {', '.join(names)} {why}", reason)
+    observed = measuring(model)
+    if observed:
+        raise TransformError(f"{feature} does not fit {model.name}: it is a measuring class "
+                             f"({', '.join(observed)} record measurements)", "measuring_class")
+    if EDIT not in kinds.values():
+        raise TransformError(f"{feature} does not fit {model.name}: no operation edits what it holds", "no_state_change")
+
+
+def requests(model: ClassModel) -> list[str]:
+    """Public methods that answer a caller's request: they take arguments and return a value (a lookup, a
+    check, a conversion, a route), as a service does."""
+    return [m.name for m in model.public_methods() if m.name not in FEATURE_METHODS and m.required_params
+            and m.returns_value and (m.returns or "") != "None" and operation_kind(m.name) == EDIT]

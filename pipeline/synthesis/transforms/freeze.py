@@ -8,22 +8,22 @@ from core.scenarios import Scenario, Step
 from pipeline.synthesis.transforms.base import (
     ScenarioContext,
     TransformError,
+    domain_fields,
     english_list,
+    own_methods,
     own_mutators,
     prefix_of,
     query_steps,
     require_free_names,
 )
-from pipeline.synthesis.transforms.fit import state_writers
+from pipeline.synthesis.transforms.fit import require_edits, state_writers
+from pipeline.synthesis.transforms.voice import Voice, indent_docstring
 
 METHODS = ("freeze", "unfreeze", "is_frozen", "_ensure_writable", "refused_writes")
 ERROR = "FrozenStateError"
 FEATURE_WRITERS = ("undo", "apply_batch")
 """Methods of other features that change the domain state: locked too, so that features combine (an
 ``undo()`` on a frozen object would otherwise change it)."""
-PRECEDENCE = "this is checked before the arguments (nothing changes)"
-"""Which check fires first on a frozen object given a bad argument: stated in each guarded method (and in
-the class docstring), since either order is a correct implementation of a docstring silent about it."""
 
 
 def locked_methods(model: ClassModel) -> list[str]:
@@ -34,7 +34,28 @@ def locked_methods(model: ClassModel) -> list[str]:
     return own + [n for n in FEATURE_WRITERS if n in model.methods]
 
 
+def class_text(voice: Voice, names: list[str]) -> str:
+    """The lock's rules, stated once in the class docstring: what it refuses, and that its check comes before
+    the argument checks (a frozen object given a bad argument raises ``FrozenStateError``; either order would
+    be correct for a docstring silent about it, so it is stated)."""
+    head = voice.pick(
+        "freeze-rule",
+        f"Read-only lock: once ``freeze()`` is called, {english_list(names)} raise ``{ERROR}`` and do not "
+        f"change {voice.possessive} {voice.holdings()} until ``unfreeze()``",
+        f"A frozen {voice.noun} is read-only: {english_list(names)} raise ``{ERROR}`` without changing its "
+        f"{voice.holdings()}, from ``freeze()`` until ``unfreeze()``",
+    )
+    return (f"{head}; the {voice.noun}'s queries keep working. The lock is checked first: a frozen {voice.noun} "
+            f"raises ``{ERROR}`` before the argument checks, even for a call whose arguments are invalid.")
+
+
 class FreezeLock:
+    """A read-only lock fits a class whose state is defined by edits and then read: a configuration, a
+    registry, a ledger, a document, an inventory; locking it once it is set up is a natural request. It does
+    not fit a class whose operations move its clock forward or serve arrivals in order (a locked ticket
+    queue or rate limiter stops being one), nor a measuring class (a monitor or histogram that refuses
+    measurements while locked loses them)."""
+
     name = "freeze_lock"
 
     def check(self, model: ClassModel) -> None:
@@ -43,63 +64,72 @@ class FreezeLock:
             raise TransformError(f"module already defines {ERROR}", "name_clash")
         if not [n for n in locked_methods(model) if n not in FEATURE_WRITERS]:
             raise TransformError(f"class {model.name} has no public method that changes its state", "no_state_change")
+        require_edits(model, "a read-only lock")
 
     def apply(self, source: str, model: ClassModel) -> str:
         self.check(model)
         names = locked_methods(model)
+        voice = Voice.of(model, [m.name for m in own_methods(model)], domain_fields(model))
         editor = ClassEditor(source, model.name)
         editor.add_before_class(f'''
 class {ERROR}(RuntimeError):
-    """A state-changing method of a frozen ``{model.name}`` was called."""
+    """A method that changes the {voice.noun} (a ``{model.name}``) was called while it was frozen."""
 ''')
         editor.append_to_init("self._frozen = False\nself._refused_writes = 0")
         for name in names:
             editor.prepend_to_method(name, f'self._ensure_writable("{name}")')
-            precedence = PRECEDENCE if model.methods[name].params else "this is checked first (nothing changes)"
-            editor.extend_method_docstring(name, f":raises {ERROR}: if the instance is frozen; {precedence}.")
+        docs = self._docs(voice, names)
         editor.append_methods(f'''
 def _ensure_writable(self, method: str) -> None:
-    """Raise {ERROR} (and count the refusal) if the instance is frozen."""
+    """Raise {ERROR} and count the refusal while the {voice.noun} is frozen."""
     if self._frozen:
         self._refused_writes += 1
         raise {ERROR}(f"{{method}}() is not allowed while frozen; call unfreeze() first")
 
 def freeze(self) -> bool:
-    """Make the instance read-only: {english_list(names)} raise ``{ERROR}`` until ``unfreeze()``.
-
-    :return: True if the instance was writable before this call, False if it was already frozen.
-    """
+    """{indent_docstring(docs["freeze"])}"""
     was_writable = not self._frozen
     self._frozen = True
     return was_writable
 
 def unfreeze(self) -> bool:
-    """Make the instance writable again.
-
-    :return: True if it was frozen before this call, False if it was already writable.
-    """
+    """{indent_docstring(docs["unfreeze"])}"""
     was_frozen = self._frozen
     self._frozen = False
     return was_frozen
 
 def is_frozen(self) -> bool:
-    """Return True while the instance is frozen."""
+    """{indent_docstring(docs["is_frozen"])}"""
     return self._frozen
 
 def refused_writes(self) -> int:
-    """Return how many state-changing calls were refused because the instance was frozen."""
+    """{indent_docstring(docs["refused_writes"])}"""
     return self._refused_writes
 ''')
         if "rejected_argument_counts" in editor.method_names():
-            editor.extend_method_docstring("rejected_argument_counts", "A call refused because the instance "
-                                           "was frozen is not counted here: the freeze check comes first.")
-        editor.extend_class_docstring(
-            f"Read-only lock: after ``freeze()`` the state-changing methods {english_list(names)} raise "
-            f"``{ERROR}`` and change nothing, until ``unfreeze()``; queries keep working. The freeze check comes "
-            f"before every other check of those methods: a frozen instance raises ``{ERROR}`` even for a call "
-            "whose arguments are invalid."
-        )
+            editor.extend_method_docstring("rejected_argument_counts", f"A call refused because the {voice.noun} "
+                                           "was frozen is not counted here: the lock is checked first.")
+        editor.extend_class_docstring(class_text(voice, names))
         return editor.code()
+
+    @staticmethod
+    def _docs(voice: Voice, names: list[str]) -> dict[str, str]:
+        noun = voice.noun
+        return {
+            "freeze": voice.docstring(
+                voice.pick("freeze", f"Lock the {noun}: {english_list(names)} are refused until ``unfreeze()``.",
+                           f"Make the {noun} read-only; {english_list(names)} raise ``{ERROR}`` until ``unfreeze()``."),
+                returns=f"True if the {noun} was writable before this call, False if it was already frozen"),
+            "unfreeze": voice.docstring(
+                voice.pick("unfreeze", f"Unlock the {noun} so that it can change again.",
+                           f"Let the {noun} change again after ``freeze()``."),
+                returns=f"True if the {noun} was frozen before this call, False if it was already writable"),
+            "is_frozen": voice.docstring(voice.pick("is-frozen", f"Return True while the {noun} is frozen.",
+                                                    f"Return whether the {noun} is locked by ``freeze()`` (True until ``unfreeze()``).")),
+            "refused_writes": voice.docstring(voice.pick(
+                "refused", f"Return how many calls that would have changed the {noun} were refused while it was frozen.",
+                f"Return the number of calls the frozen {noun} refused with ``{ERROR}``.")),
+        }
 
     def scenarios(self, context: ScenarioContext) -> list[Scenario]:
         rng, out = context.rng, []

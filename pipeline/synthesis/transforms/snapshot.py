@@ -11,10 +11,12 @@ from pipeline.synthesis.transforms.base import (
     TransformError,
     prefix_of,
     query_steps,
+    own_methods,
     require_free_names,
     require_state_fields,
 )
 from pipeline.synthesis.transforms.fit import field_meaning, require_plain_state
+from pipeline.synthesis.transforms.voice import Voice, indent_docstring
 
 METHODS = ("to_dict", "from_dict", "same_state_as")
 
@@ -27,6 +29,9 @@ def _keys(fields: tuple[str, ...]) -> dict[str, str]:
 
 
 class SnapshotRoundTrip:
+    """A snapshot fits a class whose state is a value worth saving and restoring (a document, a board, an
+    inventory): plain data that every public query or constructor argument accounts for. It does not fit
+    a class holding resources (connections, locks, handles) or caches, or fields nothing public shows."""
     name = "snapshot_roundtrip"
 
     def check(self, model: ClassModel) -> None:
@@ -45,6 +50,12 @@ class SnapshotRoundTrip:
         fields = require_state_fields(model)
         keys = _keys(fields)
         shape = "\n".join(f'    - ``"{keys[f]}"``: {field_meaning(model, f)};' for f in fields)[:-1] + "."
+        voice = Voice.of(model, [m.name for m in own_methods(model)], fields)
+        from_doc = voice.docstring(
+            f"Build a {voice.noun} whose {voice.holdings()} are a deep copy of ``data`` (as returned by ``to_dict``).",
+            f"The constructor is not called; bookkeeping that is not part of ``to_dict`` starts as in a new "
+            f"{voice.noun} (no counts, no history, not frozen).",
+            raises=[("ValueError", "if a key of ``to_dict`` is missing from ``data``")])
         editor = ClassEditor(source, model.name)
         editor.add_import("copy")
         out_entries = "\n".join(f'        "{keys[f]}": copy.deepcopy(self.{f}),' for f in fields)
@@ -70,13 +81,7 @@ def to_dict(self) -> dict:
 
 @classmethod
 def from_dict(cls, data: dict) -> "{model.name}":
-    """Build an instance whose state is a deep copy of ``data`` (as returned by ``to_dict``).
-
-    The constructor is not called; bookkeeping that is not part of ``to_dict`` starts as in a new instance
-    (no counts, no history, not frozen).
-
-    :raises ValueError: if a key of ``to_dict`` is missing from ``data``.
-    """
+    """{indent_docstring(from_doc)}"""
     missing = [key for key in ({required},) if key not in data]
     if missing:
         raise ValueError(f"snapshot is missing {{', '.join(missing)}}")
@@ -90,8 +95,8 @@ def same_state_as(self, other: object) -> bool:
     return isinstance(other, {model.name}) and self.to_dict() == other.to_dict()
 ''')
         editor.extend_class_docstring(
-            "Snapshots: ``to_dict()`` copies the state out, ``from_dict()`` builds an instance with equal state, "
-            "and ``same_state_as()`` compares two instances by their snapshots."
+            f"Snapshots: ``to_dict()`` copies the {voice.noun}'s {voice.holdings()} out, ``from_dict()`` builds a "
+            f"{voice.noun} with equal ones, and ``same_state_as()`` compares two by their snapshots."
         )
         return editor.code()
 

@@ -14,15 +14,11 @@ from pipeline.synthesis.transforms.base import (
     prefix_of,
     require_free_names,
 )
-from pipeline.synthesis.transforms.fit import generators
+from pipeline.synthesis.transforms.fit import generators, measuring, requests
+from pipeline.synthesis.transforms.voice import Voice, indent_docstring
 
 METHODS = ("_enter_call", "_leave_call", "call_count", "call_counts", "most_called", "reset_statistics")
 
-POLICY = ("Only calls made from outside the object count: a call that one of its methods makes to another is "
-          "not counted.")
-"""The counting contract, stated word for word in the docstrings: what the counts are must not depend on
-whether the reference's methods happen to call each other (a `best_match` that goes through `versions()`
-and one that does not are both correct)."""
 
 
 def counted_methods(model: ClassModel) -> list[str]:
@@ -32,18 +28,44 @@ def counted_methods(model: ClassModel) -> list[str]:
     return [m.name for m in own_methods(model) if m.name not in lazy]
 
 
+def policy(voice: Voice) -> str:
+    """The counting contract, stated once in the class docstring: what the counts are must not depend on
+    whether the reference's methods happen to call each other (a `best_match` that goes through `versions()`
+    and one that does not are both correct)."""
+    return voice.pick(
+        "count-policy",
+        f"Only calls made from outside count: a {voice.noun} method called by another {voice.noun} method is not "
+        "counted, and a call counts when it starts, whether it returns or raises.",
+        f"A call counts when it starts (one that raises counts too) and only when made from outside the "
+        f"{voice.noun}: its methods calling one another add nothing.",
+    )
+
+
 class MethodStatistics:
+    """Call counters fit a service-like class: one whose methods answer callers' requests (lookups, checks,
+    conversions, routes, quotes), where how often each request is made is what an operator watches. They
+    do not fit a measuring class (a histogram or latency monitor already counts what it is given, and
+    counting calls of it would count the same samples again), nor a class with fewer than two requests."""
+
     name = "method_statistics"
 
     def check(self, model: ClassModel) -> None:
         require_free_names(model, METHODS)
         if len(counted_methods(model)) < 2:
             raise TransformError(f"class {model.name} has fewer than two public methods to count", "too_few_methods")
+        observed = measuring(model)
+        if observed:
+            raise TransformError(f"call counters do not fit {model.name}: it is a measuring class "
+                                 f"({', '.join(observed)} record measurements)", "measuring_class")
+        if len(requests(model)) < 2:
+            raise TransformError(f"call counters do not fit {model.name}: fewer than two methods answer a "
+                                 "request (take arguments and return a value)", "not_service_like")
 
     def apply(self, source: str, model: ClassModel) -> str:
         self.check(model)
         names = counted_methods(model)
         lazy = generators(model)
+        voice = Voice.of(model, names)
         # Every public method holds the depth while it runs, features' methods too (`apply_batch`,
         # `overview`), so that what they call on the instance is an inside call; the finally clause
         # restores the depth when a method raises. Only the two helpers write the depth: a field that
@@ -61,12 +83,10 @@ class MethodStatistics:
         else:
             editor.append_to_init("self._call_counts: dict[str, int] = {}\nself._call_depth = 0")
         tracked = ", ".join(f'"{n}"' for n in names)
+        docs = self._docs(voice, names)
         editor.append_methods(f'''
 def _enter_call(self, name: str | None) -> int:
-    """Count a call of ``name`` unless another method of this instance is running; return the depth before.
-
-    Each public method enters here and passes the returned depth to ``_leave_call`` when it returns or raises.
-    """
+    """Count a call of ``name`` unless a {voice.noun} method is already running; return the depth found."""
     depth = self._call_depth
     if depth == 0 and name is not None:
         self._call_counts[name] = self._call_counts.get(name, 0) + 1
@@ -74,51 +94,61 @@ def _enter_call(self, name: str | None) -> int:
     return depth
 
 def _leave_call(self, depth: int) -> None:
-    """Restore the depth a public method found on entry (from ``_enter_call``)."""
+    """Give the {voice.noun} back the call depth ``_enter_call`` found (on return or on raise)."""
     self._call_depth = depth
 
 def call_count(self, method: str) -> int:
-    """Return how many times ``method`` was called since creation or the last ``reset_statistics()``.
-
-    {POLICY} A call counts when it starts, whether it returns or raises (a refused call counts too).
-
-    :param method: one of {english_list(names)}.
-    :raises ValueError: if ``method`` is not a counted method.
-    """
+    """{indent_docstring(docs["call_count"])}"""
     if method not in ({tracked},):
         raise ValueError(f"{{method!r}} is not a counted method")
     return self._call_counts.get(method, 0)
 
 def call_counts(self) -> dict[str, int]:
-    """Return method name -> number of calls for every method called at least once, sorted by name.
-
-    {POLICY} A call counts when it starts, whether it returns or raises.
-    """
+    """{indent_docstring(docs["call_counts"])}"""
     return {{name: self._call_counts[name] for name in sorted(self._call_counts)}}
 
 def most_called(self) -> str | None:
-    """Return the most called method (ties go to the alphabetically first name), or None if none was called.
-
-    Counts are those of ``call_counts()``.
-    """
+    """{indent_docstring(docs["most_called"])}"""
     if not self._call_counts:
         return None
     return min(self._call_counts, key=lambda name: (-self._call_counts[name], name))
 
 def reset_statistics(self) -> int:
-    """Forget all counts.
-
-    :return: the total number of calls counted before the reset.
-    """
+    """{indent_docstring(docs["reset_statistics"])}"""
     total = sum(self._call_counts.values())
     self._call_counts = {{}}
     return total
 ''')
         editor.extend_class_docstring(
-            f"Per-method statistics: calls of {english_list(names)} are counted; ``call_count``, ``call_counts`` "
-            f"and ``most_called`` report the counts and ``reset_statistics`` clears them. {POLICY}"
-        )
+            voice.pick("count-head", f"Request statistics: calls of {english_list(names)} on the {voice.noun} are "
+                                     "counted, per method, until ``reset_statistics()``.",
+                       f"The {voice.noun} counts how often each of {english_list(names)} is called, for "
+                       "``call_count``, ``call_counts`` and ``most_called``; ``reset_statistics`` clears the counts.")
+            + " " + policy(voice))
         return editor.code()
+
+    @staticmethod
+    def _docs(voice: Voice, names: list[str]) -> dict[str, str]:
+        noun = voice.noun
+        return {
+            "call_count": voice.docstring(
+                voice.pick("call-count", f"Return how many times the {noun}'s ``method`` was called since it was "
+                                         "created or last reset.",
+                           f"Return the number of outside calls of one {noun} method since creation or ``reset_statistics()``."),
+                params=[("method", f"one of {english_list(names)}.")],
+                raises=[("ValueError", f"if ``method`` is not a counted {noun} method")]),
+            "call_counts": voice.docstring(voice.pick(
+                "call-counts", f"Return each called {noun} method's count, sorted by method name.",
+                f"Return all non-zero {noun} call counts, method name -> calls, in name order.")),
+            "most_called": voice.docstring(voice.pick(
+                "most-called", f"Return the {noun} method called most often (the alphabetically first on a tie), "
+                               "or None before any call.",
+                f"Return the most requested {noun} method: highest count, ties to the first name in alphabetical "
+                "order; None when nothing was called.")),
+            "reset_statistics": voice.docstring(
+                voice.pick("reset", f"Clear the {noun}'s call counts.", f"Start counting {noun} calls from zero again."),
+                returns=f"how many {noun} calls were counted before the reset"),
+        }
 
     def scenarios(self, context: ScenarioContext) -> list[Scenario]:
         rng, out = context.rng, []

@@ -9,11 +9,13 @@ from pipeline.synthesis.transforms.base import (
     ScenarioContext,
     TransformError,
     english_list,
+    own_methods,
     own_queries,
     prefix_of,
     require_free_names,
 )
 from pipeline.synthesis.transforms.fit import generators, may_raise
+from pipeline.synthesis.transforms.voice import Voice, indent_docstring
 
 METHODS = ("overview", "changed_since")
 MAX_GETTERS = 4
@@ -27,6 +29,10 @@ def _getters(model: ClassModel) -> list[str]:
 
 
 class CombinedSummary:
+    """An overview fits a class whose state is read through several argument-free queries that work in every
+    state (a basket's subtotal and total, a board's score and valid moves): reading them together is a
+    status report of that class. It does not fit a class with fewer than two such queries, nor queries that
+    raise in some states (a game's `winner()` before the end): an overview must work at any time."""
     name = "combined_summary"
 
     def check(self, model: ClassModel) -> None:
@@ -41,31 +47,37 @@ class CombinedSummary:
         self.check(model)
         getters = _getters(model)
         entries = "\n".join(f'        "{g}": self.{g}(),' for g in getters)
+        voice = Voice.of(model, [m.name for m in own_methods(model)])
+        noun = voice.noun
+        overview_doc = voice.docstring(
+            voice.pick("overview", f"Return the {noun} at a glance: the results of {english_list(getters)} in one dict.",
+                       f"Return {english_list(getters)} of the {noun} in one dict, in that order."),
+            f"The keys are those method names; the {noun} does not change.")
+        changed_doc = voice.docstring(
+            voice.pick("changed-since", f"List which parts of the {noun}'s ``overview()`` differ from an earlier one.",
+                       f"Compare the {noun}'s current ``overview()`` with an earlier one."),
+            params=[("earlier", f"a dict returned by the {noun}'s ``overview()`` before.")],
+            returns=f"the names whose value differs, in ``overview()`` order; a name missing from ``earlier`` "
+                    f"counts as changed for the {noun}")
         editor = ClassEditor(source, model.name)
         editor.append_methods(f'''
 def overview(self) -> dict:
-    """Return the results of {english_list(getters)} in one dict, keyed by method name in that order.
-
-    Nothing changes; the values are exactly what those methods return at this moment.
-    """
+    """{indent_docstring(overview_doc)}"""
     return {{
 {entries}
     }}
 
 def changed_since(self, earlier: dict) -> list[str]:
-    """Compare the current ``overview()`` with an earlier one.
-
-    :param earlier: a dict returned by ``overview()`` before.
-    :return: the names whose value differs, in ``overview()`` order; names missing from ``earlier``
-        count as changed.
-    """
+    """{indent_docstring(changed_doc)}"""
     current = self.overview()
     return [name for name, value in current.items() if name not in earlier or earlier[name] != value]
 ''')
-        editor.extend_class_docstring(
-            f"Overview: ``overview()`` combines {english_list(getters)}; ``changed_since()`` lists which of them "
-            "changed since an earlier overview."
-        )
+        editor.extend_class_docstring(voice.pick(
+            "overview-class",
+            f"Overview: ``overview()`` reports {english_list(getters)} of the {noun} together, and "
+            "``changed_since()`` lists which of them changed since an earlier overview.",
+            f"The {noun}'s {english_list(getters)} can be read together with ``overview()``; ``changed_since()`` "
+            "compares two such overviews."))
         return editor.code()
 
     def scenarios(self, context: ScenarioContext) -> list[Scenario]:

@@ -14,6 +14,7 @@ from pipeline.synthesis.transforms.base import (
     own_methods,
     require_free_names,
 )
+from pipeline.synthesis.transforms.voice import Voice, indent_docstring
 
 METHODS = ("_check_argument", "rejected_argument_counts")
 ERROR = "InvalidArgumentError"
@@ -83,7 +84,26 @@ def _describe(types: tuple[str, ...]) -> str:
     return " or ".join(words.get(t, t) for t in types)
 
 
+def class_text(voice: Voice, listed: str) -> str:
+    """The validation rule, stated once in the class docstring (each method's annotations say the types)."""
+    head = voice.pick(
+        "validation-rule",
+        f"Typed arguments: {listed} check every argument against its annotation, in parameter order, and raise "
+        f"``{ERROR}`` for a wrongly typed one before any other argument check of the {voice.noun}",
+        f"The arguments of {listed} must have their annotated types: the {voice.noun} checks them in parameter "
+        f"order, before any other argument check, and raises ``{ERROR}`` for the first one of another type",
+    )
+    return (f"{head}; a ``bool`` is not accepted for an ``int`` or ``float``. No other {voice.noun} method checks "
+            f"types, and ``rejected_argument_counts()`` reports how many calls of each {voice.noun} method were refused "
+            "this way.")
+
+
 class InputValidation:
+    """Input validation fits a class whose public methods take simply typed arguments (str, int, float,
+    list, dict ...) from callers: the annotations are its contract at that boundary, and a wrongly typed
+    argument is a caller's error to report as such rather than a failure deep inside. It does not fit a class
+    none of whose methods is so annotated: there is no declared type to check against."""
+
     name = "input_validation"
 
     def check(self, model: ClassModel) -> None:
@@ -96,31 +116,32 @@ class InputValidation:
 
     def apply(self, source: str, model: ClassModel) -> str:
         self.check(model)
+        voice = Voice.of(model, [m.name for m in own_methods(model)])
         editor = ClassEditor(source, model.name)
         editor.add_before_class(f'''
 class {ERROR}(TypeError):
-    """An argument passed to a ``{model.name}`` method does not have the annotated type."""
+    """A {voice.noun} method (of ``{model.name}``) was given an argument that is not of its annotated type (a ``TypeError``)."""
 ''')
         editor.append_to_init("self._rejected_arguments: dict[str, int] = {}")
         validated = _validated(model)
         for method in validated:
             checks = []
-            lines = []
             for param, types in checked_params(method):
                 tuple_src = "(" + ", ".join("type(None)" if t == "NoneType" else t for t in types) + ",)"
                 checks.append(f'self._check_argument("{method.name}", "{param.name}", {param.name}, {tuple_src})')
-                lines.append(f":raises {ERROR}: if ``{param.name}`` is not {_describe(types)}.")
-            lines[-1] = lines[-1][:-1] + (
-                "; checked in parameter order, before the method's own checks (nothing changes)."
-            )
             editor.prepend_to_method(method.name, "\n".join(checks))
-            editor.extend_method_docstring(method.name, "\n".join(lines))
+        counts_doc = voice.docstring(
+            voice.pick("rejected-summary", f"Return how many calls of each {voice.noun} method a wrongly typed argument refused.",
+                       f"Count, per method, the calls the {voice.noun} refused for an argument of the wrong type."),
+            returns=voice.pick("rejected-return",
+                               f"{voice.noun} method name -> refused calls, sorted by name; a method that refused "
+                               "none is left out",
+                               f"a dict from method name to refused calls, in name order, holding only the "
+                               f"{voice.noun} methods that refused one"),
+        )
         editor.append_methods(f'''
 def _check_argument(self, method: str, name: str, value: object, allowed: tuple) -> None:
-    """Raise {ERROR} (and count the rejection) unless ``value`` is an instance of ``allowed``.
-
-    ``bool`` is not accepted where only ``int`` or ``float`` is allowed, although it is a subclass of int.
-    """
+    """Raise {ERROR} and count the refusal unless ``value`` is one of ``allowed`` (a bool is no {voice.noun} number)."""
     is_bool_for_number = isinstance(value, bool) and bool not in allowed
     if is_bool_for_number or not isinstance(value, allowed):
         self._rejected_arguments[method] = self._rejected_arguments.get(method, 0) + 1
@@ -128,19 +149,10 @@ def _check_argument(self, method: str, name: str, value: object, allowed: tuple)
         raise {ERROR}(f"{{method}}() argument {{name!r}} must be {{expected}}, got {{type(value).__name__}}")
 
 def rejected_argument_counts(self) -> dict[str, int]:
-    """Return how many calls each method refused because of a wrongly typed argument.
-
-    :return: method name -> number of refused calls, in alphabetical order of method name; methods
-        that never refused a call are left out.
-    """
+    """{indent_docstring(counts_doc)}"""
     return {{name: self._rejected_arguments[name] for name in sorted(self._rejected_arguments)}}
 ''')
-        editor.extend_class_docstring(
-            f"Input validation: the arguments of {english_list([m.name for m in validated])} (and of no other "
-            f"method) are checked against the annotated types; a wrongly typed one raises ``{ERROR}`` (a "
-            "``TypeError``) before the method's own checks and before anything changes. "
-            "``rejected_argument_counts()`` reports the refused calls per method."
-        )
+        editor.extend_class_docstring(class_text(voice, english_list([m.name for m in validated])))
         return editor.code()
 
     def scenarios(self, context: ScenarioContext) -> list[Scenario]:

@@ -97,6 +97,8 @@ def test_an_unreadable_skeleton_states_nothing_but_its_text():
     ("Store a value. The lock is checked before anything else.", "", None),  # which check: not said
     ("Store a value.\n\n:raises ValueError: if negative.", "", set()),
     ("Store a value.", "A store. FrozenError comes before any other argument check.", {"FrozenError"}),
+    # a wrapped class docstring breaks the sentence wherever it falls
+    ("Store a value.", "A store. A frozen store raises ``FrozenError`` before the\n    argument checks.", {"FrozenError"}),
 ])
 def test_a_precedence_pins_the_exceptions_it_names(method_doc, class_doc, pinned):
     assert pinned_exceptions(method_doc, class_doc) == pinned

@@ -7,10 +7,12 @@ import pytest
 from synthesis_samples import ACCOUNT, WALLET
 
 from core.analysis.class_model import analyse
+from core.analysis.statements import pinned_exceptions
 from pipeline.synthesis import transforms
 from pipeline.synthesis.enhance import apply_features, skipped_transforms
-from pipeline.synthesis.transforms import history
+from pipeline.synthesis.transforms import history, statistics
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, TransformError
+from pipeline.synthesis.transforms.voice import Voice
 from validation.faithful import leaves_stated
 
 ALL_BUT_BATCH = ["input_validation", "history_undo", "freeze_lock", "combined_summary", "method_statistics",
@@ -39,35 +41,35 @@ def enhanced() -> str:
     return apply_features(WALLET, "Wallet", ALL_BUT_BATCH)
 
 
-def test_statistics_state_that_inside_calls_are_not_counted(enhanced):
+def test_statistics_state_once_that_inside_calls_are_not_counted(enhanced):
     docs = _docstrings(enhanced)
-    policy = ("Only calls made from outside the object count: a call that one of its methods makes to another "
-              "is not counted.")
-    assert policy in docs["call_count"] and policy in docs["call_counts"] and policy in docs["<class>"]
+    policy = " ".join(statistics.policy(Voice.of(_model(WALLET), ["deposit"])).split())
+    assert policy in docs["<class>"] and "wallet" in policy
+    assert policy not in docs["call_count"] and policy not in docs["call_counts"]
 
 
-def test_every_guarded_method_states_that_the_freeze_check_comes_first(enhanced):
+def test_the_class_states_once_that_the_freeze_check_comes_first(enhanced):
     docs = _docstrings(enhanced)
-    for name in ("deposit", "withdraw", "try_withdraw"):
-        assert ":raises FrozenStateError: if the instance is frozen; this is checked before the arguments" in docs[name]
-    for name in ("withdraw_all", "undo"):  # no arguments
-        assert ":raises FrozenStateError: if the instance is frozen; this is checked first" in docs[name]
-    assert "before every other check" in docs["<class>"]
+    for name in ("deposit", "withdraw", "try_withdraw", "withdraw_all", "undo"):
+        assert "FrozenStateError" not in docs[name]  # stated once, in the class docstring
+        assert "FrozenStateError" in pinned_exceptions(docs[name], docs["<class>"])
+    assert "raises ``FrozenStateError`` before the argument checks" in docs["<class>"]
 
 
-def test_validation_names_exactly_the_methods_that_check(enhanced):
+def test_validation_names_exactly_the_methods_that_check_once(enhanced):
     docs = _docstrings(enhanced)
-    assert ("the arguments of ``deposit``, ``withdraw`` and ``try_withdraw`` (and of no other method) are checked"
-            in docs["<class>"])
-    assert "public methods check their arguments" not in docs["<class>"]
+    assert "``deposit``, ``withdraw`` and ``try_withdraw``" in docs["<class>"]
+    assert "No other wallet method checks types" in docs["<class>"]
+    assert not any("InvalidArgumentError" in docs[name] for name in ("deposit", "withdraw", "try_withdraw"))
 
 
-def test_history_states_which_calls_are_undoable(enhanced):
+def test_history_states_which_calls_are_undoable_once(enhanced):
     docs = _docstrings(enhanced)
-    assert "changes nothing (for example one that refuses the operation by returning False" in docs["try_withdraw"]
-    assert "calls that raised or changed nothing are not" in docs["undo"]
+    assert "a call of ``try_withdraw`` that returns False" in docs["<class>"]  # the one method returning a bool
+    assert not any("returning False" in doc or "Undoable" in doc for doc in docs.values())
+    text = history.class_text(Voice.of(_model(WALLET), ["deposit"], ("balance",)), "``deposit``", [])
     # which calls are undoable says nothing of what a failed call leaves: the gate still varies that
-    assert not leaves_stated(history.RECORDED) and not leaves_stated(docs["undo"])
+    assert not leaves_stated(text) and not leaves_stated(docs["undo"])
     assert leaves_stated("A failed call changes nothing.") and leaves_stated("The ledger stays unchanged.")
 
 
