@@ -113,6 +113,12 @@ class RejectReason(str, Enum):
     # invisible format characters (zero-width, bidirectional controls) in the code: what a reader sees is not
     # what runs, and such marks are how copies are traced
     HIDDEN_CHARACTERS = "hidden_characters"
+    # a textbook structure or algorithm, a standard-library look-alike or a near-copy of a public benchmark's
+    # task (pipeline/mining/well_known.py): fresh by date, not by content
+    WELL_KNOWN = "well_known"
+    # no interplay: fewer public methods than a task needs read state another public method writes (a holder
+    # of getters and setters; pipeline/mining/shape.py trivial_filter)
+    TRIVIAL = "trivial"
     # Bad model answers (models): each kept with the raw answer as evidence.
     WRONG_CLASS_NAME = "wrong_class_name"  # the answer's code does not define the expected class
     SEVERAL_CLASSES = "several_classes"  # more than one class, or more than one block defining it

@@ -131,9 +131,20 @@ def _rejection(mined: MinedClass, reason: RejectReason, detail: str) -> Rejectio
                      evidence={"repository": mined.repository, "path": mined.path, "class_name": mined.class_name})
 
 
+WELL_KNOWN = "well_known"
+"""The generator parameter of a mined candidate that is a well-known implementation (its evidence): it may feed
+enhance and compose as a seed, never be released as a task of its own."""
+
+
+def releasable_alone(candidate: Candidate) -> bool:
+    """False for a mined candidate marked well known: it is a seed's material, not a task."""
+    return candidate.origin is not Origin.MINED or not candidate.generator.parameters.get(WELL_KNOWN)
+
+
 def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
-                    source: str = "git") -> Candidate | Rejection:
-    """The candidate made of `mined` (or why none could be made)."""
+                    source: str = "git", well_known: dict | None = None) -> Candidate | Rejection:
+    """The candidate made of `mined` (or why none could be made); `well_known`, the evidence that it is a
+    well-known implementation, is recorded in its generator's parameters."""
     module = module_name_for(mined.class_name)
     skeleton = make_skeleton(mined.slice_code, mined.class_name)
     defined = _defined_names(mined.slice_code)
@@ -170,6 +181,7 @@ def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
         generator=GeneratorSpec(backend=source, model=by_model,
                                 prompt_version=load_prompt(DOCSTRING_PROMPT).ref if by_model else None,
                                 parameters={"stage": STAGE, "tests": kind, "found_by": mined.found_by,
-                                            "rng_seed": rng_seed, "docstrings": _docstrings_origin(mined)}),
+                                            "rng_seed": rng_seed, "docstrings": _docstrings_origin(mined),
+                                **({WELL_KNOWN: well_known} if well_known else {})}),
         requires_python=requires_python(mined.slice_code, tests),
     )

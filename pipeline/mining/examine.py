@@ -26,7 +26,7 @@ from pipeline.mining.extract import ClassUnit, ParsedModule, parse_module
 from pipeline.mining.filters import Drop, Filter, first_drop
 from pipeline.mining.records import MineConfig, mined_id
 from pipeline.mining.repo_imports import RepositoryModules, slice_with_imports
-from pipeline.mining.shape import interaction_filter, kind_filter, size_filter
+from pipeline.mining.shape import interaction_filter, kind_filter, size_filter, trivial_filter
 from pipeline.mining.slicing import Slice, self_contained, slice_class
 from pipeline.synthesis.stated_raises import DERIVED
 
@@ -150,7 +150,8 @@ def hidden_characters(name: str, code: str) -> Drop | None:
 
 
 def _examine_class(unit: ClassUnit, cheap: list[Filter[ClassUnit]], supported: Supported,
-                   repository: RepositoryModules | None = None) -> Passed | Drop:
+                   repository: RepositoryModules | None = None,
+                   trivial: Filter[ClassUnit] | None = None, tests: tuple[str, ...] = ()) -> Passed | Drop:
     drop = first_drop(unit, cheap)
     if drop is not None:
         return drop
@@ -158,32 +159,36 @@ def _examine_class(unit: ClassUnit, cheap: list[Filter[ClassUnit]], supported: S
         piece = slice_class(unit) if repository is None else slice_with_imports(unit, repository)
     except Exception as exc:  # noqa: BLE001 - a resolver failure on odd code costs this class only
         return _failed(unit, "slice", exc, supported)
-    drop = self_contained(piece) or hidden_characters(piece.class_name, piece.code) or effects_filter(piece)
+    drop = self_contained(piece) or hidden_characters(piece.class_name, piece.code) or effects_filter(piece, tests)
     if drop is None:
         try:
             drop = unsupported(f"{unit.name} (its slice)", python_need(piece.code), supported)  # its names count too
         except SyntaxError as exc:
             drop = Drop(RejectReason.SYNTAX_ERROR, f"the slice of {unit.name} does not parse: {exc}")
-    return drop or interaction_filter(unit) or Passed(unit, piece)
+    return drop or interaction_filter(unit) or (trivial(unit) if trivial else None) or Passed(unit, piece)
 
 
 def examine_module(module: ParsedModule, config: MineConfig, *, require_docstrings: bool = True,
-                   supported: Supported | None = None,
-                   repository: RepositoryModules | None = None) -> Iterator[Passed | tuple[ClassUnit, Drop]]:
+                   supported: Supported | None = None, repository: RepositoryModules | None = None,
+                   test_sources: dict[str, str] | None = None) -> Iterator[Passed | tuple[ClassUnit, Drop]]:
     """For each top-level class: `Passed`, or the class and the first filter's drop.
 
     Order, by cost: kind and size (the syntax tree as parsed), the Python the class needs, documentation,
     the slice and its imports and effects (one scope analysis per module) and the Python the slice needs,
-    and last the interaction edges (a per-method analysis, the costliest). `supported` is what the sandbox
+    and last the interaction edges and the interplay of public methods (`trivial_filter`; per-method
+    analyses, the costliest). `supported` is what the sandbox
     and this process can run and read (default: this process's own Python for both). An analysis that
     raises costs its class only. With `repository` (the files of the module's repository) a slice follows
-    imports of the repository's own modules (`repo_imports`); without, they reject the class."""
+    imports of the repository's own modules (`repo_imports`); without, they reject the class. The
+    repository's tests (`test_sources`, path -> text) that import a class may redirect its default-path
+    writes (`effects`)."""
     supported = supported or Supported(sandbox=RUNNING)
     cheap = ([kind_filter(module.path), size_filter(config.shape), syntax_filter(supported)]
              + ([documented_filter] if require_docstrings else []))
     for unit in module.classes:
         try:
-            outcome = _examine_class(unit, cheap, supported, repository)
+            outcome = _examine_class(unit, cheap, supported, repository, trivial_filter(config.shape),
+                                     tests_using(unit.name, test_sources or {}))
         except Exception as exc:  # noqa: BLE001 - e.g. the kind filter's analysis on syntax it cannot read
             outcome = _failed(unit, "analyse", exc, supported)
         yield outcome if isinstance(outcome, Passed) else (unit, outcome)
@@ -223,8 +228,8 @@ def source_text(data: bytes | str | None, max_bytes: int) -> str | Drop:
 
 
 def examine_source(path: str, data: bytes | str | None, config: MineConfig, *, require_docstrings: bool = True,
-                   supported: Supported | None = None,
-                   repository: RepositoryModules | None = None) -> Iterator[FileOutcome]:
+                   supported: Supported | None = None, repository: RepositoryModules | None = None,
+                   test_sources: dict[str, str] | None = None) -> Iterator[FileOutcome]:
     """Every top-level class of one file through `examine_module`, or one drop for a file that cannot be
     read (`source_text`) or parsed by libcst (whose grammar reaches Python 3.14: what it cannot parse is not
     Python)."""
@@ -237,7 +242,7 @@ def examine_source(path: str, data: bytes | str | None, config: MineConfig, *, r
         yield "", module
         return
     for outcome in examine_module(module, config, require_docstrings=require_docstrings, supported=supported,
-                                  repository=repository):
+                                  repository=repository, test_sources=test_sources):
         yield outcome if isinstance(outcome, Passed) else (outcome[0].name, outcome[1])
 
 

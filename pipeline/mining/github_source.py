@@ -108,7 +108,7 @@ def mine_repository(api: GithubApi, full_name: str, config: MineConfig, registry
         if source is None:
             yield rejection(full_name, path, "", Drop(RejectReason.SOURCE_UNREADABLE, "the file could not be read"))
             continue
-        for outcome in examine_source(path, source, config, supported=supported,
+        for outcome in examine_source(path, source, config, supported=supported, test_sources=tests,
                                       require_docstrings=config.require_docstrings and documenter is None):
             if not isinstance(outcome, Passed):
                 if outcome[0]:

@@ -124,6 +124,7 @@ def mine_repository(path: Path, config: MineConfig, registry: DomainRegistry, ta
     modules = RepositoryModules(sources, config.max_file_bytes)  # slices follow imports of these
     for file_path, source in sorted(sources.items()):
         for outcome in examine_source(file_path, source, config, supported=supported, repository=modules,
+                                      test_sources=test_sources,
                                       require_docstrings=config.require_docstrings and documenter is None):
             if not isinstance(outcome, Passed):
                 class_name, drop = outcome

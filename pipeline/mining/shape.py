@@ -11,6 +11,7 @@ import re
 import libcst as cst
 from pydantic import BaseModel, ConfigDict, Field
 
+from core.analysis.class_model import ClassModel, analyse
 from core.records import RejectReason
 from pipeline.mining.extract import ClassUnit, dotted_name
 from pipeline.mining.filters import Drop, Filter
@@ -31,6 +32,8 @@ class ShapeLimits(BaseModel):
     enough_methods: int = Field(default=5, ge=1, description="Methods that make a class big enough at min_lines.")
     enough_lines: int = Field(default=40, ge=1, description="Lines that make a class big enough at min_methods.")
     max_lines: int = Field(default=800, ge=1, description="Most lines of the class itself.")
+    min_dependent_methods: int = Field(default=2, ge=0, description="Fewest public methods, accessors left out, "
+                                       "that read state another public method writes (0: no such floor).")
 
 
 _TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_test\.py$|(^|/)conftest\.py$")
@@ -150,6 +153,78 @@ def interaction_filter(unit: ClassUnit) -> Drop | None:
     return None
 
 
+_STATEFUL_KINDS = ("instance", "property", "other")  # "other": async methods and other decorated ones
+
+
+def accessors(unit: ClassUnit) -> set[str]:
+    """Methods whose whole body (docstring aside) is `return self.x` (a getter) or `self.x = <a parameter>`
+    (a setter): they hand a field out or in, and compute nothing."""
+    found = set()
+    for function in unit.functions:
+        body = [s for s in function.body.body if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+                and isinstance(s.body[0], cst.Expr) and isinstance(s.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))]
+        if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
+                and _accessor_statement(body[0].body[0], function):
+            found.add(function.name.value)
+    return found
+
+
+def _self_field(node: cst.BaseExpression | None) -> bool:
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
+
+
+def _accessor_statement(statement: cst.BaseSmallStatement, function: cst.FunctionDef) -> bool:
+    if isinstance(statement, cst.Return):
+        return _self_field(statement.value)
+    if isinstance(statement, (cst.Assign, cst.AnnAssign)):
+        targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
+        params = {p.name.value for p in function.params.params}
+        return (len(targets) == 1 and _self_field(targets[0]) and isinstance(statement.value, cst.Name)
+                and statement.value.value in params)
+    return False
+
+
+def dependent_methods(model: ClassModel, skip: set[str]) -> dict[str, list[str]]:
+    """Public methods (not in `skip`) that read state another public method writes, each with those writers:
+    what a call of one returns or does depends on what calls of others did before. Reads and writes are
+    each method's reach (`ClassModel.reach`: its own and its private helpers'); `__init__` is no writer
+    (it always runs first, once)."""
+    public = [m for m in model.methods.values() if m.public and m.kind in _STATEFUL_KINDS]
+    writes = {m.name: model.reach(m.name)[1] for m in public}
+    found: dict[str, list[str]] = {}
+    for method in public:
+        if method.name in skip:
+            continue
+        reads = model.reach(method.name)[0]
+        writers = sorted(w for w, written in writes.items() if w != method.name and written & reads)
+        if writers:
+            found[method.name] = writers
+    return found
+
+
+def trivial_filter(limits: ShapeLimits) -> Filter[ClassUnit]:
+    """`trivial` when fewer than `limits.min_dependent_methods` public methods, accessors left out, read
+    state another public method writes: a holder of getters and setters, or a class whose every result
+    depends only on its constructor's arguments, has no interplay a task can test."""
+    def check(unit: ClassUnit) -> Drop | None:
+        if limits.min_dependent_methods == 0:
+            return None
+        try:
+            model = analyse(unit.code, unit.name)
+        except (SyntaxError, LookupError) as exc:
+            return Drop(RejectReason.MALFORMED, f"could not analyse {unit.name}: {type(exc).__name__}: {exc}")
+        plain = accessors(unit)
+        dependent = dependent_methods(model, plain)
+        if len(dependent) >= limits.min_dependent_methods:
+            return None
+        evidence = {"dependent_methods": dependent, "accessors": sorted(plain),
+                    "public_methods": [m.name for m in model.methods.values() if m.public]}
+        return Drop(RejectReason.TRIVIAL, f"{unit.name}: {len(dependent)} public method(s) "
+                    f"({', '.join(dependent) or 'none'}) read state another public method writes, fewer than "
+                    f"{limits.min_dependent_methods}" + (f"; {len(plain)} accessor(s)" if plain else ""), evidence)
+    return check
+
+
 def shape_chain(path: str, limits: ShapeLimits) -> list[Filter[ClassUnit]]:
     """The shape filters, cheapest first."""
-    return [kind_filter(path), size_filter(limits), interaction_filter]
+    return [kind_filter(path), size_filter(limits), interaction_filter, trivial_filter(limits)]

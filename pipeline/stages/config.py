@@ -15,6 +15,7 @@ from core.tomlfile import load_toml_model
 from judges.config import JudgesConfig
 from models.config import ModelsConfig
 from pipeline.mining.records import MineConfig
+from pipeline.mining.shape import ShapeLimits
 from pipeline.release.assemble import ReleaseConfig
 from pipeline.synthesis.config import ComposeConfig, EnhanceConfig
 from validation.policy import GatePolicy
@@ -78,6 +79,8 @@ class BuildConfig(BaseModel):
         for name in ("as_seeds", "derive_docstrings"):  # at their defaults they keep the run ids of builds
             if getattr(self.mine, name):                 # made before the settings existed
                 del settings["mine"][name]
+        if self.mine.shape.min_dependent_methods == ShapeLimits().min_dependent_methods:  # likewise
+            del settings["mine"]["shape"]["min_dependent_methods"]
         if self.models.uses_models:  # offline builds keep their run ids; the budget never changes a run's id
             settings["models"] = self.models.run_identity()
         return settings

@@ -48,6 +48,7 @@ from pipeline.mining.github_api import GithubUnavailable
 from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.sources import active_sources, connect_all, item_source, requested_sources
 from pipeline.mining.tally import Tally
+from pipeline.mining.well_known import Verdict, reference_corpus, well_known
 from pipeline.release.assemble import earlier_tasks
 from pipeline.release.dedup import module_structure, released_structures
 from pipeline.release.versioning import sorted_versions
@@ -166,9 +167,21 @@ def _already_released(mined: MinedClass, released: Mapping[str, tuple[str, str]]
         {"matched_release": version, "matched_task_id": task_id}))
 
 
+def _well_known(mined: MinedClass, benchmarks: tuple[Path, ...]) -> Verdict | None:
+    """Why a kept class is a well-known implementation (pipeline/mining/well_known.py), against the standard
+    library's classes and the build's benchmark files."""
+    return well_known(mined.slice_code, mined.class_name, reference_corpus(benchmarks))
+
+
+def _well_known_rejection(mined: MinedClass, verdict: Verdict) -> Rejection:
+    return rejection(mined.repository, mined.path, mined.class_name, Drop(
+        RejectReason.WELL_KNOWN, verdict.detail, {"rule": verdict.rule, **verdict.evidence}))
+
+
 def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig, registry: DomainRegistry, *,
              pool: Any, github: Any = None, clients: Mapping[str, Any] | None = None, documenter: Any = None,
-             last_attempt: bool = True, released: Mapping[str, tuple[str, str]] | None = None) -> MineWork:
+             last_attempt: bool = True, released: Mapping[str, tuple[str, str]] | None = None,
+             benchmarks: tuple[Path, ...] = ()) -> MineWork:
     """Mine one repository and write its records (see the module's layout); at most `config.limit` classes
     are kept from it, since no more can enter the stage. A class whose code an earlier release holds
     (`released`, from `released_code`) is rejected `duplicate` before its tests are written: a rebuild
@@ -178,6 +191,10 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
     candidate: `internal_error`) raises `TransientFailure` while attempts remain, before anything but the
     built candidates is written; on the last attempt it is written as the repository's data. `clients`
     holds each source's client by name (`github` is the GitHub one's).
+
+    A class that is a well-known implementation (`pipeline/mining/well_known.py`, with `benchmarks` in its
+    reference corpus) is rejected `well_known` before its tests are written; with `[mine] as_seeds` it is
+    built, marked (`generator.parameters["well_known"]`), and may only feed enhance and compose.
     """
     if store.has(run_id, Folder.MINE_WORK, _work_id(item_id)):
         return store.read(run_id, Folder.MINE_WORK, _work_id(item_id), MineWork)
@@ -187,7 +204,8 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
     # internal_error rejection (retried with the repository like a lost sandbox; a sandbox that cannot start
     # still ends the build).
     build = never_fatal(
-        lambda mined: [build_candidate(mined, pool=pool, rng_seed=config.test_rng_seed, source=_source(mined))],
+        lambda mined: [build_candidate(mined, pool=pool, rng_seed=config.test_rng_seed, source=_source(mined),
+                                       well_known=_evidence(_well_known(mined, benchmarks)))],
         lambda mined, exc: error_rejection(mined.mined_id, Stage.MINE, exc, repository=mined.repository,
                                            path=mined.path, class_name=mined.class_name))
     tally = Tally()
@@ -203,6 +221,9 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
             found.append(item)
             if released and (duplicate := _already_released(item, released)) is not None:
                 rejected.append(duplicate)
+                continue
+            if not config.as_seeds and (known := _well_known(item, benchmarks)) is not None:
+                rejected.append(_well_known_rejection(item, known))
                 continue
             built = earlier.get(_key(f"mined from {item.origin}", item.path, item.class_name)) or build(item)[0]
             if isinstance(built, Rejection):
@@ -228,6 +249,10 @@ def mine_one(store: ArtifactStore, run_id: str, item_id: str, config: MineConfig
                     rejected=dict(sorted(Counter(r.reason for r in rejected).items())))
     store.write(run_id, Folder.MINE_WORK, _work_id(item_id), work)
     return work
+
+
+def _evidence(verdict: Verdict | None) -> dict[str, Any] | None:
+    return None if verdict is None else {"rule": verdict.rule, "detail": verdict.detail, **verdict.evidence}
 
 
 def is_mined(store: ArtifactStore, run_id: str, item_id: str) -> bool:
@@ -295,7 +320,8 @@ class MineStage(RecordStage):
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> None:
         pool, clients, documenter, released = kit
         mine_one(ctx.store, ctx.run_id, item, ctx.config.mine, ctx.registry, pool=pool, clients=clients,
-                 documenter=documenter, last_attempt=last_attempt, released=released)
+                 documenter=documenter, last_attempt=last_attempt, released=released,
+                 benchmarks=tuple(ctx.config.benchmarks))
 
     def waves(self, ctx: RunContext, items: Sequence[str]) -> int:
         return len(items) if ctx.config.mine.limit is None else max(1, ctx.config.jobs)

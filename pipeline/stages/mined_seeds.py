@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.funnel import StageCount
-from core.layout import Stage
-from core.records import Candidate, GateReport, SeedClass
+from core.layout import Folder, Stage, record_file_id
+from core.records import Candidate, GateReport, Rejection, RejectReason, SeedClass
+from pipeline.mining.candidates import WELL_KNOWN, releasable_alone
 from pipeline.stages.driver import Counts, RecordStage, RunContext
 from pipeline.stages.gate import gate_recorded
 from pipeline.stages.repair import repair_recorded, repairable
@@ -87,8 +88,22 @@ class MinedSeedsStage(RecordStage):
                 candidate, report = fixed, self._report(ctx, fixed.candidate_id)
         if report.passed and not ctx.store.has(ctx.run_id, Stage.MINED_SEEDS, item):
             ctx.store.write(ctx.run_id, Stage.MINED_SEEDS, item, seed_of(candidate))
+        if report.passed and not releasable_alone(candidate):
+            ctx.store.write(ctx.run_id, Folder.REJECTIONS, record_file_id(item), seed_only(item, candidate))
         return report.passed
 
     def count(self, ctx: RunContext, items: Sequence[str], notes: dict[str, Any]) -> Counts:
-        seeds = sum(1 for item in items if ctx.store.has(ctx.run_id, Stage.MINED_SEEDS, item))
-        return {self.stage: StageCount(received=len(items), accepted=seeds)}
+        seeds = [item for item in items if ctx.store.has(ctx.run_id, Stage.MINED_SEEDS, item)]
+        known = sum(1 for item in seeds if not releasable_alone(ctx.store.read(ctx.run_id, Stage.MINE, item, Candidate)))
+        return {self.stage: StageCount(received=len(items), accepted=len(seeds),
+                                       rejected={RejectReason.WELL_KNOWN: known} if known else {})}
+
+
+def seed_only(item: str, candidate: Candidate) -> Rejection:
+    """The `well_known` rejection of a mined candidate that became a seed: enhance and compose may make
+    something new of it, but it is not released as a task of its own."""
+    evidence = dict(candidate.generator.parameters.get(WELL_KNOWN) or {})
+    return Rejection(candidate_id=item, stage=Stage.MINED_SEEDS.value, reason=RejectReason.WELL_KNOWN,
+                     detail=f"{candidate.class_name}: {evidence.get('detail', 'a well-known implementation')}; "
+                            "taken as a seed of enhance and compose only, not released as a task of its own",
+                     evidence=evidence)

@@ -12,6 +12,7 @@ from core.funnel import StageCount
 from core.layout import CANDIDATE_STAGES, Folder, Stage, record_file_id
 from core.records import Candidate, GateReport, Rejection, RejectReason
 from core.store import ArtifactStore
+from pipeline.mining.candidates import releasable_alone
 
 
 def rejection_count(rejections: Iterable[Rejection]) -> dict[RejectReason, int]:
@@ -69,8 +70,12 @@ def survivor(store: ArtifactStore, run_id: str, candidate_id: str) -> tuple[Cand
 
 def accepted(store: ArtifactStore, run_id: str) -> Iterator[tuple[str, Candidate, GateReport]]:
     """Every generated candidate whose survivor passed the gate, in generation order: its generated id, the
-    survivor (a repaired one in place of its original) and the survivor's report."""
+    survivor (a repaired one in place of its original) and the survivor's report. A mined candidate marked
+    well known is left out: it fed enhance and compose as a seed (`pipeline/stages/mined_seeds.py` records
+    its `well_known` rejection), and is not a task of its own."""
     for generated in generated_candidates(store, run_id):
+        if not releasable_alone(generated):
+            continue
         candidate = generated
         if store.has(run_id, Stage.REPAIR, candidate.candidate_id):
             candidate = store.read(run_id, Stage.REPAIR, candidate.candidate_id, Candidate)
