@@ -116,6 +116,7 @@ def carries(returns: str | None, parameter: str | None) -> bool:
 _MEASURE_WORDS = {"score": "score", "points": "score", "total": "count", "count": "count", "size": "size",
                   "length": "size", "rate": "ratio", "ratio": "ratio", "similarity": "ratio", "average": "reading",
                   "mean": "reading", "balance": "money", "price": "money", "cost": "money"}
+_RETURNS_A = re.compile(r"\breturns?\s+(?:its|the|their)\s+(" + "|".join(_MEASURE_WORDS) + r")\b", re.IGNORECASE)
 _TEXT_METHODS = re.compile(r"^(render|format|to_string|to_text|text|generate|get_text|summary|report)(_|$)")
 _TEXT_PARAMS = {"text", "sentence", "document", "content", "paragraph", "passage"}
 _NUMBER_PARAMS = {"value", "sample", "observation", "measurement", "reading", "number"}
@@ -134,8 +135,9 @@ def _doc_type(docstring: str | None, field: str) -> str | None:
 
 
 def derived_ends(model: ClassModel) -> tuple[tuple[Produces, ...], tuple[Accepts, ...]]:
-    """Ends read from names, for a class whose seed declares none: a query named for a measure (score, total,
-    size, rate, ...) returning a number produces that measure in no stated unit; one named for rendered text
+    """Ends read from names, for a class whose seed declares none: a method named for a measure (score, total,
+    size, rate, ...) returning a number, or an operation whose docstring says it returns one ("close the
+    ledger and return its total"), produces that measure in no stated unit; one named for rendered text
     returning a str produces text; a method that changes state and takes a value named as a sample
     (``value``, ``observation``, ...) of a numeric type accepts any number, one named as a text (``text``,
     ``sentence``, ...) accepts any text. The words come from the names, since nothing else is known."""
@@ -148,6 +150,9 @@ def derived_ends(model: ClassModel) -> tuple[tuple[Produces, ...], tuple[Accepts
         label = _words(re.sub(r"^(get|calculate|compute|view)_", "", method.name))
         returned = _types(method.returns or _doc_type(method.docstring, "return")) or set()
         meaning = next((m for word, m in _MEASURE_WORDS.items() if word in method.name.split("_")), None)
+        said = _RETURNS_A.search(method.docstring or "") if method.name in model.mutators else None
+        if meaning is None and said:  # an operation whose docstring says what it returns ("... and return its total")
+            meaning, label = _MEASURE_WORDS[said.group(1).lower()], said.group(1).lower()
         if meaning in ("count", "money") and _MONEY_WORDS.search(" ".join(filter(None, (model.docstring, method.docstring)))):
             meaning = "money"  # a total of a class that speaks of prices or balances is an amount of money
         elif meaning == "money":
