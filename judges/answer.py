@@ -1,4 +1,4 @@
-"""Reading a model judge's answer under the judge answer contract (documented in the README).
+"""Reading a model judge's answer under the judge answer contract (documented in docs/validation.md).
 
 The contract: one JSON object, bare or inside a fenced ``json`` block,
 

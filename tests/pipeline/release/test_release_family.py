@@ -117,7 +117,7 @@ def test_one_per_family_across_releases_an_older_split_and_the_readme_filter(tmp
     # The family's task of the earliest release stands for it.
     assert load_release(second.path, one_per_family=True) == [first, other]
 
-    # The README's one-liner for `load_dataset` users gives one task per family of a split.
+    # The one-liner docs/releases.md gives `load_dataset` users keeps one task per family of a split.
     tasks = load_dataset(str(second.path), cache_dir=str(tmp_path / "cache"))
     one = tasks["2026.11.1"].to_pandas().sort_values("task_id").drop_duplicates("family")
     assert sorted(one["family"]) == ["S/a", "S/b"] and len(one) == 2
