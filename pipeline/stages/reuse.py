@@ -121,11 +121,11 @@ def interpreter_identity(ctx: Any) -> list:
             _version("pytest"), _version("coverage")]
 
 
-def result_store(ctx: Any) -> ResultStore | None:
-    """The run's result store (`[cache] path`, default the artifact tree's `cache/results`), or None when
-    `[cache] enabled = false`."""
-    cache = ctx.config.cache
-    return ResultStore(cache.path or ctx.settings.results_cache) if cache.enabled else None
+def result_store(config: Any, settings: Any, *, enabled_only: bool = True) -> ResultStore | None:
+    """The result store of a configuration (`[cache] path`, default the artifact tree's `cache/results`),
+    or None when `[cache] enabled = false` (unless `enabled_only` is off: the `cache` command)."""
+    cache = config.cache
+    return ResultStore(cache.path or settings.results_cache) if cache.enabled or not enabled_only else None
 
 
 def result_writes(stage: Any) -> frozenset[str]:
@@ -188,7 +188,7 @@ class Reuse:
     @classmethod
     def open(cls, stage: Any, ctx: Any) -> Reuse | None:
         """The stage's reuse in this run, or None: the store is off, or the stage keeps no results."""
-        if getattr(stage, "result_inputs", None) is None or (results := result_store(ctx)) is None:
+        if getattr(stage, "result_inputs", None) is None or (results := result_store(ctx.config, ctx.settings)) is None:
             return None
         environment = content_hash(str(stage.stage), stage.result_version, code_digest(tuple(stage.result_code)),
                                    interpreter_identity(ctx), length=KEY_LENGTH)
