@@ -37,6 +37,7 @@ from core.records import RejectReason, content_hash
 from core.results import ResultStore, StoredRecord, StoredResult, usage_table
 from core.settings import PROJECT_ROOT
 from core.store import ArtifactStore
+from core.timing import timed
 
 KEY_LENGTH = 32
 REUSE_FILE = "reuse.json"  # the run's hits, misses and kept results per stage (a run-level file, not a record)
@@ -170,7 +171,8 @@ class RecordingStage:
         note = self.inner.run_one(ctx.on_store(recording), item, kit, last_attempt=last_attempt)
         if recording.records and not recording.resumed and not failed_in_pipeline(recording.records):
             stopping.check()  # a result reached after a stop may rest on a killed sandbox run
-            ResultStore(self.root).put(StoredResult.of(str(self.inner.stage), key, tuple(recording.records)))
+            with timed("reuse", "keep results"):
+                ResultStore(self.root).put(StoredResult.of(str(self.inner.stage), key, tuple(recording.records)))
         return note
 
 
@@ -201,17 +203,18 @@ class Reuse:
     def replay(self, items: Sequence[str]) -> list[str]:
         """Write the stored records of every item whose key is in the store; the others, to be worked on."""
         todo = []
-        for item in items:
-            key = self.key(item)
-            entry = self.results.get(str(self.stage.stage), key) if key is not None else None
-            if entry is None:
-                if key is not None:
-                    self.keys[item] = key
-                todo.append(item)
-                continue
-            for record in entry.records:
-                self.ctx.store.write_text(self.ctx.run_id, record.folder, record.record_id, record.text)
-            self.hits += 1
+        with timed("reuse", "keys, lookups and replays"):
+            for item in items:
+                key = self.key(item)
+                entry = self.results.get(str(self.stage.stage), key) if key is not None else None
+                if entry is None:
+                    if key is not None:
+                        self.keys[item] = key
+                    todo.append(item)
+                    continue
+                for record in entry.records:
+                    self.ctx.store.write_text(self.ctx.run_id, record.folder, record.record_id, record.text)
+                self.hits += 1
         return todo
 
     def recording(self, items: Sequence[str]) -> RecordingStage:
