@@ -142,6 +142,11 @@ class ResultStore:
         except (OSError, ValueError, ValidationError):
             return RunUsage(run_id=run_id, started=time.time())
 
+    def begin(self, run_id: str) -> None:
+        """Note when a run first used the store (before it reads anything: `prune` keeps what it used)."""
+        if not self._usage_path(run_id).is_file():
+            atomic_write_text(self._usage_path(run_id), self.usage(run_id).model_dump_json(indent=1) + "\n")
+
     def record_usage(self, run_id: str, stage: str, *, hits: int, misses: int, stored: int) -> RunUsage:
         """Add one stage's lookups to the run's usage (a resumed run adds to what it recorded before)."""
         usage = self.usage(run_id)

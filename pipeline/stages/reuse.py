@@ -192,6 +192,7 @@ class Reuse:
         """The stage's reuse in this run, or None: the store is off, or the stage keeps no results."""
         if getattr(stage, "result_inputs", None) is None or (results := result_store(ctx.config, ctx.settings)) is None:
             return None
+        results.begin(ctx.run_id)
         environment = content_hash(str(stage.stage), stage.result_version, code_digest(tuple(stage.result_code)),
                                    interpreter_identity(ctx), length=KEY_LENGTH)
         return cls(stage, ctx, results, environment)
