@@ -44,7 +44,7 @@ from mining_fixtures import ledger_module  # noqa: E402
 from test_rebuild_release import SHELF  # noqa: E402
 
 from pipeline.release.dataset_io import read_split, split_file  # noqa: E402
-from pipeline.stages.reuse import run_reuse  # noqa: E402
+from core.results import reuse_sentence  # noqa: E402
 
 
 def _snapshot(folder: Path) -> dict[Path, tuple[int, bytes]]:
@@ -114,8 +114,7 @@ def main() -> None:
 
 
 def _reused(run_dir: Path) -> str:
-    stages = run_reuse(run_dir)
-    return ", ".join(f"{stage} {n['hits']}/{n['hits'] + n['misses']}" for stage, n in stages.items()) or "none"
+    return reuse_sentence(run_dir) or "none"
 
 
 def _run_dir(stdout: str) -> Path:

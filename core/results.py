@@ -39,6 +39,7 @@ from core.store import atomic_write_text
 log = logging.getLogger(__name__)
 
 USAGE = "usage"
+REUSE_FILE = "reuse.json"  # in a run's folder: its hits, misses and kept results per stage (not a record)
 
 
 class StoredRecord(BaseModel):
@@ -196,3 +197,16 @@ class ResultStore:
 def usage_table(usage: RunUsage) -> dict[str, dict[str, int]]:
     """A run's usage as plain data (the run's `reuse.json`, the report)."""
     return {stage: json.loads(counts.model_dump_json()) for stage, counts in usage.stages.items()}
+
+
+def run_reuse(run_dir: Path) -> dict[str, dict[str, int]]:
+    """A run's hits, misses and kept results per stage, as its `reuse.json` recorded them ({} without)."""
+    try:
+        return json.loads((run_dir / REUSE_FILE).read_text())["stages"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def reuse_sentence(run_dir: Path) -> str:
+    """'enhance 60 of 62, validate 250 of 266' (results reused of those looked up), or '' without any."""
+    return ", ".join(f"{stage} {n['hits']} of {n['hits'] + n['misses']}" for stage, n in run_reuse(run_dir).items())

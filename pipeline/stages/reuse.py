@@ -34,13 +34,12 @@ from typing import Any
 
 from core import stopping
 from core.records import RejectReason, content_hash
-from core.results import ResultStore, StoredRecord, StoredResult, usage_table
+from core.results import REUSE_FILE, ResultStore, StoredRecord, StoredResult, usage_table
 from core.settings import PROJECT_ROOT
 from core.store import ArtifactStore
 from core.timing import timed
 
 KEY_LENGTH = 32
-REUSE_FILE = "reuse.json"  # the run's hits, misses and kept results per stage (a run-level file, not a record)
 
 
 class RecordingStore(ArtifactStore):
@@ -240,11 +239,3 @@ def on_store(ctx: Any, store: ArtifactStore) -> Any:
         if name in ctx.__dict__:
             other.__dict__[name] = ctx.__dict__[name]
     return other
-
-
-def run_reuse(run_dir: Path) -> dict[str, dict[str, int]]:
-    """A run's hits, misses and kept results per stage, as its `reuse.json` recorded them ({} without)."""
-    try:
-        return json.loads((run_dir / REUSE_FILE).read_text())["stages"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}

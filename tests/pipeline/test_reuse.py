@@ -29,7 +29,7 @@ from pipeline.stages.config import BuildConfig, CacheConfig
 from pipeline.stages.driver import RunContext, ThreadExecutor, run_stage
 from pipeline.stages.gate import GateStage
 from pipeline.stages.repair import RepairStage
-from pipeline.stages.reuse import REUSE_FILE, run_reuse
+from core.results import REUSE_FILE, run_reuse
 from pipeline.stages.synthesis import SynthesisStage
 from validation.policy import GatePolicy
 
