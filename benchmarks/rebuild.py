@@ -117,6 +117,13 @@ def _reused(run_dir: Path) -> str:
     return reuse_sentence(run_dir) or "none"
 
 
+def _stage_times(stdout: str) -> str:
+    """The stages' wall times a `build --profile` printed, the slowest first."""
+    times = [(float(line.split()[-1]), line.split(" (stage wall time)")[0].strip()) for line in stdout.splitlines()
+             if "(stage wall time)" in line]
+    return ", ".join(f"{name} {seconds:.1f} s" for seconds, name in sorted(times, reverse=True))
+
+
 def _run_dir(stdout: str) -> Path:
     line = next(line for line in stdout.splitlines() if line.startswith("run "))
     return Path(line.split(": ", 1)[1].strip())
@@ -137,12 +144,14 @@ def _new_class(work: Path, env: dict[str, str], artifacts: Path, args: argparse.
     print(f"first build:   {first:8.1f} s  ({result.stdout.strip().splitlines()[-1]})")
     print(f"  its time keeping results (summed over threads): {'; '.join(keeping) or 'not shown'}")
     print(f"  reused: {_reused(_run_dir(result.stdout))}")
+    print(f"  stages: {_stage_times(result.stdout)}")
     releases = set((artifacts / "releases").iterdir())
 
     commit(repo, "2025-04-06", {"books/shelf.py": SHELF})
-    second, result = _build(env, "--config", str(config))
+    second, result = _build(env, "--config", str(config), "--profile")
     print(f"new class:     {second:8.1f} s  {second / first:7.2%} of the first (target: at most 10%)")
     print(f"  reused: {_reused(_run_dir(result.stdout))}")
+    print(f"  stages: {_stage_times(result.stdout)}")
     new = sorted(set((artifacts / "releases").iterdir()) - releases)
     if len(new) != 1:
         print(f"  released: {len(new)} new releases ({result.stdout.strip().splitlines()[-1]})")
@@ -155,10 +164,11 @@ def _new_class(work: Path, env: dict[str, str], artifacts: Path, args: argparse.
     releases = set((artifacts / "releases").iterdir())
 
     commit(repo, "2025-05-01", {"README.md": "a ledger cache, and a shelf"})
-    third, result = _build(env, "--config", str(config))
+    third, result = _build(env, "--config", str(config), "--profile")
     made = sorted(set((artifacts / "releases").iterdir()) - releases)
     print(f"nothing new:   {third:8.1f} s  {third / first:7.2%} of the first (target: at most 5%)")
     print(f"  reused: {_reused(_run_dir(result.stdout))}")
+    print(f"  stages: {_stage_times(result.stdout)}")
     print(f"  {'released ' + made[0].name if made else 'no release'}: "
           f"{next((line for line in result.stdout.splitlines() if line.startswith(('no new release', 'release '))), '')}")
 
