@@ -170,7 +170,7 @@ def _new_class(work: Path, env: dict[str, str], artifacts: Path, args: argparse.
     print(f"  reused: {_reused(_run_dir(result.stdout))}")
     print(f"  stages: {_stage_times(result.stdout)}")
     print(f"  {'released ' + made[0].name if made else 'no release'}: "
-          f"{next((line for line in result.stdout.splitlines() if line.startswith(('no new release', 'release '))), '')}")
+          f"{next((line for line in result.stdout.splitlines() if line.startswith(('no new release', 'release 2'))), '')}")
 
 
 if __name__ == "__main__":
