@@ -28,6 +28,7 @@ from pipeline.release.dedup import module_structure
 from pipeline.stages.config import BuildConfig, CacheConfig
 from pipeline.stages.driver import RunContext, ThreadExecutor, run_stage
 from pipeline.stages.gate import GateStage
+from pipeline.stages.judge import JudgeStage
 from pipeline.stages.repair import RepairStage
 from core.results import REUSE_FILE, run_reuse
 from pipeline.stages.synthesis import SynthesisStage
@@ -225,6 +226,10 @@ class Counter:
         """Add `step` two times (through `add`) and return the new value."""
         self.add(step)
         return self.add(step)
+
+    def current(self) -> int:
+        """The value now."""
+        return self.value
 '''
 
 COUNTER_TESTS = '''
@@ -239,6 +244,7 @@ def test_twice():
     counter = Counter()
     assert counter.twice(2) == 4
     assert counter.add(1) == 5
+    assert counter.current() == 5
 '''
 
 
@@ -251,13 +257,14 @@ def _counter(suffix: str = "") -> Candidate:
 
 
 def _gate(artifacts: Path, run_id: str, candidates: list[Candidate], config: BuildConfig) -> ArtifactStore:
+    """The gate, repair and the checks' panel on `candidates`, as enhance's."""
     store = ArtifactStore(artifacts)
     for candidate in candidates:
         store.write(run_id, Stage.ENHANCE, candidate.candidate_id, candidate)
     ctx = RunContext(store, run_id, config, Settings.from_environment().with_artifacts(artifacts))
     with config.sandbox_pool() as pool:
-        run_stage(GateStage(), ctx, ThreadExecutor(pool=pool))
-        run_stage(RepairStage(), ctx, ThreadExecutor(pool=pool))
+        for stage in (GateStage(), RepairStage(), JudgeStage()):
+            run_stage(stage, ctx, ThreadExecutor(pool=pool))
     return store
 
 
@@ -270,14 +277,19 @@ def test_gate_reports_are_reused_whole_and_a_released_candidate_never_reaches_th
     candidates = [_counter(), _counter("\n\nLIMIT = 3\n")]
     first = _gate(artifacts, "run-a", candidates, GATE)
     reports = _files(first, "run-a", (Stage.VALIDATE,))
-    assert len(reports) == 2
+    decisions = _files(first, "run-a", (Stage.JUDGE, Folder.REJECTIONS))
+    assert len(reports) == 2 and any(name.startswith("judge/") for name in decisions)
 
     monkeypatch.setattr("pipeline.stages.gate.validate_guarded", lambda *a, **k: pytest.fail("gated again"))
+    monkeypatch.setattr("pipeline.stages.judge.review_one", lambda *a, **k: pytest.fail("judged again"))
     second = _gate(artifacts, "run-b", candidates, GATE)
     assert _files(second, "run-b", (Stage.VALIDATE,)) == reports  # byte for byte, though reports hold timings
-    assert run_reuse(second.runs / "run-b")[Stage.VALIDATE]["hits"] == 2
+    assert _files(second, "run-b", (Stage.JUDGE, Folder.REJECTIONS)) == decisions
+    reused = run_reuse(second.runs / "run-b")
+    assert reused[Stage.VALIDATE]["hits"] == 2 and reused[Stage.JUDGE]["misses"] == 0
 
-    # The first candidate's code is in an earlier release: reported duplicate, whatever the store holds.
+    # The first candidate's code is in an earlier release: reported duplicate, whatever the store holds,
+    # and never gated (validate_guarded still fails the test if called).
     released = {module_structure(candidates[0].solution_code): ("2026.12.0", "task-counter")}
     monkeypatch.setattr("pipeline.stages.gate.released_code", lambda store: released)
     third = _gate(artifacts, "run-c", candidates, GATE)
