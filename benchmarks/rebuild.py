@@ -1,6 +1,15 @@
 """A rebuild with unchanged inputs against the first build, measured in the same run (target: under 5%).
 
     .venv/bin/python benchmarks/rebuild.py [--domains Game_Sim] [--config build.toml] [--resumed] [--log F]
+    .venv/bin/python benchmarks/rebuild.py --new-class [--domains all]
+
+With `--new-class` it measures what a monthly rebuild costs instead: the first build also mines a local
+repository holding one fresh class; then one new commit adds a second fresh class and the same command
+builds again (a new run: the repository's head is part of its id), and last a commit that adds no class
+(a new run with nothing new). The rebuilds reuse the first build's results (core/results.py) and drop
+what its release holds before the gate. It prints each build's time, its ratio to the first (targets: at
+most 10% and 5%), the results reused per stage, whether the second release holds exactly the new class's
+tasks, the third build's reason for making none, and the first build's time spent keeping results.
 
 Both builds run `classeval-pro build` as a user would (a subprocess, stderr piped), into a fresh artifacts
 folder on a copy of the bundled seeds of the chosen domains (default: one domain, so the first build takes
@@ -27,6 +36,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-c", "from commands.main import main; main()"]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "pipeline" / "mining"))  # the tests' fixture repositories and classes
+
+from git_fixtures import commit, make_repo  # noqa: E402
+from mining_fixtures import ledger_module  # noqa: E402
+from test_rebuild_release import SHELF  # noqa: E402
+
+from pipeline.release.dataset_io import read_split, split_file  # noqa: E402
+from core.results import reuse_sentence  # noqa: E402
 
 
 def _snapshot(folder: Path) -> dict[Path, tuple[int, bytes]]:
@@ -48,7 +66,11 @@ def main() -> None:
     parser.add_argument("--config", type=Path, help="a TOML build configuration (default: the defaults)")
     parser.add_argument("--resumed", action="store_true", help="also time resuming a run stopped in validation")
     parser.add_argument("--log", type=Path, help="write the first build's stderr (its progress lines) here")
+    parser.add_argument("--new-class", action="store_true",
+                        help="time rebuilds after a mined repository gained one class, then nothing (default domains: all)")
     args = parser.parse_args()
+    if args.new_class and args.domains == "Game_Sim" and "--domains" not in sys.argv:
+        args.domains = "all"
 
     work = Path(tempfile.mkdtemp(prefix="rebuild-bench-"))
     seeds = work / "seeds"
@@ -63,6 +85,9 @@ def main() -> None:
     env |= {"CLASSEVAL_PRO_SEEDS": str(seeds), "CLASSEVAL_PRO_ARTIFACTS": str(artifacts)}
     extra = ["--config", str(args.config)] if args.config else []
     try:
+        if args.new_class:
+            _new_class(work, env, artifacts, args)
+            return
         first, result = _build(env, *extra)
         if args.log:
             args.log.write_text(result.stderr)
@@ -86,6 +111,66 @@ def main() -> None:
                   f"again: {rewritten} of {len(reports)}; judge and release ran again)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _reused(run_dir: Path) -> str:
+    return reuse_sentence(run_dir) or "none"
+
+
+def _stage_times(stdout: str) -> str:
+    """The stages' wall times a `build --profile` printed, the slowest first."""
+    times = [(float(line.split()[-1]), line.split(" (stage wall time)")[0].strip()) for line in stdout.splitlines()
+             if "(stage wall time)" in line]
+    return ", ".join(f"{name} {seconds:.1f} s" for seconds, name in sorted(times, reverse=True))
+
+
+def _run_dir(stdout: str) -> Path:
+    line = next(line for line in stdout.splitlines() if line.startswith("run "))
+    return Path(line.split(": ", 1)[1].strip())
+
+
+def _new_class(work: Path, env: dict[str, str], artifacts: Path, args: argparse.Namespace) -> None:
+    """The first build with a mined repository, a rebuild after it gained a class, one after nothing new."""
+    repos = work / "repos"
+    repo = make_repo(repos / "books")
+    commit(repo, "2025-03-02", {"books/ledger.py": ledger_module("FreshLedger"), "README.md": "a ledger cache"})
+    config = work / "build.toml"
+    base = args.config.read_text() if args.config else ""
+    config.write_text(f"{base}\n[mine]\nlocal = {str(repos)!r}\n")
+    first, result = _build(env, "--config", str(config), "--profile")
+    if args.log:
+        args.log.write_text(result.stderr)
+    keeping = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith(("reuse", "keep", "keys"))]
+    print(f"first build:   {first:8.1f} s  ({result.stdout.strip().splitlines()[-1]})")
+    print(f"  its time keeping results (summed over threads): {'; '.join(keeping) or 'not shown'}")
+    print(f"  reused: {_reused(_run_dir(result.stdout))}")
+    print(f"  stages: {_stage_times(result.stdout)}")
+    releases = set((artifacts / "releases").iterdir())
+
+    commit(repo, "2025-04-06", {"books/shelf.py": SHELF})
+    second, result = _build(env, "--config", str(config), "--profile")
+    print(f"new class:     {second:8.1f} s  {second / first:7.2%} of the first (target: at most 10%)")
+    print(f"  reused: {_reused(_run_dir(result.stdout))}")
+    print(f"  stages: {_stage_times(result.stdout)}")
+    new = sorted(set((artifacts / "releases").iterdir()) - releases)
+    if len(new) != 1:
+        print(f"  released: {len(new)} new releases ({result.stdout.strip().splitlines()[-1]})")
+    else:
+        tasks = read_split(new[0] / split_file(new[0].name))
+        others = [t.class_name for t in tasks if "shelf" not in t.provenance.model_dump_json().lower()]
+        print(f"  released {new[0].name}: {len(tasks)} tasks, "
+              f"{'every one from the new class' if not others else f'{len(others)} not from the new class: {others}'}"
+              f" ({', '.join(sorted(t.class_name for t in tasks))})")
+    releases = set((artifacts / "releases").iterdir())
+
+    commit(repo, "2025-05-01", {"README.md": "a ledger cache, and a shelf"})
+    third, result = _build(env, "--config", str(config), "--profile")
+    made = sorted(set((artifacts / "releases").iterdir()) - releases)
+    print(f"nothing new:   {third:8.1f} s  {third / first:7.2%} of the first (target: at most 5%)")
+    print(f"  reused: {_reused(_run_dir(result.stdout))}")
+    print(f"  stages: {_stage_times(result.stdout)}")
+    print(f"  {'released ' + made[0].name if made else 'no release'}: "
+          f"{next((line for line in result.stdout.splitlines() if line.startswith(('no new release', 'release 2'))), '')}")
 
 
 if __name__ == "__main__":

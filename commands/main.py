@@ -36,6 +36,7 @@ from pipeline.corpus.classeval_seeds import import_as_seeds
 from pipeline.corpus.seeds import load_corpus
 from pipeline.stages import runs
 from pipeline.stages.config import load_config
+from core.results import reuse_sentence
 from pipeline.stages.seeds import default_run_id, load_seed_records
 
 app = typer.Typer(
@@ -225,6 +226,8 @@ def build(
         rejected = ", ".join(f"{reason.value} {n}" for reason, n in sorted(count.rejected.items())) or "none"
         console.print(f"  {name:<13} received {count.received:>5}  accepted {count.accepted:>5}  rejected: {rejected}",
                       highlight=False, soft_wrap=True)
+    if reused := reuse_sentence(summary.run_dir):
+        console.print(f"  results reused from earlier runs: {reused}", highlight=False, soft_wrap=True)
     if (figures := read_agreement(store, summary.run_id)) is not None:
         for line in agreement_lines(figures):
             console.print(line, highlight=False, soft_wrap=True)
@@ -275,8 +278,10 @@ app.command("publish")(publish_command)
 app.command("judge")(judge_command)
 app.command("mine")(mine_command)
 from commands.serve import serve_command  # noqa: E402
+from commands.cache import cache_command  # noqa: E402 - likewise
 
 app.command("serve")(serve_command)
+app.command("cache")(cache_command)
 app.add_typer(release_app, name="release")
 from commands.evaluate import eval_command  # noqa: E402 - the evaluation harness's command
 

@@ -71,6 +71,11 @@ class Settings(BaseModel):
     def verdict_cache(self) -> Path:
         return self.artifacts / "cache" / "verdicts"
 
+    @property
+    def results_cache(self) -> Path:
+        """The stages' results kept across runs (core/results.py), unless `[cache] path` moves them."""
+        return self.artifacts / "cache" / "results"
+
     def token(self) -> str:
         return self.github_token.get_secret_value() if self.github_token is not None else ""
 

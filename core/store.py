@@ -105,11 +105,16 @@ class ArtifactStore:
     def write(self, run_id: str, stage: str, record_id: str, record: Record) -> bool:
         """Write a record once. Returns False (and writes nothing) when it is already there: a resumed run
         keeps what the interrupted one finished."""
+        return self.write_text(run_id, stage, record_id, record.to_json() + "\n")
+
+    def write_text(self, run_id: str, stage: str, record_id: str, text: str) -> bool:
+        """Write a record's exact text once (`write`'s rule); the result store (core/results.py) replays a
+        stored result's records through it, byte for byte."""
         path = self.record_path(run_id, stage, record_id)
         if path.is_file():
             return False
         stopping.check()
-        atomic_write_text(path, record.to_json() + "\n")
+        atomic_write_text(path, text)
         return True
 
     def read(self, run_id: str, stage: str, record_id: str, kind: type[R]) -> R:

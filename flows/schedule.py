@@ -1,6 +1,11 @@
 """Scheduled rebuilds: a Prefect deployment that runs the build (and, when asked, pushes its release to the
 Hub) on a cron or interval schedule, served by this process against a real Prefect server.
 
+Each run is a build like any other, so it reuses what earlier runs computed for the same inputs (the result
+store, core/results.py: on by default) and drops what the releases so far hold before the gate; after it,
+the results none of the last `KEEP_RUNS` runs used are pruned, so a service's store does not grow without
+end.
+
 The scheduled flow takes only JSON-able parameters (a configuration path and a repository name) because the
 server stores them with the deployment and the runner passes them to a fresh process for every run.
 """
@@ -17,8 +22,10 @@ from core.settings import Settings
 from flows.build import build_flow
 from pipeline.release.publish import publish
 from pipeline.stages.config import load_config
+from pipeline.stages.reuse import result_store
 
 DEPLOYMENT_FLOW = "classeval-pro-scheduled-build"
+KEEP_RUNS = 3  # runs whose results a scheduled build keeps: a quarter of monthly rebuilds
 
 
 class ScheduledResult(BaseModel):
@@ -40,6 +47,8 @@ def scheduled_build(config_path: str | None = None, publish_repo: str | None = N
     made and `publish_repo` is set, push it to that Hub dataset repository (token from `HF_TOKEN`)."""
     config = load_config(Path(config_path) if config_path else None)
     summary = build_flow(config)
+    if (results := result_store(config, Settings.from_environment())) is not None:
+        results.prune(KEEP_RUNS)
     published = None
     if publish_repo and summary.release_version:
         published = publish_task(summary.release_version, publish_repo)

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from core import stopping
+from core.content_files import ContentFiles
 from core.records import Candidate, Decision, GateReport, JudgeSpec, Verdict, content_hash
-from core.store import atomic_write_text
 
 log = logging.getLogger(__name__)
 
@@ -58,17 +58,20 @@ class VerdictCache:
 
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
+        self.files = ContentFiles(self.directory)
 
     def _path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key}.json"
+        return self.files.path(key)
 
     def get(self, candidate: Candidate, report: GateReport | None, spec: JudgeSpec,
             checks: Sequence[Verdict] = ()) -> Verdict | None:
-        path = self._path(verdict_key(candidate, report, spec, checks))
-        if not path.is_file():
-            return None
+        key = verdict_key(candidate, report, spec, checks)
+        path = self._path(key)
         try:
-            verdict = Verdict.from_json(path.read_bytes())
+            data = self.files.read(key)
+            if data is None:
+                return None
+            verdict = Verdict.from_json(data)
         except (OSError, ValueError) as exc:  # damaged or from an older schema: a miss, not an error
             log.warning("verdict cache entry %s unreadable (%s); judging again", path, exc)
             return None
@@ -79,4 +82,4 @@ class VerdictCache:
         if verdict.decision is Decision.ABSTAIN:
             return
         stopping.check()  # a verdict reached after a build was stopped may rest on a killed sandbox run
-        atomic_write_text(self._path(verdict_key(candidate, report, verdict.judge, checks)), verdict.to_json() + "\n")
+        self.files.write(verdict_key(candidate, report, verdict.judge, checks), verdict.to_json() + "\n")

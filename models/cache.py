@@ -1,7 +1,8 @@
 """The persistent response cache: rerunning a build asks no model a question it has already answered.
 
 litellm no longer offers a disk cache (its `Cache(type="disk")` is refused), so the cache is ours: one JSON
-file per answer under `<cache_dir>/<key[:2]>/<key>.json`, written atomically. The key covers exactly what
+file per answer under `<cache_dir>/<key[:2]>/<key>.json`, written atomically (`ContentFiles`, as the
+stages' results and the judges' verdicts are kept). The key covers exactly what
 changes the answer: the model name, the messages, the sampling parameters and the `api_base` when one is
 set (the same name behind another address is another server: an answer from a local test server was once
 served to a run meant for the real provider). It leaves out the role and the prompt's name (the messages
@@ -20,9 +21,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from core.content_files import ContentFiles
 from core.model_calls import ModelRequest
 from core.records import content_hash
-from core.store import atomic_write_text
 
 log = logging.getLogger(__name__)
 
@@ -58,20 +59,22 @@ def request_key(request: ModelRequest) -> str:
 
 
 class ResponseCache:
-    """Answers on disk, keyed by `cache_key`."""
+    """Answers on disk, keyed by `cache_key` (core/content_files.py)."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
+        self.files = ContentFiles(self.directory)
 
     def _path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key}.json"
+        return self.files.path(key)
 
     def get(self, key: str) -> CachedAnswer | None:
         path = self._path(key)
-        if not path.is_file():
-            return None
         try:
-            entry = CachedAnswer.model_validate_json(path.read_bytes())
+            data = self.files.read(key)
+            if data is None:
+                return None
+            entry = CachedAnswer.model_validate_json(data)
         except (OSError, ValueError, ValidationError) as exc:
             log.warning("model cache entry %s is unreadable, asking the model again: %s", path, exc)
             return None
@@ -81,4 +84,4 @@ class ResponseCache:
         return entry
 
     def put(self, entry: CachedAnswer) -> None:
-        atomic_write_text(self._path(entry.key), json.dumps(entry.model_dump(mode="json"), indent=2) + "\n")
+        self.files.write(entry.key, json.dumps(entry.model_dump(mode="json"), indent=2) + "\n")

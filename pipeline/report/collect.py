@@ -14,6 +14,7 @@ from core.agreement import Agreement, agreement, read_agreement
 from core.funnel import Funnel
 from core.layout import Folder, Stage
 from core.records import Candidate, GateReport, Origin, Rejection, RejectReason, Task
+from core.results import reuse_sentence
 from core.store import ArtifactStore
 from judges.panel import STAGE as JUDGE_STAGE
 from models.run_state import USAGE_FILE
@@ -144,8 +145,10 @@ def collect_run(store: ArtifactStore, run_id: str) -> ReportData:
     passed_domains = Counter(d for cid, r in outcomes.items() if r.passed for d in by_id[cid].domains)
     funnel = _read_funnel(store, run_id)
     stages = ", ".join(funnel.stages) if funnel and funnel.stages else "none yet"
+    reused = reuse_sentence(store.runs / run_id)
     return ReportData(
-        title=f"Run {run_id}", subtitle=f"Stages recorded: {stages}.", funnel=funnel,
+        title=f"Run {run_id}", funnel=funnel,
+        subtitle=f"Stages recorded: {stages}." + (f" Results reused from earlier runs: {reused}." if reused else ""),
         sources=_source_funnel(candidates, outcomes, rejections), samples=samples,
         domains={"passed the gate": dict(sorted(passed_domains.items()))} if passed_domains else {},
         reasons=_reason_rows(rejections), agreement=read_agreement(store, run_id), usage=_read_usage(store, run_id))

@@ -23,6 +23,17 @@ from validation.sandbox import SandboxPool
 from validation.sandbox.interpreter import Interpreter, InterpreterError, interpreter_for
 
 
+class CacheConfig(BaseModel):
+    """`[cache]`: the stages' results kept across runs by content (core/results.py). Not part of a run's
+    identity nor of a release: a result reused is byte for byte the one computed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = Field(default=True, description="Reuse a result an earlier run computed for the same inputs.")
+    path: Path | None = Field(default=None, description="Where the results are kept (shared by builds that "
+                              "name it); None: the artifacts folder's cache/results.")
+
+
 class BuildConfig(BaseModel):
     """Settings of one build. Unknown keys are refused so that a misspelt setting is not silently ignored."""
 
@@ -51,6 +62,7 @@ class BuildConfig(BaseModel):
                          "round of oracle tests aimed at what its report found missing.")
     models: ModelsConfig = Field(default_factory=ModelsConfig,
                                  description="Model backends, models per role and budget (models/config.py).")
+    cache: CacheConfig = Field(default_factory=CacheConfig, description="Results reused across runs by content.")
 
     def sandbox_interpreter(self) -> Interpreter:
         """The sandbox's interpreter, asked what it is; InputError naming `sandbox_python` when it cannot be."""
@@ -73,7 +85,7 @@ class BuildConfig(BaseModel):
         return self.compose.model_copy(update={"rng_seed": self.rng_seed, "composable": matrix})
 
     def _identity(self) -> dict:
-        settings = self.model_dump(mode="json", exclude={"models", "sandbox_python"})
+        settings = self.model_dump(mode="json", exclude={"models", "sandbox_python", "cache"})
         if self.sandbox_python is not None:  # unset, it keeps the run ids of builds made before the setting
             settings["sandbox_python"] = str(self.sandbox_python)
         for name in ("as_seeds", "derive_docstrings"):  # at their defaults they keep the run ids of builds
@@ -89,6 +101,10 @@ class BuildConfig(BaseModel):
         """True when `other` may resume a run started under this configuration: they differ at most in what
         does not change what a run makes (the model budget, the cache switch, where models are served)."""
         return self._identity() == other._identity()
+
+    def recorded(self) -> dict:
+        """The configuration as a release records it: where results are cached changes nothing released."""
+        return self.model_dump(mode="json", exclude={"cache"})
 
     def fingerprint(self) -> str:
         """Digest of the settings, part of the default run id so that changed settings start a new run."""

@@ -43,6 +43,7 @@ from core.suite_runs import RunnerUnavailable
 from core.timing import add_time
 from pipeline.stages import runs
 from pipeline.stages.config import BuildConfig
+from pipeline.stages.reuse import Reuse, on_store
 from validation.sandbox import SandboxUnavailable
 
 RETRIES = 2  # attempts after the first, per item
@@ -70,6 +71,10 @@ class RunContext:
 
     def __getstate__(self) -> dict:
         return {k: self.__dict__[k] for k in ("store", "run_id", "config", "settings")}
+
+    def on_store(self, store: ArtifactStore) -> RunContext:
+        """This context on another store (an item's `RecordingStore`), keeping what it already read."""
+        return on_store(self, store)
 
     @cached_property
     def seeds(self) -> tuple[SeedClass, ...]:
@@ -278,6 +283,7 @@ def run_stage(stage: StageWork[R], ctx: RunContext, executor: Executor | None = 
     notes: dict[str, Any] = {}
     finished: list[str] = []
     wave = max(1, stage.waves(ctx, items))
+    reuse = Reuse.open(stage, ctx)  # results an earlier run kept for the same inputs (pipeline/stages/reuse.py)
     with progress.step(stage.stage, total=len(items)) as step:
         for start in range(0, len(items), wave):
             batch = items[start:start + wave]
@@ -285,15 +291,22 @@ def run_stage(stage: StageWork[R], ctx: RunContext, executor: Executor | None = 
             step.resume(len(batch) - len(todo))
             if todo:
                 stopping.check()
+                if reuse is not None:  # a reused result is counted as resumed: it is not part of the rate
+                    reused = reuse.replay(todo)
+                    step.resume(len(todo) - len(reused))
+                    todo = reused
 
                 def done(item: str, note: Any) -> None:
                     notes[item] = note
                     step.advance()
 
-                executor.run(stage, ctx, todo, done)
+                if todo:
+                    executor.run(stage if reuse is None else reuse.recording(todo), ctx, todo, done)
             finished += batch
             if stage.enough(ctx, finished):
                 break
+    if reuse is not None:
+        reuse.record()
     return stage.finish(ctx, finished, notes)
 
 

@@ -11,6 +11,8 @@ from core.funnel import StageCount
 from core.layout import CANDIDATE_STAGES, Stage
 from core.records import Candidate, GateReport, Rejection, RejectReason
 from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFailure
+from pipeline.stages.released import released_code, released_match, released_report
+from pipeline.stages.reuse import ReusedResults
 from pipeline.stages.run_records import gate_report, generated_candidate, generated_candidates, rejection_count
 from validation.gate import validate_guarded
 from validation.policy import GatePolicy
@@ -29,12 +31,31 @@ def gate_one(candidate: Candidate, policy: GatePolicy, pool: SandboxPool, last_a
 
 def gate_recorded(ctx: RunContext, candidate: Candidate, pool: SandboxPool, last_attempt: bool) -> GateReport:
     """The candidate's gate report, written once (read back when an earlier attempt wrote it): the gate stage,
-    repair, and the mined-seeds stage that gates mined candidates before enhance and compose."""
+    repair, and the mined-seeds stage that gates mined candidates before enhance and compose. A candidate
+    whose code an earlier release holds is reported `duplicate` without running anything
+    (pipeline/stages/released.py)."""
     if ctx.store.has(ctx.run_id, Stage.VALIDATE, candidate.candidate_id):
         return gate_report(ctx.store, ctx.run_id, candidate.candidate_id)
-    report = gate_one(candidate, ctx.config.gate, pool, last_attempt)
+    if (match := already_released(ctx, candidate)) is not None:
+        report = released_report(candidate.candidate_id, match)
+    else:
+        report = gate_one(candidate, ctx.config.gate, pool, last_attempt)
     ctx.store.write(ctx.run_id, Stage.VALIDATE, candidate.candidate_id, report)
     return report
+
+
+def already_released(ctx: RunContext, candidate: Candidate) -> tuple[str, str] | None:
+    """(release, task id) of the released task with this candidate's code, or None."""
+    return released_match(candidate.solution_code, released_code(ctx.store))
+
+
+def gate_inputs(ctx: RunContext, candidate: Candidate) -> list | None:
+    """What the gate's report on `candidate` depends on besides code and interpreter (`ReusedResults`): the
+    candidate whole and the gate's settings; None for a candidate already released (its report says so
+    and is not kept: it depends on the releases so far)."""
+    if already_released(ctx, candidate) is not None:
+        return None
+    return [candidate.model_dump(mode="json"), ctx.config.gate.model_dump(mode="json")]
 
 
 def gate_rejection(candidate_id: str, report: GateReport) -> Rejection:
@@ -49,12 +70,17 @@ def gate_rejection(candidate_id: str, report: GateReport) -> Rejection:
                      detail=detail, evidence=evidence)
 
 
-class GateStage(RecordStage):
+class GateStage(ReusedResults, RecordStage):
     """The validation gate (validation/gate.py) on every generated candidate: one `GateReport` each. The
-    model backend writes the reports of its candidates as it makes them; those are not gated again."""
+    model backend writes the reports of its candidates as it makes them; those are not gated again. A
+    report an earlier run made for the same candidate under the same settings is reused."""
 
     stage = Stage.VALIDATE
     reads = CANDIDATE_STAGES
+    result_writes = (Stage.VALIDATE,)
+
+    def result_inputs(self, ctx: RunContext, item: str) -> list | None:
+        return gate_inputs(ctx, generated_candidate(ctx.store, ctx.run_id, item))
 
     def items(self, ctx: RunContext) -> list[str]:
         return [c.candidate_id for c in generated_candidates(ctx.store, ctx.run_id)]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from core.layout import Stage
+from core.layout import Folder, Stage
 from core.records import Candidate, GateReport, Layer, Task
 from core.store import ArtifactStore
 from judges.cache import VerdictCache
@@ -33,6 +33,7 @@ from pipeline.release.card import interpreter_label
 from pipeline.release.task_builder import build_task
 from pipeline.stages.config import BuildConfig
 from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFailure
+from pipeline.stages.reuse import ReusedResults
 from pipeline.stages.run_records import accepted, generated_candidates, survivor
 from validation.suite_runner import SandboxSuiteRunner
 
@@ -77,7 +78,7 @@ def review_one(panel: LayeredPanel, candidate: Candidate, report: GateReport | N
     return decision
 
 
-class JudgeStage(RecordStage):
+class JudgeStage(ReusedResults, RecordStage):
     """The judge panel on the gate's survivors (judges/): the deterministic checks, then the model panel
     (when models are set) on what the checks accepted; one funnel step per layer. Items are named by the
     generated candidate's id, so that each resolves without reading the others; each item's panel has a
@@ -85,6 +86,19 @@ class JudgeStage(RecordStage):
 
     stage = Stage.JUDGE
     reads = (Stage.VALIDATE, Stage.REPAIR)
+    result_writes = (Stage.JUDGE, Folder.REJECTIONS)
+    result_code = ("core", "validation", "judges", "pipeline")
+
+    def result_inputs(self, ctx: RunContext, item: str) -> list | None:
+        """The survivor, its report and the panel's settings, when the panel is the deterministic checks
+        alone: a model judge's answers and verdicts are kept by their own caches, and a failed call's
+        abstention must be asked again."""
+        judges = ctx.config.judges
+        if self.panel is not None or judges.models:
+            return None
+        candidate, report = survivor(ctx.store, ctx.run_id, item)
+        return [candidate.model_dump(mode="json"), report.model_dump(mode="json"), judges.model_dump(mode="json"),
+                ctx.config.gate.model_dump(mode="json")]
 
     def __init__(self, panel: Any = None) -> None:
         self.panel = panel  # replaces the configured panel (tests)

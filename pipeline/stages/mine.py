@@ -24,9 +24,6 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from pydantic import Field
@@ -49,10 +46,8 @@ from pipeline.mining.records import MineConfig, MinedClass
 from pipeline.mining.sources import active_sources, connect_all, item_source, requested_sources
 from pipeline.mining.tally import Tally
 from pipeline.mining.well_known import Verdict, reference_corpus, well_known
-from pipeline.release.assemble import earlier_tasks
-from pipeline.release.dedup import module_structure, released_structures
-from pipeline.release.versioning import sorted_versions
 from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFailure
+from pipeline.stages.released import released_code, released_match
 from pipeline.synthesis.jobs import error_rejection, never_fatal
 
 # Repository items are "<source>:<name>", the source's name in pipeline/mining/sources.py's registry:
@@ -140,25 +135,10 @@ def _source(mined: MinedClass) -> str:
     return "github" if mined.url.startswith("https://github.") or "/api/" in mined.url else "git"
 
 
-def released_code(store: ArtifactStore) -> Mapping[str, tuple[str, str]]:
-    """The structural hash of every task the artifact tree's releases hold -> (release, task id)."""
-    return _released_code(store.root, tuple(sorted_versions(store.existing_releases())))
-
-
-@lru_cache(maxsize=4)
-def _released_code(root: Path, versions: tuple[str, ...]) -> Mapping[str, tuple[str, str]]:
-    # Read once per process and set of releases (a Prefect task per repository opens the stage each time):
-    # a release is never rewritten, so the same versions under the same root hold the same tasks.
-    return MappingProxyType(released_structures(earlier_tasks(ArtifactStore(root), versions)))
-
-
 def _already_released(mined: MinedClass, released: Mapping[str, tuple[str, str]]) -> Rejection | None:
     """A `duplicate` rejection when an earlier release holds this class's code (the same normalised syntax
     tree): the release would drop its task as such, so its tests are not written nor gated again."""
-    try:
-        match = released.get(module_structure(mined.slice_code))
-    except SyntaxError:
-        return None  # the candidate's own checks say what is wrong with it
+    match = released_match(mined.slice_code, released)
     if match is None:
         return None
     version, task_id = match

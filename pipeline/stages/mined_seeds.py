@@ -23,8 +23,9 @@ from core.layout import Folder, Stage, record_file_id
 from core.records import Candidate, GateReport, Rejection, RejectReason, SeedClass
 from pipeline.mining.candidates import WELL_KNOWN, releasable_alone
 from pipeline.stages.driver import Counts, RecordStage, RunContext
-from pipeline.stages.gate import gate_recorded
+from pipeline.stages.gate import gate_inputs, gate_recorded
 from pipeline.stages.repair import repair_recorded, repairable
+from pipeline.stages.reuse import ReusedResults
 
 # Hex digits of the candidate id in a mined seed's id: two repositories' classes of one name must differ.
 SEED_SUFFIX_LENGTH = 8
@@ -42,13 +43,19 @@ def seed_of(candidate: Candidate) -> SeedClass:
                      source=candidate.solution_code, tests=candidate.test_code, provenance=candidate.provenance)
 
 
-class MinedSeedsStage(RecordStage):
+class MinedSeedsStage(ReusedResults, RecordStage):
     """The mine stage's candidates through the gate, and the passing ones written as seeds (one item per
     candidate). Counted as its own funnel step: received the mined candidates, accepted the seeds; what the
     gate rejected is counted by the gate stage, which reads the same reports."""
 
     stage = Stage.MINED_SEEDS
     reads = (Stage.MINE,)
+    result_writes = (Stage.VALIDATE, Stage.REPAIR, Stage.MINED_SEEDS)
+
+    def result_inputs(self, ctx: RunContext, item: str) -> list | None:
+        """The mined candidate, the gate's settings and whether repair is on."""
+        inputs = gate_inputs(ctx, ctx.store.read(ctx.run_id, Stage.MINE, item, Candidate))
+        return None if inputs is None else inputs + [ctx.config.repair]
 
     def items(self, ctx: RunContext) -> list[str]:
         return [candidate_id for candidate_id, _ in ctx.store.iter_records(ctx.run_id, Stage.MINE, Candidate)]

@@ -71,7 +71,7 @@ class ReleaseStage(RecordStage):
         tasks = [store.read(run_id, Folder.RELEASE_TASKS, record_file_id(item), Task) for item in taken]
         release_config = config.release.model_copy(update={
             "seed_corpus_hash": corpus_hash(ctx.seeds),
-            "build_configuration": config.model_dump(mode="json"),
+            "build_configuration": config.recorded(),
             "model_usage": manifest_usage(store.runs / run_id),
         })
         judging = read_agreement(store, run_id) if config.judges.enabled else None

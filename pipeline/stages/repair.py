@@ -10,7 +10,8 @@ from core.funnel import StageCount
 from core.layout import CANDIDATE_STAGES, Folder, Stage
 from core.records import Candidate, GateReport, RejectReason
 from pipeline.stages.driver import Counts, RecordStage, RunContext
-from pipeline.stages.gate import gate_recorded, gate_rejection
+from pipeline.stages.gate import gate_inputs, gate_recorded, gate_rejection
+from pipeline.stages.reuse import ReusedResults
 from pipeline.stages.run_records import gate_report, generated_candidate, generated_candidates, rejection_count
 from pipeline.synthesis.jobs import JobFailed
 from pipeline.synthesis.repair import repair_tests
@@ -21,7 +22,7 @@ REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION,
                         RejectReason.OVERSPECIFIED_TESTS})  # weakened, then gated again
 
 
-class RepairStage(RecordStage):
+class RepairStage(ReusedResults, RecordStage):
     """One round of tests aimed at what the gate found missing, for the candidates that failed only on
     coverage, interaction or over-specified tests (`REPAIRABLE`), then the gate again on the repaired
     candidate. A candidate whose repaired tests pass is accepted in its repaired form (written under
@@ -29,6 +30,12 @@ class RepairStage(RecordStage):
 
     stage = Stage.REPAIR
     reads = CANDIDATE_STAGES + (Stage.VALIDATE,)
+    result_writes = (Stage.REPAIR, Stage.VALIDATE)
+
+    def result_inputs(self, ctx: RunContext, item: str) -> list | None:
+        """The candidate, the gate's settings and the report repair starts from."""
+        inputs = gate_inputs(ctx, generated_candidate(ctx.store, ctx.run_id, item))
+        return None if inputs is None else inputs + [gate_report(ctx.store, ctx.run_id, item).model_dump(mode="json")]
 
     def _failing(self, ctx: RunContext) -> list[str]:
         return [c.candidate_id for c in generated_candidates(ctx.store, ctx.run_id)

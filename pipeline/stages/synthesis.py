@@ -14,12 +14,14 @@ from pydantic import Field
 from core.errors import InputError
 from core.funnel import StageCount
 from core.layout import Folder, Stage, record_file_id
-from core.records import Candidate, Record, Rejection, RejectReason
+from core.records import Candidate, Record, Rejection, RejectReason, SeedClass
 from pipeline.stages.config import BuildConfig
 from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFailure
 from pipeline.stages.model import ModelStage
+from pipeline.stages.reuse import ReusedResults
 from pipeline.stages.run_records import store_generated, sum_counts
 from pipeline.synthesis.compose import compose_guarded
+from pipeline.synthesis.config import ComposeConfig, EnhanceConfig
 from pipeline.synthesis.links import may_link
 from pipeline.synthesis.enhance import enhance_seed
 from pipeline.synthesis.pairing import allowed_pairs, pair_seeds
@@ -40,13 +42,14 @@ def _is_transient(item: Candidate | Rejection) -> bool:
     return isinstance(item, Rejection) and item.reason is RejectReason.INTERNAL_ERROR
 
 
-class SynthesisStage(RecordStage):
+class SynthesisStage(ReusedResults, RecordStage):
     """Offline enhance (one item per seed the run recorded, the bundled ones and the mined classes that
     passed the gate: `RunContext.all_seeds`) or compose (one per pair of seeds of different domains, or of
     mined classes of one domain from different repositories: pipeline/synthesis/pairing.py): candidates made
     by libcst transforms, with tests derived by running the reference as the oracle in the sandbox."""
 
     reads = (Stage.SEEDS,)
+    result_writes = (Stage.ENHANCE, Stage.COMPOSE, Folder.REJECTIONS, Folder.SYNTHESIS_WORK)
 
     def __init__(self, stage: Stage) -> None:
         if stage not in (Stage.ENHANCE, Stage.COMPOSE):
@@ -62,6 +65,24 @@ class SynthesisStage(RecordStage):
                            fits=may_link)
         return [f"{a.seed_id}{PAIR_SEPARATOR}{b.seed_id}" for a, b in pairs]
 
+    def _chosen(self, ctx: RunContext, item: str) -> list[SeedClass]:
+        seeds = {s.seed_id: s for s in ctx.all_seeds}
+        try:
+            return [seeds[seed_id] for seed_id in item.split(PAIR_SEPARATOR)]
+        except KeyError as missing:
+            raise InputError(f"{ctx.store.runs / ctx.run_id}: item {item!r} names seed {missing} the run did not "
+                             "record") from None
+
+    def _settings(self, ctx: RunContext) -> EnhanceConfig | ComposeConfig:
+        if self.stage is Stage.ENHANCE:
+            return ctx.config.enhance_config()
+        return ctx.config.compose_config(ctx.registry)
+
+    def result_inputs(self, ctx: RunContext, item: str) -> list:
+        """The seed (or the pair's two seeds) whole and the stage's settings."""
+        return [[s.model_dump(mode="json") for s in self._chosen(ctx, item)],
+                self._settings(ctx).model_dump(mode="json")]
+
     def _work_id(self, item: str) -> str:
         return f"{self.stage}-{record_file_id(item).replace(PAIR_SEPARATOR, '.')}"
 
@@ -73,15 +94,11 @@ class SynthesisStage(RecordStage):
         store, run_id = ctx.store, ctx.run_id
         if self.is_done(ctx, item):
             return store.read(run_id, Folder.SYNTHESIS_WORK, self._work_id(item), SynthesisWork)
-        seeds = {s.seed_id: s for s in ctx.all_seeds}
-        try:
-            chosen = [seeds[seed_id] for seed_id in item.split(PAIR_SEPARATOR)]
-        except KeyError as missing:
-            raise InputError(f"{store.runs / run_id}: item {item!r} names seed {missing} the run did not record") from None
+        chosen = self._chosen(ctx, item)
         if self.stage is Stage.ENHANCE:
-            made = enhance_seed(chosen[0], ctx.config.enhance_config(), pool=kit)
+            made = enhance_seed(chosen[0], self._settings(ctx), pool=kit)
         else:
-            made = compose_guarded((chosen[0], chosen[1]), ctx.config.compose_config(ctx.registry), pool=kit)
+            made = compose_guarded((chosen[0], chosen[1]), self._settings(ctx), pool=kit)
         if not last_attempt and any(_is_transient(m) for m in made):
             raise TransientFailure(f"{self.stage} {item}: " + "; ".join(m.detail for m in made if _is_transient(m)))
         count = store_generated(store, run_id, self.stage, made, received=1)
