@@ -552,7 +552,7 @@ def run_child(request: RunRequest, config: WorkerConfig, nonce: str, fd: int) ->
         # tampering with the grading machinery is refused or noticed (validation.sandbox.integrity).
         guard = Guard(warm_snapshot(), lambda what: send({"t": "tamper", "what": what}),
                       [os.path.join(run_dir, name) for name in request.protected_files]
-                      + [os.path.join(run_dir, ".output")])
+                      + [os.path.join(run_dir, ".output")], config.native_code_dirs)
         guard.install_audit_hook()
         plugin = RunPlugin(send, request, cov, guard, MeasuringWindow(cov, tracer)
                            if cov is not None or tracer is not None else None)

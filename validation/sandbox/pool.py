@@ -147,7 +147,7 @@ class _Worker:
             else:
                 clock_offset = profile.clock_shift * 365.25 * 86400
         config = WorkerConfig(env={**env, **preload}, pid_namespace=pool.use_bwrap, setuid=self.fallback_setuid,
-                              clock_offset_seconds=clock_offset)
+                              clock_offset_seconds=clock_offset, native_code_dirs=list(pool.packages))
         boot = ("import sys, json; sys.path[:] = json.loads(sys.argv[2]); "
                 "from validation.sandbox.worker import main; main()")
         path = [*pool.interpreter.stdlib_path, str(pool.site_dir), *pool.packages]
