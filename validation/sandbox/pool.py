@@ -11,6 +11,7 @@ this machine is listed in `protections` (False) and copied into every GateReport
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import queue
@@ -482,3 +483,21 @@ def close_all_pools() -> int:
     for pool in pools:
         pool.close()
     return len(pools)
+
+
+EXIT_SWEEP_SECONDS = 60.0
+
+
+@atexit.register
+def remove_own_leftovers(seconds: float = EXIT_SWEEP_SECONDS) -> None:
+    """At exit: close what is still open and remove every cgroup and folder of this process's pools.
+
+    Failure modes this covers: a stopped build's thread opened a pool after the stop closed the others (it
+    is abandoned, not joined), and on a loaded machine a killed worker's processes took longer to exit than
+    a pool's close waited, so its cgroup outlived the pool. The process is ending: it can wait longer.
+    """
+    close_all_pools()
+    me = os.getpid()
+    remove_stale(lambda pid: pid != me and _pid_alive(pid), seconds)
+    for folder in Path(tempfile.gettempdir()).glob(f"classeval-sandbox-{me}-*"):
+        shutil.rmtree(folder, ignore_errors=True)
