@@ -91,7 +91,9 @@ def build_server(home: Path) -> Iterator[str]:
     if configured:
         yield configured
         return
-    server = start_server(home, extra_env={"PREFECT_UI_ENABLED": "false"}, services=False)
+    # With its services: task runs reported from Dask workers reach the database through the server's
+    # task run recorder (without it, an API-only server kept no task run of theirs).
+    server = start_server(home, extra_env={"PREFECT_UI_ENABLED": "false"})
     # Stopped at exit, not when the block ends: Prefect's own exit handlers (registered later, so run
     # earlier) still send the run's last logs and events to it, which a server stopped first turned into
     # "Error logging to API" and error dumps.
