@@ -7,6 +7,8 @@ Heavy libraries (Prefect, datasets, litellm) are imported inside the commands th
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -27,6 +29,7 @@ from core.funnel import Funnel
 from core.store import ArtifactStore, atomic_write_text
 from core.timing import format_profile, step_times
 from flows.runners import runner_from_options
+from flows.server import build_server
 from flows.server_watch import stop_watch
 from models.config import apply_build_options
 from models.preflight import check_models
@@ -207,18 +210,23 @@ def build(
     for warning in cfg.judges.warnings:  # a setting that weakens the release: said before anything runs
         err_console.print(f"[yellow]warning[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
     runs.record_configuration(store, run_id, cfg)  # a resumed run under another configuration ends here
-    from flows.build import build_flow  # imports Prefect: about a second
     try:
-        with stopping.stop_on_signals():  # from here on; the flow takes the signals over when it starts
-            runner = runner_from_options(task_runner, jobs=cfg.jobs, dask_address=dask_address, dask_workers=dask_workers)
-            summary = build_flow.with_options(task_runner=runner)(cfg, run_id)
+        # From here on the signals stop the build (the flow takes them over when it starts); the Prefect
+        # server it reports to outlives a terminal's Ctrl-C and is stopped after the build (build_server).
+        with stopping.stop_on_signals(), build_server(Path(os.environ["PREFECT_HOME"])):
+            try:
+                from flows.build import build_flow  # imports Prefect (about a second) once its API is set
+
+                runner = runner_from_options(task_runner, jobs=cfg.jobs, dask_address=dask_address,
+                                             dask_workers=dask_workers)
+                summary = build_flow.with_options(task_runner=runner)(cfg, run_id)
+            finally:
+                stop_watch()  # before its server stops, which it would report as lost
     except stopping.BuildStopped as stop:
         _print_stop(run_id, stop)
         if stopping.abandoned_threads():
             _end_process(stop.exit_code)
         raise typer.Exit(stop.exit_code) from None
-    finally:
-        stop_watch()
     console.print(f"run {summary.run_id}: {summary.run_dir}", highlight=False, soft_wrap=True)
     if profile:
         console.print(format_profile(step_times()), highlight=False, soft_wrap=True)
@@ -243,11 +251,10 @@ def _end_process(exit_code: int) -> None:
     """End a stopped build whose worker threads still wait (on a model answer): the interpreter's exit would
     join them, for as long as the call's time limit. The stop and its funnel are written by now.
 
-    The exit handlers still run (`atexit._run_exitfuncs`, CPython's own entry to them): one of them stops
-    Prefect's temporary server, which would otherwise outlive the build, holding its output pipes open.
+    The exit handlers still run (`atexit._run_exitfuncs`, CPython's own entry to them): Prefect's workers
+    flush, and the sandbox removes what an abandoned thread may have opened (`remove_own_leftovers`).
     """
     import atexit
-    import os
 
     atexit._run_exitfuncs()  # includes logging.shutdown
     sys.stdout.flush()
@@ -293,6 +300,9 @@ def main() -> None:
     from typer.main import get_command
 
     parse_lock.install()  # before any command parses code next to a thread (see parse_lock)
+    # Installed, not assumed: started in the background by a shell without job control, this process
+    # inherits SIGINT ignored, and a Ctrl-C (or a test's SIGINT) would then do nothing at all.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     debug = "--debug" in sys.argv
     try:
         tidy_help(get_command(app))(prog_name="classeval-pro")

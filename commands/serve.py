@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shlex
 import signal
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -11,6 +13,7 @@ import typer
 from rich.console import Console
 
 from core.errors import InputError
+from core.stopping import EXIT_CODES
 from flows.server import is_healthy, start_server
 from pipeline.stages.config import load_config
 
@@ -57,14 +60,41 @@ def serve_command(
         api_url = os.environ["PREFECT_API_URL"] = server.api_url  # before Prefect reads its settings
         console.print(f"Prefect UI: {server.api_url.removesuffix('/api')}")
     _check_schedule(cron, interval)
-    # Prefect's runner stops cleanly on SIGTERM but can hang on SIGINT (asyncio's own Ctrl-C handling):
-    # a Ctrl-C is turned into the SIGTERM that the runner handles.
-    signal.signal(signal.SIGINT, lambda *_: os.kill(os.getpid(), signal.SIGTERM))
-    # Prefect reads PREFECT_API_URL when it is imported: only now that it is set (and it costs about a second).
-    from flows.schedule import serve_schedule  # imports Prefect
+    _announce(api_url, name, cron, interval)
+    received: list[signal.Signals] = []
 
+    def stop(signum: int, _frame) -> None:
+        # Prefect's runner stops cleanly on SIGTERM but can hang on SIGINT (asyncio's own Ctrl-C handling):
+        # a Ctrl-C is turned into the SIGTERM that the runner handles, and remembered for the exit code.
+        received.append(signal.Signals(signum))
+        os.kill(os.getpid(), signal.SIGTERM)  # to the handler Prefect's runner installed when it started
+
+    # Prefect reads PREFECT_API_URL when it is imported: only now that it is set (and it costs about a second).
+    from flows.schedule import say, serve_schedule  # imports Prefect
+
+    # Installed, not assumed (a background start inherits SIGINT ignored); SIGTERM is Prefect's to handle.
+    signal.signal(signal.SIGINT, stop)
     try:
         serve_schedule(name=name, cron=cron, interval_s=interval, config_path=config, publish_repo=publish)
+    except (SystemExit, KeyboardInterrupt):
+        pass  # how the runner ends on some signals; it returns on others
     finally:
         if server is not None:
             server.stop()
+    # The runner serves until a signal stops it: SIGINT was turned into SIGTERM above, else it was SIGTERM.
+    cause = received[0] if received else signal.SIGTERM
+    say(f"stopped by {cause.name}; a run it interrupted resumes with the next one")
+    raise typer.Exit(EXIT_CODES[cause])
+
+
+def _announce(api_url: str, name: str, cron: str | None, interval: float | None) -> None:
+    """What serve does, and the command that starts a run by hand, spelled so that it works as printed
+    from another shell (which has no PREFECT_API_URL)."""
+    prefect = Path(sys.executable).with_name("prefect")
+    deployment = f"classeval-pro-scheduled-build/{name}"
+    when = f"on the cron schedule {cron!r} (UTC)" if cron else f"every {interval:g} s"
+    console.print(f"serving the build as deployment {deployment!r} {when}; one line per run when it starts "
+                  f"and when it ends; Ctrl-C stops", highlight=False, soft_wrap=True, markup=False)
+    console.print(f"start a run now from another shell: PREFECT_API_URL={shlex.quote(api_url)} "
+                  f"{shlex.quote(str(prefect))} deployment run {shlex.quote(deployment)}",
+                  highlight=False, soft_wrap=True, markup=False)

@@ -16,6 +16,7 @@ pass the gate become seeds of enhance and compose.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from prefect import flow
@@ -84,6 +85,7 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
         return _summary(store, outcome, already=True)
     stopping.reset()
     stopping.on_stop(close_all_pools)
+    quiet_prefect_once_stopping()
     start_watch(api_url())  # ended by the caller (it must outlast Prefect's last state report)
     with stopping.stop_on_signals(), StopTracker() as tracker:
         try:
@@ -101,6 +103,26 @@ def build_flow(config: BuildConfig, run_id: str | None = None) -> BuildSummary:
         finally:
             close_shared_pools()  # the per-record tasks' pools, here and on Dask workers
             end_worker_builds()
+
+
+class _QuietOnceStopping(logging.Filter):
+    """Drops Prefect's log records once a stop was requested: each interrupted task and the flow then log
+    "Crash detected!" at ERROR, which a Ctrl-C is not; the command says in one line why and where it stopped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return stopping.requested() is None
+
+
+_QUIET = _QuietOnceStopping()
+
+
+def quiet_prefect_once_stopping() -> None:
+    """Put the filter on every handler of Prefect's loggers (configured by now: the flow has started)."""
+    names = [name for name in logging.root.manager.loggerDict if name == "prefect" or name.startswith("prefect.")]
+    for logger in [logging.getLogger(name) for name in names] + [logging.getLogger()]:
+        for handler in logger.handlers:
+            if _QUIET not in handler.filters:
+                handler.addFilter(_QUIET)
 
 
 def _as_stop(exc: BaseException) -> stopping.BuildStopped | None:

@@ -12,13 +12,18 @@ server stores them with the deployment and the runner passes them to a fresh pro
 
 from __future__ import annotations
 
+import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
+from prefect.runtime import flow_run
 from pydantic import BaseModel
 
+from core.funnel import Funnel
 from core.settings import Settings
+from core.stopping import BuildStopped
 from flows.build import build_flow
 from pipeline.release.publish import publish
 from pipeline.stages.config import load_config
@@ -41,17 +46,41 @@ def publish_task(version: str, repo: str) -> str:
     return publish(version, repo, Settings.from_environment()).message  # the token, read where it is used
 
 
+def say(text: str) -> None:
+    """One line of what `serve` is doing, stamped. The runner streams a run's output to the `serve` process's,
+    so a line printed here by a scheduled run is what the person who started `serve` reads."""
+    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M:%S} UTC {text}", flush=True)
+
+
+def funnel_line(funnel: Funnel) -> str:
+    """'seeds 2/2, enhance 2/2, ...': what each stage accepted of what it received."""
+    return ", ".join(f"{name} {count.accepted}/{count.received}" for name, count in funnel.stages.items()) or "empty"
+
+
 @flow(name=DEPLOYMENT_FLOW, log_prints=False)
 def scheduled_build(config_path: str | None = None, publish_repo: str | None = None) -> ScheduledResult:
     """Build with the configuration at `config_path` (the offline defaults when None); when a release was
-    made and `publish_repo` is set, push it to that Hub dataset repository (token from `HF_TOKEN`)."""
-    config = load_config(Path(config_path) if config_path else None)
-    summary = build_flow(config)
-    if (results := result_store(config, Settings.from_environment())) is not None:
-        results.prune(KEEP_RUNS)
-    published = None
-    if publish_repo and summary.release_version:
-        published = publish_task(summary.release_version, publish_repo)
+    made and `publish_repo` is set, push it to that Hub dataset repository (token from `HF_TOKEN`).
+    Says when it starts and how it ended: the release it made or why none, and the funnel. The result
+    store keeps what the last runs used (`KEEP_RUNS`)."""
+    name = flow_run.get_name() or "scheduled run"
+    say(f"run {name} started")
+    started = time.monotonic()
+    try:
+        config = load_config(Path(config_path) if config_path else None)
+        summary = build_flow(config)
+        if (results := result_store(config, Settings.from_environment())) is not None:
+            results.prune(KEEP_RUNS)
+        published = None
+        if publish_repo and summary.release_version:
+            published = publish_task(summary.release_version, publish_repo)
+    except BaseException as exc:
+        say(f"run {name} ended after {time.monotonic() - started:.0f} s without a release: "
+            f"{exc if isinstance(exc, BuildStopped) else f'{type(exc).__name__}: {exc}'}"[:500])
+        raise
+    made = (f"release {summary.release_version} at {summary.release_path}" + (f", {published}" if published else "")
+            if summary.release_version else f"no release: {summary.release_message}")
+    say(f"run {name} ended after {time.monotonic() - started:.0f} s: {made}; funnel: {funnel_line(summary.funnel)}")
     return ScheduledResult(run_id=summary.run_id, release_version=summary.release_version, published=published)
 
 
@@ -59,5 +88,8 @@ def serve_schedule(*, name: str, cron: str | None, interval_s: float | None, con
                    publish_repo: str | None) -> None:
     """Register the deployment and run its scheduled runs until interrupted (one build at a time)."""
     parameters = {"config_path": str(config_path.resolve()) if config_path else None, "publish_repo": publish_repo}
+    # Prefect's own starting message names a `prefect deployment run` command that fails from another shell
+    # (it needs PREFECT_API_URL): the command prints one that works instead.
     scheduled_build.serve(name=name, cron=cron, interval=interval_s, parameters=parameters, limit=1,
-                          description="Scheduled classeval-pro rebuild", tags=["classeval-pro"])
+                          description="Scheduled classeval-pro rebuild", tags=["classeval-pro"],
+                          print_starting_message=False)

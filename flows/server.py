@@ -7,6 +7,8 @@ runs, so it uses `PREFECT_API_URL` when set and otherwise starts `prefect server
 
 from __future__ import annotations
 
+import atexit
+import ctypes
 import os
 import shutil
 import signal
@@ -14,6 +16,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,6 +66,45 @@ class PrefectServer:
             self.process.wait(timeout=timeout_s)
 
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+_LIBC = ctypes.CDLL(None, use_errno=True)  # loaded here: the child between fork and exec must not import
+
+
+def _end_with_parent() -> None:
+    """In the server's process before exec: SIGTERM it when the thread that started it ends (its process
+    killed with SIGKILL cannot stop the server itself, and a server in its own session would live on)."""
+    _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+@contextmanager
+def build_server(home: Path) -> Iterator[str]:
+    """The Prefect API a build reports to: `PREFECT_API_URL` when it is set, else a server of the build's
+    own until the process exits (its address put in `PREFECT_API_URL` before Prefect is imported).
+
+    Why not the temporary server Prefect starts by itself: it is a plain child process in the build's
+    process group, so a Ctrl-C in a terminal (SIGINT to the whole group) killed it at the moment the build
+    began to stop, and the build's last state reports then retried a dead server until the server watch
+    gave up (exit 1, dozens of error dumps). This one runs in its own session and is stopped here, after
+    the build has finished stopping.
+    """
+    configured = os.environ.get("PREFECT_API_URL")
+    if configured:
+        yield configured
+        return
+    # With its services: task runs reported from Dask workers reach the database through the server's
+    # task run recorder (without it, an API-only server kept no task run of theirs).
+    server = start_server(home, extra_env={"PREFECT_UI_ENABLED": "false"})
+    # Stopped at exit, not when the block ends: Prefect's own exit handlers (registered later, so run
+    # earlier) still send the run's last logs and events to it, which a server stopped first turned into
+    # "Error logging to API" and error dumps.
+    atexit.register(server.stop)
+    os.environ["PREFECT_API_URL"] = server.api_url
+    try:
+        yield server.api_url
+    finally:
+        os.environ.pop("PREFECT_API_URL", None)
+
+
 def _prefect_command() -> str:
     beside = Path(sys.executable).with_name("prefect")
     found = str(beside) if beside.is_file() else shutil.which("prefect")
@@ -71,10 +114,14 @@ def _prefect_command() -> str:
 
 
 def start_server(home: Path, *, host: str = "127.0.0.1", port: int | None = None,
-                 extra_env: dict[str, str] | None = None, timeout_s: float = HEALTH_TIMEOUT_S) -> PrefectServer:
+                 extra_env: dict[str, str] | None = None, timeout_s: float = HEALTH_TIMEOUT_S,
+                 services: bool = True) -> PrefectServer:
     """Start `prefect server start` on `host` with its database under `home`; wait until it answers.
 
-    Its own process group, so that stopping it also stops the web server processes it starts.
+    Its own session and process group: stopping it also stops the web server processes it starts, and a
+    terminal's Ctrl-C (sent to the foreground process group) does not reach it, so the process that
+    started it can still report to it while it stops, and then stops it itself. `services`: False runs
+    only the API (a build needs no scheduler).
     """
     home.mkdir(parents=True, exist_ok=True)
     port = port or free_port(host)
@@ -88,15 +135,21 @@ def start_server(home: Path, *, host: str = "127.0.0.1", port: int | None = None
     env.pop("PREFECT_UI_API_URL", None)  # the older name of the same setting would compete with ours
     log = home / "server.log"
     with log.open("ab") as out:
-        process = subprocess.Popen([_prefect_command(), "server", "start", "--host", host, "--port", str(port)],
-                                   env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen([_prefect_command(), "server", "start", "--host", host, "--port", str(port),
+                                    *([] if services else ["--no-services"])],
+                                   env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                   preexec_fn=_end_with_parent)
     server = PrefectServer(process, api_url, log)
     deadline = time.monotonic() + timeout_s
-    while not is_healthy(server.api_url):
-        if process.poll() is not None:
-            raise InputError(f"the Prefect server exited with {process.returncode} before answering; see {log}")
-        if time.monotonic() > deadline:
-            server.stop()
-            raise InputError(f"the Prefect server at {server.api_url} did not answer within {timeout_s:.0f} s; see {log}")
-        time.sleep(0.5)
+    try:
+        while not is_healthy(server.api_url):
+            if process.poll() is not None:
+                raise InputError(f"the Prefect server exited with {process.returncode} before answering; see {log}")
+            if time.monotonic() > deadline:
+                raise InputError(f"the Prefect server at {server.api_url} did not answer within {timeout_s:.0f} s; "
+                                 f"see {log}")
+            time.sleep(0.5)
+    except BaseException:  # a Ctrl-C while it starts too: it is in its own session, nothing else would stop it
+        server.stop()
+        raise
     return server

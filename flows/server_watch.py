@@ -18,6 +18,7 @@ from typing import Any
 
 from core import stopping
 from flows.server import is_healthy
+from validation.sandbox.pool import remove_own_leftovers
 
 LOST_SERVER_EXIT = 1
 GRACE_S = 30.0  # time the main thread gets to unwind (close pools, write the funnel) after the stop
@@ -60,6 +61,7 @@ def start_watch(url: str | None, *, interval_s: float = 3.0, failures: int = 5, 
                 if not done.wait(GRACE_S):
                     print(f"error: {cause}; finished records are kept: rerun the same command to resume",
                           file=sys.stderr, flush=True)
+                    remove_own_leftovers()  # os._exit runs no exit handler: the sandbox's is run here
                     os._exit(LOST_SERVER_EXIT)
                 return
 

@@ -2,7 +2,8 @@
 # Installs everything classeval-pro needs on a fresh machine, from the project's own files:
 #   - bubblewrap and faketime (Debian packages) for the validation sandbox, when running as root and missing;
 #   - with --dev, chromium (Debian package) so that the report test can open report.html in a headless browser;
-#   - a virtualenv in .venv with the project (and, with --dev, its test tools) installed in editable mode, on the
+#   - a virtualenv in .venv with the project and its Inspect AI task (and, with --dev, its test tools) installed in
+#     editable mode, on the
 #     newest CPython 3.11 or later the machine has (python3.N on the PATH, pyenv's versions folder, python3), or
 #     on the interpreter named by PYTHON=...: the pipeline reads code with its own interpreter's `ast`, so a newer
 #     one parses newer syntax (3.12's type parameter lists, 3.13's type parameter defaults).
@@ -11,7 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-extras=""
+# The inspect extra by default, so that `.venv/bin/inspect eval classeval_pro` works after this script alone
+# (the dev extra includes it).
+extras="[inspect]"
 [ "${1:-}" = "--dev" ] && extras="[dev]"
 
 need=()

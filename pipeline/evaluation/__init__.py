@@ -8,7 +8,9 @@ in the sandbox, and report class- and method-level Pass@k and the failure taxono
 
 Parts, one idea a file: `tasks` (what a solver sees and a grader needs), `strategies` (the five ways of
 asking a model), `assemble` (splicing methods into a class), `baselines` (reference, skeleton, mutant),
-`scoring` (one sandbox run per completion), `taxonomy` (why a completion failed), `passk` (the unbiased
-estimator), `harness` (the loop and the summary), `leaderboard` (markdown per release version), `cli`
-(`eval`), `inspect_task` (the same parts as an Inspect AI task; needs the `inspect` extra).
+`scoring` (one sandbox run per completion), `taxonomy` (why a completion failed), `environment` (failing
+tests run again where the clock, user and host differ), `passk` (the unbiased estimator), `clusters` (the
+family-clustered interval), `samples` (completions made elsewhere), `harness` (the loop and the summary),
+`leaderboard` (markdown per release version), `inspect_task` and `inspect_grading` (the same parts as an
+Inspect AI task, graded in Inspect's sandbox when it has one). The command is commands/evaluate.py (`eval`).
 """

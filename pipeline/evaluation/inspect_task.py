@@ -18,8 +18,10 @@ The parts are the harness's own, so a score here means what it means in `classev
   templates; each of its model calls goes to Inspect's model (`get_model()`), so Inspect's providers,
   retries, limits and logs apply. The strategy code is synchronous: it runs in a worker thread and each call
   is sent back to the event loop (`anyio.from_thread`). The epoch is the sample index of the prompt.
-- scorer: the completion and the task's tests run in the project's sandbox (`validation.sandbox`), graded by
-  `harness.grade_attempt`, never in Inspect's process. The value is class-level pass (1/0, so `accuracy` is
+- scorer: the completion and the task's tests run in the sandbox Inspect was given (`--sandbox docker`,
+  `--sandbox local`: pytest there, `-T sandbox_python=` names its interpreter; see inspect_grading.py), else
+  in the project's sandbox (`validation.sandbox`), graded by `harness.grade_attempt`; never in Inspect's
+  process. The value is class-level pass (1/0, so `accuracy` is
   class pass@1; `--epochs N --epochs-reducer pass_at_K` gives pass@K); the metadata holds the method-level
   results, the failure class and every test's outcome. An answer without code is a failure that never ran
   (`bad_answer`), not an error.
@@ -28,13 +30,21 @@ Another solver (`--solver`, or a plain `generate()`) works too: its last answer 
 
 The task is named `classeval_pro_<version>` and carries the version in its metadata, so that logs of two
 releases are never read as one.
+
+Offline: Inspect counts tokens with tiktoken's `o200k_base` (for a model that reports no usage, such as
+`mockllm/model`), which tiktoken downloads on first use. litellm, a dependency, ships that encoding file
+under the name tiktoken's cache gives it, so `TIKTOKEN_CACHE_DIR` is pointed there (as litellm itself does)
+unless the user set it. A run that completes no sample ends `inspect eval` with exit code 1
+(inspect_grading.py).
 """
 
 from __future__ import annotations
 
 import atexit
 import dataclasses
+import importlib.util
 import logging
+import os
 import threading
 from pathlib import Path
 
@@ -51,11 +61,13 @@ from inspect_ai.model import (
 )
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import SandboxEnvironment, sandbox
 
 from core import settings
 from core.store import ArtifactStore
 from models.prompts import load_prompt
 from pipeline.evaluation.harness import EvalSettings, grade_attempt
+from pipeline.evaluation.inspect_grading import grade_in_inspect_sandbox
 from pipeline.evaluation.leaderboard import results_key
 from pipeline.evaluation.strategies import PROMPTS_DIR, STRATEGIES, Attempt, holistic, solve
 from pipeline.evaluation.tasks import EvalTask, load_eval_tasks
@@ -63,6 +75,20 @@ from pipeline.release.naming import resolve_release
 from validation.sandbox import SandboxPool
 
 logger = logging.getLogger(__name__)
+O200K_CACHE_NAME = "fb374d419588a4632f3f557e76b4b70aebbca790"  # sha1 of the o200k_base URL: tiktoken's cache key
+
+
+def use_bundled_tokenizer() -> str | None:
+    """Point tiktoken's cache at the encodings litellm ships (unless TIKTOKEN_CACHE_DIR is set already), so
+    that counting tokens reads a file instead of downloading one; returns the folder used, if any."""
+    spec = importlib.util.find_spec("litellm")  # finds the package without importing it (seconds)
+    folder = Path(spec.origin).parent / "litellm_core_utils" / "tokenizers" if spec and spec.origin else None
+    if folder is None or not (folder / O200K_CACHE_NAME).is_file():
+        return os.environ.get("TIKTOKEN_CACHE_DIR")
+    return os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(folder))
+
+
+use_bundled_tokenizer()  # when Inspect imports the task: before any token is counted
 
 ATTEMPT_KEY = "classeval_pro:attempt"  # the strategy's Attempt, in the sample's store, for the scorer
 _ROLES = {"system": ChatMessageSystem, "user": ChatMessageUser, "assistant": ChatMessageAssistant}
@@ -159,18 +185,31 @@ def close_pools() -> None:
         pool.close()
 
 
+def _inspect_sandbox() -> SandboxEnvironment | None:
+    """The sandbox Inspect was given for this sample, or None (then the project's own grades)."""
+    try:
+        return sandbox()
+    except ProcessLookupError:
+        return None
+
+
 @scorer(metrics=[accuracy(), stderr()])
-def sandbox_scorer(per_test_seconds: float = 5.0, wall_seconds: float = 30.0, jobs: int = 2):
-    """Class-level pass of the completion against the task's tests, run in the project's sandbox; the
-    method-level results and the failure class in the metadata."""
+def sandbox_scorer(per_test_seconds: float = 5.0, wall_seconds: float = 30.0, jobs: int = 2,
+                   sandbox_python: str = "python3"):
+    """Class-level pass of the completion against the task's tests, run in the sandbox Inspect was given or
+    else in the project's; the method-level results and the failure class in the metadata."""
     limits = EvalSettings(model="inspect", per_test_seconds=per_test_seconds, wall_seconds=wall_seconds).limits()
 
     async def score(state: TaskState, target: Target) -> Score:
         task = _eval_task(state)
         attempt = _attempt(state, task)
-        # In a worker thread, the pool's start too: it probes bubblewrap and starts processes, which would
-        # otherwise hold up every other sample on the event loop.
-        graded = await anyio.to_thread.run_sync(lambda: grade_attempt(task, attempt, _pool(jobs, limits), limits))
+        environment = _inspect_sandbox()
+        if environment is not None and attempt.completion is not None:
+            graded = await grade_in_inspect_sandbox(task, attempt.completion, environment, limits, sandbox_python)
+        else:
+            # In a worker thread, the pool's start too: it probes bubblewrap and starts processes, which would
+            # otherwise hold up every other sample on the event loop.
+            graded = await anyio.to_thread.run_sync(lambda: grade_attempt(task, attempt, _pool(jobs, limits), limits))
         passed_methods = sum(graded.methods.values())
         return Score(
             value=CORRECT if graded.passed else INCORRECT,
@@ -184,24 +223,27 @@ def sandbox_scorer(per_test_seconds: float = 5.0, wall_seconds: float = 30.0, jo
                       "failure": graded.failure.value if graded.failure else None,
                       "failure_detail": graded.failure_detail, "tests": graded.tests,
                       "bad_answers": attempt.bad_answers, "prompts": attempt.prompts,
-                      "run_status": graded.run_status, "tampering": list(graded.tampering)})
+                      "run_status": graded.run_status, "tampering": list(graded.tampering),
+                      "graded_in": "inspect sandbox" if environment is not None else "classeval-pro sandbox"})
 
     return score
 
 
 @task
 def classeval_pro(release: str, strategy: str = "holistic", per_test_seconds: float = 5.0,
-                  wall_seconds: float = 30.0, jobs: int = 2) -> Task:
+                  wall_seconds: float = 30.0, jobs: int = 2, sandbox_python: str = "python3") -> Task:
     """A classeval-pro release (folder or version) under one generation strategy, scored in the sandbox.
 
     `per_test_seconds` / `wall_seconds`: the sandbox's limits for one test and one completion's run;
-    `jobs`: sandbox workers (completions graded at once).
+    `jobs`: the project sandbox's workers (completions graded at once); `sandbox_python`: the interpreter
+    (with pytest) that runs the tests in a sandbox given to Inspect (`--sandbox`).
     """
     version, samples = release_samples(release)
     if not samples:
         raise ValueError(f"{release}: no task to evaluate")
     return Task(dataset=MemoryDataset(samples, name=f"classeval_pro_{version}"),
                 solver=strategy_solver(strategy),
-                scorer=sandbox_scorer(per_test_seconds=per_test_seconds, wall_seconds=wall_seconds, jobs=jobs),
+                scorer=sandbox_scorer(per_test_seconds=per_test_seconds, wall_seconds=wall_seconds, jobs=jobs,
+                                      sandbox_python=sandbox_python),
                 name=f"classeval_pro_{version}",
                 metadata={"release_version": version, "release": release, "strategy": strategy})

@@ -8,6 +8,7 @@ module that imports it, and that conversion is reused here.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from core.errors import InputError
 from core.records import Record, Task
 from pipeline.corpus.classeval import classeval_entry_to_seed, read_classeval_entries
 from pipeline.release.dataset_io import load_release
+from pipeline.release.family import task_family
 
 
 class EvalTask(Record):
@@ -33,11 +35,18 @@ class EvalTask(Record):
     method_tests: dict[str, tuple[str, ...]] = Field(
         default_factory=dict, description="Method name -> top-level test names (functions or classes) aimed at it.")
     source_date: str | None = Field(default=None, description="ISO date of the source, for --after.")
+    family: str = Field(default="", description="Tasks grown from the same seeds share it (pipeline.release.family): "
+                                                "one cluster of the confidence interval. Empty: the task is its own.")
     source: str = Field(description="Where the task was read from (release folder or ClassEval file).")
 
     @property
     def test_file(self) -> str:
         return f"test_{self.module_name}.py"
+
+    @property
+    def cluster(self) -> str:
+        """The family this task counts in (itself when it has none)."""
+        return self.family or self.task_id
 
 
 def _top_level_tests(code: str) -> tuple[str, ...]:
@@ -56,7 +65,42 @@ def task_from_release(task: Task, source: str) -> EvalTask:
     return EvalTask(task_id=task.task_id, class_name=task.class_name, module_name=task.module_name,
                     skeleton=task.skeleton, solution=solution, test=task.test, imports=task.import_statement,
                     method_tests={k: v for k, v in method_tests.items() if v}, source_date=task.source_date,
-                    source=source)
+                    family=task_family(task), source=source)
+
+
+_CURLY_TRIPLES = re.compile(r"[“”]{3}")  # a docstring's delimiter typed with curly quotes
+_OPENS_MEMBER = re.compile(r"^\s*(?:async\s+def|def|class)\s+\w+.*:\s*$")
+
+
+def repaired_skeleton(skeleton: str) -> str:
+    """A ClassEval skeleton that does not parse, mended the two ways its data breaks: docstring delimiters
+    typed with curly quotes, and a docstring left open until the next method's `def`. Only the skeleton
+    breaks so (the solver reads it; ClassEval's own harness never parses it, so it runs those tasks): the
+    solution and tests are never touched. Returns the text unchanged when it already parses."""
+    if _parses(skeleton):
+        return skeleton
+    lines = _CURLY_TRIPLES.sub('"""', skeleton).splitlines()
+    mended: list[str] = []
+    open_at: int | None = None  # indentation of the docstring being read, if one is open
+    for line in lines:
+        stripped = line.strip()
+        if open_at is not None and _OPENS_MEMBER.match(line) and len(line) - len(line.lstrip()) < open_at:
+            mended.append(" " * open_at + '"""')  # the open docstring ends where the next member begins
+            open_at = None
+        mended.append(line)
+        if stripped.count('"""') % 2 == 1:
+            open_at = None if open_at is not None else len(line) - len(line.lstrip())
+    if open_at is not None:
+        mended.append(" " * open_at + '"""')
+    return "\n".join(mended) + "\n"
+
+
+def _parses(code: str) -> bool:
+    try:
+        ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _classeval_task(entry: dict, where: str, source: str) -> EvalTask:
@@ -64,6 +108,7 @@ def _classeval_task(entry: dict, where: str, source: str) -> EvalTask:
     skeleton = entry.get("skeleton")
     if not isinstance(skeleton, str) or not skeleton.strip():
         raise InputError(f"{where} ({entry.get('task_id')}): missing or empty field skeleton")
+    skeleton = repaired_skeleton(skeleton)
     imports = entry.get("import_statement") or []
     imports = tuple(line for line in (imports.splitlines() if isinstance(imports, str) else imports) if line.strip())
     method_tests: dict[str, tuple[str, ...]] = {}

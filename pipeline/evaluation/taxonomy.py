@@ -8,6 +8,12 @@ not parse has no logic error worth counting.
 Dependency errors, as measured here: the exception was raised inside the class's own code while two or more
 of its methods were on the stack (a call chain between methods), or a method read an instance attribute
 that the reference sets (so some other method was meant to set it first) and found it missing.
+
+Environment differences are failures no implementation could avoid in this sandbox: a module the sandbox
+does not have (numpy without `--sandbox-python`), a suite that expects its author's clock, host name or an
+ordinary user's privileges. A missing module is read from the error; the rest are shown by rerunning the
+failing tests where those differ (pipeline/evaluation/environment.py). They come last in `PRIORITY`: a
+completion is an environment failure only when nothing else failed.
 """
 
 from __future__ import annotations
@@ -34,12 +40,14 @@ class FailureClass(str, Enum):
     DEPENDENCY = "dependency"
     RUNTIME = "runtime"  # an exception raised inside one method (not an assertion, not a chain)
     LOGIC = "logic"  # the code ran and returned the wrong thing: an assertion failed
+    ENVIRONMENT = "environment"  # failed because of where it ran (a missing module, the clock, host, user)
 
 
 PRIORITY = tuple(FailureClass)
 # "'Ledger' object has no attribute 'x'" / "type object 'Ledger' has no attribute 'x'"
 _NO_ATTRIBUTE = re.compile(r"(?:'(\w+)' object|type object '(\w+)') has no attribute '(\w+)'")
 _IMPORT_TYPES = ("ImportError", "ModuleNotFoundError")
+_NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 _RESOURCE_MARKERS = ("MemoryError", "RecursionError", "File too large", "Too many open files",
                      "Cannot allocate memory", "Resource temporarily unavailable")
 
@@ -103,6 +111,16 @@ class ClassShape:
     fields: frozenset[str]
 
 
+def missing_module(reason: str, shape: ClassShape) -> str | None:
+    """The module the sandbox lacks, from a ModuleNotFoundError's message; None when the message names none
+    or names the completion's own module (its file is there: the error is the code's, not the machine's)."""
+    found = _NO_MODULE.search(reason)
+    if found is None:
+        return None
+    top = found.group(1).split(".")[0]
+    return None if top == shape.module_file.removesuffix(".py") else top
+
+
 def classify_test(test: TestResult, shape: ClassShape) -> FailureClass:
     """The class of one test that did not pass."""
     module_file, methods, fields = shape.module_file, shape.methods, shape.fields
@@ -116,7 +134,7 @@ def classify_test(test: TestResult, shape: ClassShape) -> FailureClass:
     if kind == "SystemExit" or reason.startswith("SystemExit"):
         return FailureClass.TAMPERING  # the class ended the test process's session itself
     if kind in _IMPORT_TYPES:
-        return FailureClass.IMPORT
+        return FailureClass.ENVIRONMENT if missing_module(reason, shape) else FailureClass.IMPORT
     if any(marker in reason or marker == kind for marker in _RESOURCE_MARKERS):
         return FailureClass.RESOURCE
     if kind == "NotImplementedError":
@@ -140,8 +158,11 @@ def classify_test(test: TestResult, shape: ClassShape) -> FailureClass:
     return FailureClass.RUNTIME if raised_inside else FailureClass.LOGIC
 
 
-def run_failure(run: RunResult, shape: ClassShape) -> tuple[FailureClass, str] | None:
-    """The most fundamental failure of a run, with one line of evidence; None when every test passed."""
+def run_failure(run: RunResult, shape: ClassShape,
+                environment: dict[str, str] | None = None) -> tuple[FailureClass, str] | None:
+    """The most fundamental failure of a run, with one line of evidence; None when every test passed.
+    `environment`: test id -> the environment difference it failed by (see environment.py)."""
+    environment = environment or {}
     if run.tampering:
         return FailureClass.TAMPERING, run.tampering[0]
     if run.status == "killed" and run.signal is None and run.exit_code is not None:
@@ -157,12 +178,16 @@ def run_failure(run: RunResult, shape: ClassShape) -> tuple[FailureClass, str] |
         kind = error.reason.split(":", 1)[0].strip()
         if kind in ("SyntaxError", "IndentationError", "TabError"):
             found.append((FailureClass.SYNTAX, error.reason))
+        elif (module := missing_module(error.reason, shape)) is not None:
+            found.append((FailureClass.ENVIRONMENT, f"missing module {module}: {error.reason}"))
         elif kind in _IMPORT_TYPES or "ImportError" in error.reason:
             found.append((FailureClass.IMPORT, error.reason))
         else:
             found.append((FailureClass.IMPORT, f"the tests could not import the completion: {error.reason}"))
     for test in run.tests:
-        if test.outcome != "passed":
+        if test.test_id in environment:
+            found.append((FailureClass.ENVIRONMENT, f"{test.test_id}: {environment[test.test_id]}: {test.reason}"))
+        elif test.outcome != "passed":
             found.append((classify_test(test, shape),
                           f"{test.test_id}: {test.reason}"))
     if not found and not run.collected:
@@ -174,7 +199,8 @@ def run_failure(run: RunResult, shape: ClassShape) -> tuple[FailureClass, str] |
     return min(found, key=lambda item: PRIORITY.index(item[0]))
 
 
-def test_classes(run: RunResult, shape: ClassShape) -> dict[str, str]:
+def test_classes(run: RunResult, shape: ClassShape, environment: dict[str, str] | None = None) -> dict[str, str]:
     """Failure class of every test that did not pass (for the per-completion record)."""
-    return {t.test_id: classify_test(t, shape).value
+    environment = environment or {}
+    return {t.test_id: FailureClass.ENVIRONMENT.value if t.test_id in environment else classify_test(t, shape).value
             for t in run.tests if t.outcome != "passed"}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -64,11 +65,17 @@ POLL_S = 0.2
 WAIT_S = 600
 
 
-def start_build(env: dict[str, str], config: Path, log: Path | None = None, *extra: str) -> subprocess.Popen[str]:
-    """The build, its stderr (progress lines: "<step>: started", ...) in `log` when given, else a pipe."""
+def start_build(env: dict[str, str], config: Path, log: Path | None = None, *extra: str,
+                sigint_ignored: bool = False) -> subprocess.Popen[str]:
+    """The build, its stderr (progress lines: "<step>: started", ...) in `log` when given, else a pipe.
+
+    In a process group of its own, as a shell's foreground job is, so that a test can send a signal to the
+    whole group the way a terminal's Ctrl-C does (`os.killpg`) without signalling itself. `sigint_ignored`:
+    started as a shell without job control starts a background job, SIGINT set to ignored."""
     stderr = log.open("w") if log else subprocess.PIPE
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint_ignored else None
     return subprocess.Popen([*CLI, "build", "--config", str(config), *extra], env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=stderr)
+                            stdout=subprocess.PIPE, stderr=stderr, start_new_session=True, preexec_fn=ignore)
 
 
 def started(log: Path, step: str) -> Callable[[], bool]:

@@ -60,16 +60,24 @@ def _sandbox_leftovers(pid: int) -> list[str]:
     return left
 
 
-def _stop(env, config, artifacts: Path, log: Path, ready: Callable[[], bool], what: str, signum: int) -> dict:
-    process = start_build(env, config, log)
+def _stop(env, config, artifacts: Path, log: Path, ready: Callable[[], bool], what: str, signum: int,
+          sigint_ignored: bool = False) -> dict:
+    """Stop a build the way a terminal does: the signal goes to its whole process group (the build, the
+    Prefect server it started, every child), then check that it says so and leaves nothing behind."""
+    process = start_build(env, config, log, sigint_ignored=sigint_ignored)
     wait_for(process, ready, what)
-    os.kill(process.pid, signum)
+    server = _build_server_pid(process.pid)
+    os.killpg(process.pid, signum)
     process.communicate(timeout=120)
     stderr = log.read_text()
     assert process.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[signum], stderr[-3000:]
     name = signal.Signals(signum).name
     assert f"stopped by {name}" in stderr and "rerun the same command to resume" in stderr, stderr[-3000:]
+    assert "lost the Prefect server" not in stderr and "Error logging to API" not in stderr, stderr[-3000:]
+    assert " ERROR " not in stderr and "| ERROR" not in stderr and "Traceback" not in stderr, stderr[-3000:]
     assert _sandbox_leftovers(process.pid) == []
+    assert _processes_of_group(process.pid) == []
+    assert server is not None and not Path(f"/proc/{server}").exists()  # the Prefect server it started is gone too
     funnel = json.loads((_run_dir(artifacts) / "funnel.json").read_text())
     assert funnel["stopped"]["cause"] == f"stopped by {name}"
     assert (_run_dir(artifacts) / "report.html").is_file()
@@ -80,9 +88,11 @@ def test_stops_at_synthesis_gate_and_release_then_resume_to_the_uninterrupted_re
     env, config = make_workspace(tmp_path)
     artifacts = Path(env["CLASSEVAL_PRO_ARTIFACTS"])
 
-    # Synthesis: enhance running (its sandbox oracle runs take seconds).
+    # Synthesis: enhance running (its sandbox oracle runs take seconds). Started as a background job of a
+    # shell without job control is (SIGINT ignored): the build installs its own handler, so it still stops.
     log = tmp_path / "build.log"
-    funnel = _stop(env, config, artifacts, log, started(log, "enhance"), "enhance to start", signal.SIGINT)
+    funnel = _stop(env, config, artifacts, log, started(log, "enhance"), "enhance to start", signal.SIGINT,
+                   sigint_ignored=True)
     assert funnel["stopped"]["stage"] == "enhance" and "enhance" not in funnel["stages"]
     assert released_tasks(artifacts) == {}
 
@@ -109,14 +119,31 @@ def test_stops_at_synthesis_gate_and_release_then_resume_to_the_uninterrupted_re
     assert funnel["stopped"] is None and list(funnel["stages"])[-1] == "release"
 
 
-def _ephemeral_server_pid(build_pid: int) -> int | None:
+def _stat_fields(proc: Path) -> list[str]:
+    return (proc / "stat").read_text().rsplit(")", 1)[1].split()
+
+
+def _processes_of_group(pgid: int) -> list[str]:
+    """Processes still in the process group `pgid` (the build's own group), zombies aside."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            fields = _stat_fields(proc) if proc.name.isdigit() else None
+            if fields and int(fields[2]) == pgid and fields[0] != "Z":
+                found.append(f"{proc.name}: {(proc / 'cmdline').read_bytes()[:200]!r}")
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def _build_server_pid(build_pid: int) -> int | None:
+    """The Prefect server the build started for itself (a child of the build)."""
     for proc in Path("/proc").iterdir():
         try:
             if not proc.name.isdigit():
                 continue
-            stat = (proc / "stat").read_text()
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            if ppid == build_pid and b"uvicorn" in (proc / "cmdline").read_bytes():
+            cmdline = (proc / "cmdline").read_bytes()
+            if int(_stat_fields(proc)[1]) == build_pid and b"server\x00start" in cmdline:
                 return int(proc.name)
         except (OSError, ValueError, IndexError):
             continue
@@ -139,8 +166,8 @@ def test_a_lost_prefect_server_ends_the_build_with_a_clear_error(workspace, tmp_
     env, config = workspace
     artifacts = Path(env["CLASSEVAL_PRO_ARTIFACTS"])
     with _build_at_a_slow_model_call(env, config, artifacts) as process:
-        server = _ephemeral_server_pid(process.pid)
-        assert server is not None, "the temporary Prefect server is not a child of the build"
+        server = _build_server_pid(process.pid)
+        assert server is not None, "the build's Prefect server is not a child of the build"
         os.kill(server, signal.SIGKILL)
         _, stderr = process.communicate(timeout=300)
     assert process.returncode == 1, stderr[-3000:]
@@ -155,11 +182,12 @@ def test_a_stop_during_a_model_call_does_not_wait_for_the_answer(workspace, tmp_
     env, config = workspace
     artifacts = Path(env["CLASSEVAL_PRO_ARTIFACTS"])
     with _build_at_a_slow_model_call(env, config, artifacts) as process:
-        server = _ephemeral_server_pid(process.pid)
-        os.kill(process.pid, signal.SIGINT)
+        server = _build_server_pid(process.pid)
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
         _, stderr = process.communicate(timeout=300)  # the answer would come after 600 s
     assert process.returncode == 130, stderr[-3000:]
-    assert server is not None and not Path(f"/proc/{server}").exists()  # the temporary server went with the build
+    assert server is not None and not Path(f"/proc/{server}").exists()  # the build's server went with the build
+    assert _sandbox_leftovers(process.pid) == [] and _processes_of_group(process.pid) == []
     assert "stopped by SIGINT during enhance" in stderr and "rerun the same command to resume" in stderr, stderr[-3000:]
     funnel = json.loads((_run_dir(artifacts) / "funnel.json").read_text())
     assert (funnel["stopped"]["cause"], funnel["stopped"]["stage"]) == ("stopped by SIGINT", "enhance")

@@ -4,6 +4,7 @@ run, the run completes on the server, and the release it makes appears in the ar
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -46,14 +47,54 @@ def test_a_scheduled_run_completes_and_its_release_appears(prefect_server, refer
         assert run["parameters"] == {"config_path": str(config.resolve()), "publish_repo": None}
         assert run["auto_scheduled"] is True  # made by the schedule, not triggered by hand
         assert released_tasks(artifacts) == reference_build.released
+        by_hand = _the_printed_command_starts_a_run_from_another_shell(serve, prefect_server.api_url)
+        # Stopped once that run is under way (a run process caught while Python itself starts would print
+        # the interpreter's own KeyboardInterrupt traceback, which no code of the project runs yet to prevent).
+        seen = _lines_until(serve, f"UTC run {by_hand} started")
     finally:
-        serve.send_signal(signal.SIGINT)
+        os.killpg(serve.pid, signal.SIGINT)  # as a terminal's Ctrl-C: serve and every run it started
         try:
-            serve.communicate(timeout=120)
+            out, err = serve.communicate(timeout=120)
         finally:
             if serve.poll() is None:
                 os.killpg(serve.pid, signal.SIGKILL)
-    assert serve.returncode == 0
+    out = "".join(seen) + out
+    assert serve.returncode == 130, err[-3000:]
+    # One line when a run starts and one when it ends, with its release (or why none) and its funnel.
+    name = run["name"]
+    assert re.search(rf"UTC run {name} started\n", out), out[-3000:]
+    version = next(iter(reference_build.released))
+    assert re.search(rf"UTC run {name} ended after \d+ s: release {version} at .*; funnel: seeds \d+/\d+, ", out), out
+    assert "stopped by SIGINT" in out and "Traceback" not in err and "| ERROR" not in err, (out + err)[-3000:]
+
+
+def _lines_until(serve: subprocess.Popen[str], text: str) -> list[str]:
+    """serve's stdout lines up to and including the first holding `text`."""
+    lines: list[str] = []
+    while not lines or text not in lines[-1]:
+        line = serve.stdout.readline()
+        assert line, "".join(lines)[-3000:]
+        lines.append(line)
+    return lines
+
+
+def _the_printed_command_starts_a_run_from_another_shell(serve: subprocess.Popen[str], api_url: str) -> str:
+    """The command `serve` prints for starting a run by hand works as printed, from a shell that has none of
+    this process's Prefect settings (Prefect's own hint lacked PREFECT_API_URL: "Deployment not found")."""
+    line = ""
+    while "start a run now from another shell: " not in line:
+        line = serve.stderr.readline()
+        assert line, "serve printed no command for starting a run by hand"
+    command = line.split("start a run now from another shell: ", 1)[1].strip()
+    shell_env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    done = subprocess.run(["bash", "-c", command], env=shell_env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    # It names the run it created ("UUID: ..."): that run is on serve's server, made by hand for the deployment.
+    found = re.search(r"UUID: ([0-9a-f-]{36})", done.stdout)
+    assert found, done.stdout[-2000:]
+    created = httpx.get(f"{api_url}/flow_runs/{found.group(1)}", timeout=30).json()
+    assert created["deployment_id"] and created["auto_scheduled"] is False
+    return created["name"]
 
 
 def test_the_ui_of_a_server_on_another_port_is_told_that_port(prefect_server):

@@ -90,11 +90,11 @@ class WorkerCgroup:
         """SIGKILL every process in the group that is not in `keep`, until none is left."""
         return kill_until_gone(self.pids, keep, rounds=100)
 
-    def remove(self) -> None:
+    def remove(self, seconds: float = REMOVE_SECONDS) -> None:
         """Kill what is left in the group and remove its folders. A group cannot be removed while a killed
         process is still exiting, which on a loaded machine takes seconds, not the moment it took when idle:
-        retried (killing again) until `REMOVE_SECONDS` have passed, else the group outlives the pool."""
-        deadline = time.monotonic() + REMOVE_SECONDS
+        retried (killing again) until `seconds` have passed, else the group outlives the pool."""
+        deadline = time.monotonic() + seconds
         for d in reversed(self.dirs):
             while True:
                 self.kill_except(set())
@@ -109,7 +109,7 @@ class WorkerCgroup:
                     time.sleep(0.05)  # processes still exiting
 
 
-def remove_stale(alive: Callable[[int], bool]) -> int:
+def remove_stale(alive: Callable[[int], bool], seconds: float = REMOVE_SECONDS) -> int:
     """Remove the cgroups of pools whose process is gone (a pool killed before it could close): their
     leftover processes are killed first. Group names start with `p<pid>-`. Returns how many were removed."""
     removed = 0
@@ -122,6 +122,6 @@ def remove_stale(alive: Callable[[int], bool]) -> int:
                 continue
             stale = WorkerCgroup.__new__(WorkerCgroup)
             stale.dirs, stale.pids_dir, stale.memory_limited, stale.v2 = [d], d, False, False
-            stale.remove()
+            stale.remove(seconds)
             removed += not d.exists()
     return removed

@@ -222,15 +222,22 @@ class RunPlugin:
         signal.setitimer(signal.ITIMER_REAL, limit)
         if self.cov is not None and self.request.per_test_contexts:
             self.cov.switch_context(item.nodeid)
+        timed_out = False
         try:
             return (yield)
+        except SandboxTestTimeout:
+            # Failure mode: the timer fired between pytest's phases (making a report, logging), outside the
+            # test's own call, so no report says so; the test was still too slow, and the session goes on.
+            timed_out = True
+            return True
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             if self.cov is not None and self.request.per_test_contexts:
                 self.cov.switch_context("")
             if self.guard is not None:
                 self.guard.check(f"after {item.nodeid}")
-            outcome, reason = self.outcomes.get(item.nodeid, ("error", "no report"))
+            outcome, reason = self.outcomes.get(
+                item.nodeid, ("timeout", f"test exceeded {limit:g} s") if timed_out else ("error", "no report"))
             self.send({"t": "test", "test_id": item.nodeid, "outcome": outcome, "reason": reason,
                        "captured": self.captured.get(item.nodeid, 0), "raised": self.raised.get(item.nodeid)})
 
@@ -275,7 +282,9 @@ class RunPlugin:
                 outcome = "timeout"
             self.outcomes[report.nodeid] = (outcome, reason)
         elif report.when == "teardown" and report.failed and (previous is None or previous[0] == "passed"):
-            self.outcomes[report.nodeid] = ("error", "teardown: " + reason)
+            # The timer can fire in a slow teardown too: still the test's time, still a timeout.
+            timed_out = "SandboxTestTimeout" in reason or "SandboxTestTimeout" in str(report.longrepr or "")[-2000:]
+            self.outcomes[report.nodeid] = ("timeout" if timed_out else "error", "teardown: " + reason)
 
 
 def _load_into(module: Any, test_modules: dict[int, Any], source: str) -> None:
@@ -543,7 +552,7 @@ def run_child(request: RunRequest, config: WorkerConfig, nonce: str, fd: int) ->
         # tampering with the grading machinery is refused or noticed (validation.sandbox.integrity).
         guard = Guard(warm_snapshot(), lambda what: send({"t": "tamper", "what": what}),
                       [os.path.join(run_dir, name) for name in request.protected_files]
-                      + [os.path.join(run_dir, ".output")])
+                      + [os.path.join(run_dir, ".output")], config.native_code_dirs)
         guard.install_audit_hook()
         plugin = RunPlugin(send, request, cov, guard, MeasuringWindow(cov, tracer)
                            if cov is not None or tracer is not None else None)

@@ -206,7 +206,8 @@ class Guard:
     `Guard.check`, `Snapshot.changes` or this module's functions afterwards changes nothing here (and is
     itself a snapshot difference)."""
 
-    def __init__(self, snapshot: Snapshot, report: Callable[[str], None], protected_paths: Iterable[str]) -> None:
+    def __init__(self, snapshot: Snapshot, report: Callable[[str], None], protected_paths: Iterable[str],
+                 native_code_dirs: Iterable[str] = ()) -> None:
         import pytest
         import unittest
 
@@ -224,6 +225,14 @@ class Guard:
                                   for m in (unittest, _pytest, pluggy, sys.modules[__name__]))
         self.findings: list[str] = []
         self._reported: set[str] = set()
+        # Where ctypes may be used from (installed packages such as numpy), both as given and resolved; and
+        # the folders a ctypes call passes through on its way (ctypes itself, this module).
+        self.native_code_dirs = tuple({d.rstrip(os.sep) + os.sep for p in native_code_dirs
+                                       for d in (p, self.realpath(p))})
+        import ctypes
+
+        self.passing_through = tuple(self.realpath(os.path.dirname(m.__file__)) + os.sep
+                                     for m in (ctypes,)) + (self.realpath(__file__),)
         self._changes = Snapshot.changes
         self._extended = Snapshot.extended
         self._canaries = _canaries
@@ -248,6 +257,19 @@ class Guard:
 
     def install_audit_hook(self) -> None:
         sys.addaudithook(_make_hook(self))
+
+    def native_caller(self) -> bool:
+        """Whether the code that called into ctypes lies in an installed package allowed to (see
+        `native_code_dirs`): the first frame outside ctypes and this module decides."""
+        if not self.native_code_dirs:
+            return False
+        frame = sys._getframe(2)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if not name.startswith(self.passing_through) and name != self.passing_through[-1]:
+                return name.startswith(self.native_code_dirs)
+            frame = frame.f_back
+        return False
 
     def protected_path(self, path: Any) -> bool:
         if isinstance(path, int) or not isinstance(path, (str, bytes, os.PathLike)):
@@ -301,7 +323,7 @@ def _make_hook(guard: Guard) -> Callable[[str, tuple[Any, ...]], None]:
                 what = f"{event} over the harness's files"
         elif event == "object.__setattr__" and len(args) >= 2 and args[1] == "__code__" and protected_code(args[0]):
             what = f"replaced the code of {getattr(args[0], '__qualname__', args[0])!s:.80}"
-        elif event in refused:
+        elif event in refused and not (event.startswith("ctypes.") and guard.native_caller()):
             what = refused[event]
         if what is not None:
             flag(what)

@@ -34,6 +34,7 @@ print(json.dumps({
     "executable": sys.executable, "prefix": sys.prefix, "base_prefix": sys.base_prefix,
     "path": [p for p in sys.path if p],
     "site_packages": sites.pop() if len(sites) == 1 and None not in sites else None,
+    "installed": [p for p in sys.path if os.path.basename(p) in ("site-packages", "dist-packages")],
 }))
 """
 PROBE_SECONDS = 30.0
@@ -55,6 +56,7 @@ class Interpreter:
     stdlib_path: tuple[str, ...]  # its import path below base_prefix, site-packages left out
     site_packages: str | None  # where its own pytest and coverage live; None: it has not both
     configured: bool  # False: the project's own interpreter (the default)
+    installed: tuple[str, ...] = ()  # its site-packages folders: what a pool with `packages=True` may import
 
     @property
     def minor(self) -> tuple[int, int]:
@@ -77,11 +79,16 @@ def _stdlib(path: list[str], base_prefix: str) -> tuple[str, ...]:
     return tuple(p for p in path if p.startswith(base_prefix) and "site-packages" not in p)
 
 
+def _installed(path: list[str]) -> tuple[str, ...]:
+    return tuple(p for p in path if os.path.basename(p.rstrip("/")) in ("site-packages", "dist-packages"))
+
+
 def own_interpreter() -> Interpreter:
     """The interpreter of this process (started resolved: a venv's symlink would need the venv bound)."""
     return Interpreter(executable=os.path.realpath(sys.executable), version=tuple(sys.version_info[:3]),
                        implementation=sys.implementation.name, prefix=sys.base_prefix, base_prefix=sys.base_prefix,
-                       stdlib_path=_stdlib(sys.path[1:], sys.base_prefix), site_packages=None, configured=False)
+                       stdlib_path=_stdlib(sys.path[1:], sys.base_prefix), site_packages=None, configured=False,
+                       installed=_installed(sys.path))
 
 
 def probe(path: str | Path) -> Interpreter:
@@ -108,7 +115,8 @@ def probe(path: str | Path) -> Interpreter:
     return Interpreter(executable=facts["executable"] or executable, version=version,  # type: ignore[arg-type]
                        implementation=facts["implementation"], prefix=facts["prefix"],
                        base_prefix=facts["base_prefix"], stdlib_path=_stdlib(facts["path"], facts["base_prefix"]),
-                       site_packages=facts["site_packages"], configured=True)
+                       site_packages=facts["site_packages"], configured=True,
+                       installed=_installed(facts.get("installed") or []))
 
 
 def interpreter_for(path: str | Path | None) -> Interpreter:

@@ -135,6 +135,9 @@ class WorkerConfig:
     pid_namespace: bool = False  # the worker is its PID namespace's only process: sweep it after each run
     setuid: int | None = None  # the user a run switches to when there is no user namespace (else None)
     clock_offset_seconds: float | None = None  # shift Python's clock when libfaketime is not at hand
+    # Installed packages' folders (a pool with `packages`): their own code may load native libraries through
+    # ctypes (numpy does), which code in the run folder may not.
+    native_code_dirs: list[str] = field(default_factory=list)
 
     def to_message(self) -> dict[str, Any]:
         return asdict(self)

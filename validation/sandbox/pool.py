@@ -11,6 +11,7 @@ this machine is listed in `protections` (False) and copied into every GateReport
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import queue
@@ -29,7 +30,7 @@ from typing import Any
 from validation.sandbox.cgroups import WorkerCgroup, remove_stale
 from validation.sandbox.interpreter import Interpreter, interpreter_for
 from validation.sandbox.job import Limits, RunResult, SandboxJob, WorkerConfig
-from validation.sandbox.profiles import CLOCK_SHIFT_YEARS, PROFILES, Profile
+from validation.sandbox.profiles import PROFILES, Profile
 
 SANDBOX_ROOT = "/sandbox"  # where a worker's folder appears inside bubblewrap
 FAKETIME_LIBRARY_CANDIDATES = (
@@ -142,15 +143,15 @@ class _Worker:
         preload: dict[str, str] = {}
         if profile.clock_shift:
             if pool.faketime:
-                preload = {"LD_PRELOAD": pool.faketime, "FAKETIME": f"+{CLOCK_SHIFT_YEARS}y",
+                preload = {"LD_PRELOAD": pool.faketime, "FAKETIME": f"{profile.clock_shift:+d}y",
                            "FAKETIME_DONT_RESET": "1"}  # faking monotonic too: DONT_FAKE_MONOTONIC breaks sleep
             else:
-                clock_offset = CLOCK_SHIFT_YEARS * 365.25 * 86400
+                clock_offset = profile.clock_shift * 365.25 * 86400
         config = WorkerConfig(env={**env, **preload}, pid_namespace=pool.use_bwrap, setuid=self.fallback_setuid,
-                              clock_offset_seconds=clock_offset)
+                              clock_offset_seconds=clock_offset, native_code_dirs=list(pool.packages))
         boot = ("import sys, json; sys.path[:] = json.loads(sys.argv[2]); "
                 "from validation.sandbox.worker import main; main()")
-        path = [*pool.interpreter.stdlib_path, str(pool.site_dir)]
+        path = [*pool.interpreter.stdlib_path, str(pool.site_dir), *pool.packages]
         argv = [python, "-S", "-s", "-B", "-c", boot, json.dumps(config.to_message()), json.dumps(path)]
         if not pool.use_bwrap:
             return argv, {**env, **preload}
@@ -173,7 +174,7 @@ class _Worker:
                 cmd += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
         interpreter = pool.interpreter
         for ro in sorted({interpreter.base_prefix, interpreter.prefix, str(pool.venv_site), str(pool.validation_dir),
-                          str(pool.site_dir)}):
+                          str(pool.site_dir), *pool.packages}):
             cmd += ["--ro-bind", ro, ro]
         cmd += ["--bind", str(self.host_dir), SANDBOX_ROOT, "--chdir", SANDBOX_ROOT,
                 # bubblewrap builds "/" on a tmpfs; without this, writes to /etc/x or /home/x would succeed
@@ -292,14 +293,18 @@ class SandboxPool:
     `isolation`: "auto" uses bubblewrap when it runs here, "bwrap" requires it, "none" uses only rlimits,
     process groups and cgroups (for machines without user namespaces). `python`: the interpreter that runs
     the code (a path; None: this process's own), asked what it is once (`interpreter`, raises
-    InterpreterError when it cannot be asked).
+    InterpreterError when it cannot be asked). `packages`: the code may import what that interpreter has
+    installed (its site-packages folders, read-only), as evaluators running ClassEval's numpy and pandas
+    tasks need; off by default, where only the standard library, pytest and coverage can be imported, so
+    that a task can never come to depend on the machine that built it.
     """
 
     def __init__(self, jobs: int = 1, *, limits: Limits | None = None, isolation: str = "auto",
-                 cgroups: bool = True, python: str | Path | None = None) -> None:
+                 cgroups: bool = True, python: str | Path | None = None, packages: bool = False) -> None:
         self.jobs = max(1, int(jobs))
         self.limits = limits or Limits()
         self.interpreter: Interpreter = interpreter_for(python)
+        self.packages = tuple(p for p in self.interpreter.installed if os.path.isdir(p)) if packages else ()
         self.pool_id = f"p{os.getpid()}-{int(time.time() * 1000) % 10**8}"
         _remove_stale_leftovers()
         self.base_dir = Path(tempfile.mkdtemp(prefix=f"classeval-sandbox-{os.getpid()}-"))
@@ -370,7 +375,7 @@ class SandboxPool:
             "hostname_varied": self.use_bwrap,
             "clock_shift_libfaketime": self.faketime is not None,
             "clock_shift_python_only": self.faketime is None,
-            "third_party_imports_blocked": True,
+            "third_party_imports_blocked": not self.packages,
         }
 
     def __enter__(self) -> "SandboxPool":
@@ -478,3 +483,21 @@ def close_all_pools() -> int:
     for pool in pools:
         pool.close()
     return len(pools)
+
+
+EXIT_SWEEP_SECONDS = 60.0
+
+
+@atexit.register
+def remove_own_leftovers(seconds: float = EXIT_SWEEP_SECONDS) -> None:
+    """At exit: close what is still open and remove every cgroup and folder of this process's pools.
+
+    Failure modes this covers: a stopped build's thread opened a pool after the stop closed the others (it
+    is abandoned, not joined), and on a loaded machine a killed worker's processes took longer to exit than
+    a pool's close waited, so its cgroup outlived the pool. The process is ending: it can wait longer.
+    """
+    close_all_pools()
+    me = os.getpid()
+    remove_stale(lambda pid: pid != me and _pid_alive(pid), seconds)
+    for folder in Path(tempfile.gettempdir()).glob(f"classeval-sandbox-{me}-*"):
+        shutil.rmtree(folder, ignore_errors=True)

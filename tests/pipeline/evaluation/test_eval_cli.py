@@ -121,21 +121,26 @@ TALLY = {
 
 
 def test_a_foreign_file_is_read_task_by_task(artifacts, monkeypatch, capsys, tmp_path):
-    """ClassEval's own data has skeletons that do not parse: those tasks are named with the parser's
-    message and left out, the others are scored, and the command exits 1 only after its report."""
-    broken = {**TALLY, "task_id": "ClassEval_901", "skeleton": 'class TallyBook:\n    """Keeps a tally.\n'}
+    """ClassEval's own data has skeletons that do not parse the two ways its harness never notices (curly
+    quotes around a docstring, a docstring left open until the next method): those are mended and scored,
+    as ClassEval's harness runs them. A task that cannot be used is named with the reason and left out, the
+    others are scored, and the command exits 1 only after its report."""
+    curly = {**TALLY, "task_id": "ClassEval_903",
+             "skeleton": TALLY["skeleton"].replace('"""', "\u201c\u201d\u201c", 1)}
+    unclosed = {**TALLY, "task_id": "ClassEval_904", "skeleton": TALLY["skeleton"].rsplit('"""', 1)[0] + "\n"}
+    broken = {**TALLY, "task_id": "ClassEval_901", "skeleton": "class TallyBook:\n    def add(self, name:\n"}
     nameless = {**TALLY, "task_id": "ClassEval_902", "class_name": ""}
     path = tmp_path / "foreign.json"
-    path.write_text(json.dumps([broken, TALLY, nameless]))
+    path.write_text(json.dumps([broken, TALLY, nameless, curly, unclosed]))
     out_json = tmp_path / "summary.json"
     code, out, err = run_cli(monkeypatch, capsys, "eval", str(path), "--model", "reference", "--n", "1", "--k", "1",
                              "--json", str(out_json))
     assert code == 1, err
-    assert "task ClassEval_901 left out: skeleton does not parse: line 2: unterminated triple-quoted string" in err
+    assert "task ClassEval_901 left out: skeleton does not parse: line 2: " in err
     assert "task ClassEval_902 left out: " in err and "class_name" in err
     assert "2 task(s) could not be read and were left out" in err and "Traceback" not in err
     summary = json.loads(out_json.read_text())
-    assert summary["tasks"] == 1 and summary["strategies"]["baseline"]["class_pass_at_k"] == {"1": 1.0}
+    assert summary["tasks"] == 3 and summary["strategies"]["baseline"]["class_pass_at_k"] == {"1": 1.0}
     assert sorted(summary["left_out"]) == ["ClassEval_901", "ClassEval_902"]
 
 

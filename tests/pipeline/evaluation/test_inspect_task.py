@@ -138,15 +138,11 @@ def test_inspect_eval_finds_the_registered_task(release_folder, tmp_path):
     point; the mock model's default answer holds no code, a failure that is scored, not an error."""
     import importlib.util
 
-    inspect = Path(sys.executable).parent / "inspect"
-    # The mock's default answer has no usage, so Inspect counts its tokens with tiktoken's o200k_base: read
-    # from the encodings litellm ships (tiktoken would otherwise download it).
-    encodings = Path(importlib.util.find_spec("litellm").origin).parent / "litellm_core_utils" / "tokenizers"
-    done = subprocess.run([str(inspect), "eval", "classeval_pro", "-T", f"release={VERSION}", "-T", "jobs=1",
-                           "--model", "mockllm/model", "--log-dir", str(tmp_path / "logs"), "--log-format", "json",
-                           "--display", "none"],
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path,
-                          env=os.environ | {"NO_COLOR": "1", "TIKTOKEN_CACHE_DIR": str(encodings)})
+    # The mock's default answer has no usage, so Inspect counts its tokens with tiktoken's o200k_base, which
+    # tiktoken downloads unless its cache holds it: the task points the cache at the copy litellm ships, so
+    # this runs offline with no setting at all.
+    env = {k: v for k, v in os.environ.items() if k != "TIKTOKEN_CACHE_DIR"} | {"NO_COLOR": "1"}
+    done = _inspect_eval_command(tmp_path, env)
     assert done.returncode == 0, done.stderr[-2000:]
     [path] = (tmp_path / "logs").glob("*.json")
     log = json.loads(path.read_text())
@@ -155,3 +151,54 @@ def test_inspect_eval_finds_the_registered_task(release_folder, tmp_path):
     assert sample.get("error") is None
     assert sample["scores"]["sandbox_scorer"]["value"] == "I"
     assert sample["scores"]["sandbox_scorer"]["metadata"]["failure"] == "bad_answer"
+
+
+def _inspect_eval_command(tmp_path: Path, env: dict[str, str], logs: str = "logs") -> subprocess.CompletedProcess[str]:
+    inspect = Path(sys.executable).parent / "inspect"
+    return subprocess.run([str(inspect), "eval", "classeval_pro", "-T", f"release={VERSION}", "-T", "jobs=1",
+                           "--model", "mockllm/model", "--log-dir", str(tmp_path / logs), "--log-format", "json",
+                           "--display", "none"], capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
+
+
+@pytest.mark.slow
+def test_a_run_that_completes_no_sample_exits_non_zero(release_folder, tmp_path):
+    """Inspect's `inspect eval` itself ends with 0 whatever happened; a run of this task with no completed
+    sample (here: tiktoken's cache pointed at an empty folder, offline) ends with 1 and says why."""
+    empty = tmp_path / "no-encodings"
+    empty.mkdir()
+    done = _inspect_eval_command(tmp_path, os.environ | {"NO_COLOR": "1", "TIKTOKEN_CACHE_DIR": str(empty)})
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "classeval_pro: classeval_pro_2026.11.0: error, 0 sample(s) completed" in done.stderr
+
+
+@pytest.mark.slow
+def test_grading_runs_in_the_sandbox_inspect_was_given(release_folder, tmp_path):
+    """With `--sandbox local` (here: `sandbox="local"`), the tests run there, under the interpreter the task
+    is told; the outcome and the failure class are the same as in the project's sandbox."""
+    answers = iter([fenced(LEDGER), fenced(LEDGER.replace("return self.balances.get(name, 0)", "return 0"))])
+    model, _ = _mock(lambda text: next(answers))
+    log = _run(classeval_pro(release=VERSION, sandbox_python=sys.executable), model, tmp_path, epochs=2,
+               sandbox="local", max_samples=1)
+    scores = sorted((s.epoch, s.scores["sandbox_scorer"]) for s in log.samples)
+    right, wrong = scores[0][1], scores[1][1]
+    assert right.value == "C" and right.metadata["graded_in"] == "inspect sandbox", right.explanation
+    assert right.metadata["methods"] == {"deposit": True, "balance": True, "transfer": True}
+    assert wrong.value == "I" and wrong.metadata["failure"] == "logic" and wrong.metadata["graded_in"] == "inspect sandbox"
+    assert any(outcome == "failed" for outcome in wrong.metadata["tests"].values())
+
+
+def test_a_junit_report_reads_as_a_sandbox_run():
+    from pipeline.evaluation.inspect_grading import junit_run
+
+    report = """<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="3">
+    <testcase classname="test_ledger" name="test_deposit" time="0.001"/>
+    <testcase classname="test_ledger.TestTransfer" name="test_overdraft" time="0.001">
+      <failure message="AssertionError: assert 1 == 2">def test_overdraft():
+E       AssertionError: assert 1 == 2</failure></testcase>
+    <testcase classname="" name="test_other"><error message="collection failure">E   ModuleNotFoundError: No module named 'numpy'</error></testcase>
+    </testsuite></testsuites>"""
+    run = junit_run(report, "test_ledger.py")
+    assert run.outcomes() == {"test_ledger.py::test_deposit": "passed",
+                              "test_ledger.py::TestTransfer::test_overdraft": "failed"}
+    assert run.tests[1].reason == "AssertionError: assert 1 == 2"
+    assert [e.reason for e in run.collection_errors] == ["ModuleNotFoundError: No module named 'numpy'"]

@@ -103,7 +103,9 @@ def _test(reason, outcome="failed", exc=None, frames=()):
     (_test("KeyError: 'a'", exc="KeyError", frames=[("test_ledger.py", "test_x"), ("ledger.py", "balance")]), "runtime"),
     (_test("NotImplementedError", exc="NotImplementedError", frames=[("ledger.py", "balance")]), "missing"),
     (_test("SystemExit: 0", exc="SystemExit", frames=[("ledger.py", "balance")]), "tampering"),
-    (_test("ModuleNotFoundError: No module named 'numpy'", exc="ModuleNotFoundError"), "import"),
+    # A module the sandbox lacks is the environment's; the completion's own module missing is the code's.
+    (_test("ModuleNotFoundError: No module named 'numpy'", exc="ModuleNotFoundError"), "environment"),
+    (_test("ModuleNotFoundError: No module named 'ledger'", exc="ModuleNotFoundError"), "import"),
     (_test("MemoryError", exc="MemoryError", frames=[("ledger.py", "deposit")]), "resource"),
     (_test("test exceeded 1 s", outcome="timeout"), "timeout"),
     (_test("run process killed by SIGKILL", outcome="killed"), "resource"),
