@@ -282,8 +282,28 @@ def transform_counts(tasks: Sequence[Task]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def families_section(tasks: Sequence[Task]) -> str:
-    """Tasks per family (the seeds a task grew from: near-variants share one) and per transform."""
+def variants_sentence(funnel: Funnel, variant_limit: int | None) -> str:
+    """How the variants of a family were chosen, and how many this build left out (the release's funnel
+    step)."""
+    release = funnel.stages.get(Stage.RELEASE)
+    dropped = release.rejected.get(RejectReason.VARIANT_LIMIT, 0) if release is not None else 0
+    order = ("the variant adding the most features (`provenance.transforms`) not covered by those chosen before "
+             "it, then the higher mutation score of its tests, the `task_id` (a content hash) only to break a "
+             "last tie")
+    if variant_limit is None:
+        return (f"This release keeps every variant (no limit was configured). Variants are ranked within their "
+                f"family, one at a time: {order}. Column `variant_rank` is a task's place (1: its family's first "
+                f"choice); deduplication keeps the better-ranked of two near-duplicates.")
+    return (f"This release keeps at most {variant_limit} task(s) per family (`[release] max_variants_per_family`), "
+            f"counting those of earlier releases, chosen one at a time: {order}. Deduplication meets the tasks "
+            f"in the same order, so of two near-duplicates the better-ranked stays. {dropped} variant(s) of this "
+            f"build were left out (`variant_limit` in the funnel above; each rejection names the variants chosen "
+            f"ahead of it). Column `variant_rank` is a task's place (1: its family's first choice).")
+
+
+def families_section(tasks: Sequence[Task], funnel: Funnel | None = None, variant_limit: int | None = None) -> str:
+    """Tasks per family (the seeds a task grew from: near-variants share one), how variants were chosen,
+    and tasks per transform."""
     families = family_counts(tasks)
     if not families:
         return "This release holds no tasks."
@@ -293,8 +313,10 @@ def families_section(tasks: Sequence[Task]) -> str:
     return (f"{len(tasks)} tasks come from {len(families)} families (a family is the seed a task grew from, the "
             f"pair of seeds of a composed task, or a mined class's own origin; column `family`). {shared} "
             f"families hold more than one task (at most {largest}): such tasks are near-variants, for example "
-            f"one seed enhanced with different features. A sample without near-variants keeps one task per "
-            f"family ({len(families)} tasks; see How to load it).\n\n"
+            f"one seed enhanced with different features, and their results correlate. A sample without "
+            f"near-variants keeps each family's first choice ({len(families)} tasks; see How to load it); "
+            f"an evaluation of every task should count a family as one cluster.\n\n"
+            + variants_sentence(funnel or Funnel(run_id=""), variant_limit) + "\n\n"
             + _table(("transform", "tasks"), list(transform_counts(tasks).items()))
             + "\n\n<details><summary>Tasks per family</summary>\n\n"
             + _table(("family", "tasks"), rows) + "\n\n</details>")
@@ -320,14 +342,14 @@ def sources_sentence(tasks: Sequence[Task]) -> str:
 def render_card(*, version: str, splits: Mapping[str, Sequence[Task]], funnel: Funnel, diff: Mapping[str, Any],
                 licence: str, pretty_name: str, repo_hint: str, contamination: Mapping[str, Any],
                 dedup: Mapping[str, Any], judging: Agreement | None = None, interpreters: Sequence[str] = (),
-                hub_repo: str | None = None) -> str:
+                hub_repo: str | None = None, variant_limit: int | None = None) -> str:
     """The whole README.md of a release. `repo_hint` is what the loading example loads: the Hub repository
     when one is configured (`hub_repo`), else the release's local folder, relative to the checkout or the
     artifacts folder (`assemble.local_name`: never a path on the maintainer's machine)."""
     tasks = [t for v in splits.values() for t in v]
     return (_card_contents(version, splits, licence, pretty_name, tasks)
             + _card_building(tasks, funnel, diff, contamination, dedup)
-            + _card_quality(tasks, funnel, judging, interpreters)
+            + _card_quality(tasks, funnel, judging, interpreters, variant_limit)
             + _card_use(tasks, version, licence, pretty_name, repo_hint, hub_repo))
 
 
@@ -398,7 +420,7 @@ self-contained page that opens offline in any browser.
 
 
 def _card_quality(tasks: Sequence[Task], funnel: Funnel, judging: Agreement | None,
-                  interpreters: Sequence[str]) -> str:
+                  interpreters: Sequence[str], variant_limit: int | None = None) -> str:
     """What the tests and the judges say of the tasks, and what the tasks are made of."""
     return f"""## Quality of the tests
 
@@ -426,7 +448,7 @@ def _card_quality(tasks: Sequence[Task], funnel: Funnel, judging: Agreement | No
 
 ## Families and transforms
 
-{families_section(tasks)}
+{families_section(tasks, funnel, variant_limit)}
 
 """
 
@@ -437,12 +459,13 @@ def _card_use(tasks: Sequence[Task], version: str, licence: str, pretty_name: st
     return f"""## How to load it
 
 ```python
-from datasets import load_dataset
+from datasets import concatenate_datasets, load_dataset
 
-tasks = load_dataset("{repo_hint}", split="{version}")
+tasks = load_dataset("{repo_hint}", split="{version}")  # the tasks this release added
 recent = tasks.filter(lambda t: (t["source_date"] or "") > "2025-01-01")
-# one task per family (no near-variants): the lowest task_id of each family
-one_per_family = tasks.to_pandas().sort_values("task_id").drop_duplicates("family")
+# every split, one task per family (no near-variants): each family's first choice (see Families and transforms)
+everything = concatenate_datasets(list(load_dataset("{repo_hint}").values()))
+one_per_family = everything.filter(lambda t: t["variant_rank"] == 1)
 ```
 {"" if hub_repo else chr(10) + "The path is relative to the checkout that built the release (or to its artifacts folder, when that lies outside the checkout)." + chr(10)}
 `classeval.json` holds every task in ClassEval's format for ClassEval harnesses: there the test's

@@ -100,7 +100,10 @@ def test_first_release_writes_everything_and_reloads_exactly(tmp_path):
     folder = result.path
     assert sorted(p.name for p in folder.iterdir()) == ["README.md", "classeval.json", "data", "diff.json", "manifest.json",
                                                               "report.html"]
-    assert load_release(folder) == sorted([first, stack], key=lambda t: t.task_id)
+    # the two Counter variants are one family with the same features and no mutation score: the task id breaks
+    # the tie; each released task records its place in its family
+    assert load_release(folder) == [t.model_copy(update={"variant_rank": 1})
+                                    for t in sorted([first, stack], key=lambda t: t.task_id)]
     assert verify_release(folder) == []
 
     manifest = json.loads((folder / "manifest.json").read_text())
@@ -170,7 +173,8 @@ def test_second_release_adds_a_split_keeps_the_first_and_reports_the_diff(tmp_pa
     assert second.version == "2026.11.1"
     old_split = first.path / "data" / "2026.11.0.parquet"
     assert (second.path / "data" / "2026.11.0.parquet").read_bytes() == old_split.read_bytes()
-    assert load_release(second.path) == [counter, *sorted([ledger, stack], key=lambda t: t.task_id)]
+    assert load_release(second.path) == [t.model_copy(update={"variant_rank": 1})
+                                         for t in [counter, *sorted([ledger, stack], key=lambda t: t.task_id)]]
     assert verify_release(second.path) == [] and verify_release(first.path) == []
     assert sorted(second.diff["added"]) == sorted([ledger.task_id, stack.task_id])
     assert second.diff["removed"] == [] and second.diff["unchanged"] == 1

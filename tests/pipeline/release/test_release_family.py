@@ -93,7 +93,7 @@ def test_card_counts_tasks_per_family_and_per_transform():
 @pytest.mark.slow
 def test_one_per_family_across_releases_an_older_split_and_the_readme_filter(tmp_path):
     import pyarrow.parquet as pq
-    from datasets import load_dataset
+    from datasets import concatenate_datasets, load_dataset
 
     store = ArtifactStore(tmp_path / "artifacts")
     first = _variant("Alpha", TOTAL, family="S/a")
@@ -110,14 +110,17 @@ def test_one_per_family_across_releases_an_older_split_and_the_readme_filter(tmp
     # its code (the fixture's task has none): one schema for all.
     copied = second.path / split_file("2026.11.0")
     assert first.requires_python is None
-    first = first.model_copy(update={"requires_python": "3.8"})
+    first = first.model_copy(update={"requires_python": "3.8", "variant_rank": 1})
     assert set(pq.read_schema(copied).names) == set(task_features()) and read_split(copied) == [first]
     everything = load_release(second.path)
     assert [t.family for t in everything] == ["S/a"] + [t.family for t in sorted([later_same, other], key=lambda t: t.task_id)]
-    # The family's task of the earliest release stands for it.
-    assert load_release(second.path, one_per_family=True) == [first, other]
+    # The family's task of the earliest release is its first choice; the later variant is ranked after it.
+    assert [t.variant_rank for t in everything] == [1] + [2 if t is later_same else 1 for t in
+                                                          sorted([later_same, other], key=lambda t: t.task_id)]
+    assert load_release(second.path, one_per_family=True) == [first, other.model_copy(update={"variant_rank": 1})]
 
-    # The README's one-liner for `load_dataset` users gives one task per family of a split.
+    # The README's one-liner for `load_dataset` users gives one task per family of the whole release.
     tasks = load_dataset(str(second.path), cache_dir=str(tmp_path / "cache"))
-    one = tasks["2026.11.1"].to_pandas().sort_values("task_id").drop_duplicates("family")
+    one = concatenate_datasets(list(tasks.values())).filter(lambda t: t["variant_rank"] == 1)
     assert sorted(one["family"]) == ["S/a", "S/b"] and len(one) == 2
+    assert "concatenate_datasets(list(load_dataset(" in (second.path / "README.md").read_text()
