@@ -11,7 +11,7 @@ the run (stage `release`) with its evidence, and the full per-task reports are w
 A release folder holds every split so far (earlier splits copied byte for byte from the previous release,
 or re-encoded with the same tasks when written before a column existed; the new split with the tasks that
 survived), the export formats' files (`classeval.json`, and any format registered in `formats.py`),
-`diff.json`, `README.md`, `report.html` (figures) and `manifest.json` (written last, because it hashes
+`diff.json`, `README.md`, `tasks.md` (every task, one row each), `report.html` (figures) and `manifest.json` (written last, because it hashes
 the others). It is filled in a temporary folder and renamed into place by
 `ArtifactStore.new_release`, so no reader ever sees half a release, and an existing version is never
 overwritten. When nothing new survives, no release is made.
@@ -49,6 +49,7 @@ from pipeline.release.family import task_family
 from pipeline.release.formats import write_exports
 from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
 from pipeline.release.task_builder import task_requires_python
+from pipeline.release.task_list import TASKS_FILE, task_list
 from pipeline.release.variants import VariantChoice, choose_variants, features, preference_order
 from pipeline.release.versioning import next_version, sorted_versions
 from pipeline.report import collect_release, write_release_report
@@ -73,6 +74,12 @@ class ReleaseConfig(BaseModel):
         "(pipeline.release.variants); the others are rejected variant_limit. None: every variant.")
     licence: str = Field(default="mit", description="Hugging Face licence identifier of the release.")
     pretty_name: str = Field(default="ClassEval-Pro", description="Dataset name on the card.")
+    citation_title: str | None = Field(default=None, description="Title of the card's BibTeX entry; None = "
+                                       "'<pretty_name> <version>: class-level code-generation tasks'.")
+    citation_author: str | None = Field(default=None, description="Author of the card's BibTeX entry (a person "
+                                        "list or an organisation); None = 'The <pretty_name> maintainers'.")
+    citation_url: str | None = Field(default=None, description="Address of the card's BibTeX entry; None = the "
+                                     "Hub's page of repo_hint when set, else no address.")
     repo_hint: str | None = Field(default=None, description="Hub repository (ORG/NAME) the card's loading example "
                                   "names; None = the release's local folder.")
     release_date: date | None = Field(default=None, description="Date that picks the version; None = today (UTC).")
@@ -230,6 +237,7 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
         atomic_write_text(folder / "diff.json", json.dumps(diff, indent=2, sort_keys=True) + "\n")
         atomic_write_text(folder / "README.md", _card(store, config, version, splits, funnel, diff, benchmarks,
                                                       judging, interpreters))
+        atomic_write_text(folder / TASKS_FILE, task_list(version, splits, diff))
         write_release_report(folder, collect_release(store, run_id, version, splits, funnel))
         counts = {"received": len(tasks), "released": len(new_tasks),
                   "rejected": {r.value: n for r, n in sorted(per_reason.items(), key=lambda kv: kv[0].value)},
@@ -348,7 +356,8 @@ def _card(store: ArtifactStore, config: ReleaseConfig, version: str, splits: dic
         pretty_name=config.pretty_name, repo_hint=config.repo_hint or local_name(store.release_dir(version), store.root),
         hub_repo=config.repo_hint, contamination=contamination,
         dedup={"threshold": config.near_duplicate_threshold}, judging=judging, interpreters=interpreters,
-        variant_limit=config.max_variants_per_family)
+        variant_limit=config.max_variants_per_family,
+        citation={"title": config.citation_title, "author": config.citation_author, "url": config.citation_url})
 
 
 def _write_manifest(folder: Path, config: ReleaseConfig, version: str, splits: dict[str, list[Task]],

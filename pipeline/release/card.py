@@ -7,6 +7,7 @@ The statistics are computed here from the released tasks and the build's funnel,
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -27,9 +28,12 @@ from pipeline.release.card_guide import (
 )
 from pipeline.release.dataset_io import split_file
 from pipeline.release.diff import diff_rows
+from pipeline.release.faithful_kinds import release_kinds, what_it_changes
 from pipeline.release.family import family_counts
+from pipeline.release.task_list import TASKS_FILE
 
 SOURCE_STAGES = CANDIDATE_STAGES
+TEST_DEF = re.compile(r"^\s*(?:async\s+)?def test", re.MULTILINE)
 DISTRIBUTIONS = (("line_coverage", "Line coverage of the reference by its tests"),
                  ("interaction_edge_coverage", "Share of static interaction edges the tests exercise"),
                  ("mutation_score", "Mutation score of the tests"))
@@ -76,14 +80,6 @@ def funnel_section(funnel: Funnel) -> str:
     return text
 
 
-FAITHFUL_KINDS = (("message", "exception messages reworded"), ("float_ulp", "computed floats moved by one ulp"),
-                  ("guard_order", "independent guard checks reordered"),
-                  ("internal_route", "internal calls routed around a call recorder"),
-                  ("unordered", "unordered results in another order"),
-                  ("text_format", "unstated words of a returned text reworded"),
-                  ("state_after_error", "the change made before a failed argument check raises"))
-
-
 def faithful_section(tasks: Sequence[Task], funnel: Funnel) -> str:
     """How the release was checked against tests that fail correct implementations (validation/faithful/)."""
     checked = [t for t in tasks if t.metrics.get("faithful_variants") is not None]
@@ -94,8 +90,8 @@ def faithful_section(tasks: Sequence[Task], funnel: Funnel) -> str:
     if not checked:
         return "Faithful variants were not run for the tasks of this release."
     failing = sum(1 for t in checked if (t.metrics.get("faithful_variants") or 0) > 0)
-    rows = [(kind, what, sum(1 for t in checked if t.metrics.get(f"faithful_{kind}") is not None),
-             int(sum(t.metrics.get(f"faithful_{kind}") or 0 for t in checked))) for kind, what in FAITHFUL_KINDS]
+    rows = [(f"`{kind}`", what_it_changes(kind), sum(1 for t in checked if t.metrics.get(f"faithful_{kind}") is not None),
+             int(sum(t.metrics.get(f"faithful_{kind}") or 0 for t in checked))) for kind in release_kinds(tasks)]
     return (f"A faithful variant is the reference changed only where the skeleton is silent; a correct solution "
             f"may differ from the reference there, so every test must pass it. {len(checked)} of {len(tasks)} tasks "
             f"were checked against the variants of their class, and {failing} of them fail one. In this build the "
@@ -147,22 +143,36 @@ def _kappa(value: float | None) -> str:
 
 
 def agreement_table(figures) -> str:
-    """Per-judge decisions and rejection shares (both layers), Cohen's kappa per pair and Fleiss' kappa
-    (within the compared layer, abstentions left out), failed criteria."""
+    """Per-judge decisions and rejection shares (both layers); then agreement within the compared layer,
+    abstentions left out: for the model panel Cohen's kappa per pair and Fleiss' kappa; for the deterministic
+    checks percent agreement only (checks that give the same answer every time and accept nearly everything
+    agree by construction, and a kappa of them, near zero or undefined, says nothing); failed criteria."""
     layers = figures.layers or {"": figures.judges}
     rows = [(layer or "-", j, *(figures.decisions[j].get(d, 0) for d in ("accept", "reject", "abstain")),
              f"{figures.rejected_share.get(j, 0):.0%}") for layer, judges in layers.items() for j in judges]
     text = _table(("layer", "judge", "accept", "reject", "abstain", "rejected share"), rows)
     within = f" within the {figures.compared}" if figures.compared else ""
-    if figures.pairwise:
-        text += (f"\n\nPairwise agreement{within} (Cohen's kappa over the candidates both decided, abstentions "
-                 "left out; observed = share decided alike):\n\n")
-        text += _table(("judge", "judge", "candidates", "observed", "Cohen's kappa"),
-                       [(p.judge_a, p.judge_b, p.items, "-" if p.observed is None else f"{p.observed:.2f}",
-                         _kappa(p.kappa)) for p in figures.pairwise])
-    text += (f"\n\nFleiss' kappa{within} over the {figures.rated_items} candidates every one of its judges decided: "
-             + (f"{figures.fleiss_kappa:.3f}." if figures.fleiss_kappa is not None
-                else "undefined (every rating was the same decision, or fewer than two judges rated)."))
+    if figures.compared != "models":
+        if figures.pairwise:
+            decided = [p for p in figures.pairwise if p.observed is not None]
+            text += (f"\n\nPercent agreement{within} (the share of the candidates both checks decided on which "
+                     "they decided alike, abstentions left out; no kappa: deterministic checks are not raters "
+                     "whose chance agreement a kappa corrects for):\n\n")
+            text += _table(("judge", "judge", "candidates", "agreement"),
+                           [(p.judge_a, p.judge_b, p.items, "-" if p.observed is None else f"{p.observed:.1%}")
+                            for p in figures.pairwise])
+            if decided:
+                text += f"\n\nMean percent agreement over the pairs: {statistics.fmean(p.observed for p in decided):.1%}."
+    else:
+        if figures.pairwise:
+            text += (f"\n\nPairwise agreement{within} (Cohen's kappa over the candidates both decided, "
+                     "abstentions left out; observed = share decided alike):\n\n")
+            text += _table(("judge", "judge", "candidates", "observed", "Cohen's kappa"),
+                           [(p.judge_a, p.judge_b, p.items, "-" if p.observed is None else f"{p.observed:.2f}",
+                             _kappa(p.kappa)) for p in figures.pairwise])
+        text += (f"\n\nFleiss' kappa{within} over the {figures.rated_items} candidates every one of its judges "
+                 "decided: " + (f"{figures.fleiss_kappa:.3f}." if figures.fleiss_kappa is not None
+                                else "undefined (every rating was the same decision, or fewer than two judges rated)."))
     if figures.failed_criteria:
         text += "\n\nMost frequent failed criteria:\n\n" + _table(
             ("criterion", "failed", "by judge"),
@@ -240,17 +250,39 @@ def counts_section(tasks: Sequence[Task]) -> str:
 
 
 def changes_section(diff: Mapping[str, Any], tasks: Sequence[Task]) -> str:
-    """The diff's counts, and the tasks this release added or changed, one row each."""
-    head = (f"Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, removed "
-            f"{len(diff.get('removed', []))} (details in `diff.json`; `classeval-pro release diff` prints them).")
-    rows = diff_rows(diff, tasks)
-    if not rows:
-        return head
-    return (head + "\n\n<details><summary>Tasks added or changed</summary>\n\n"
-            + _table(("change", "task_id", "class", "origin", "source date", "source"),
-                     [(r["change"], f"`{r['task_id']}`", r["class_name"], r["origin"], r["source_date"] or "undated",
-                       f"`{r['source']}`".replace("|", "\\|")) for r in rows])  # a | would end the cell
-            + "\n\n</details>")
+    """The diff's counts; the tasks themselves, one row each, are in `tasks.md` beside the card."""
+    diff_rows(diff, tasks)  # a task the diff names must be in the release: raises InputError otherwise
+    return (f"Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, removed "
+            f"{len(diff.get('removed', []))} (details in `diff.json`; `classeval-pro release diff` prints them). "
+            f"Every task of the release, one row each (class, origin, family, source date, source, what this "
+            f"release did to it), is listed in [`{TASKS_FILE}`]({TASKS_FILE}).")
+
+
+def size_rows(tasks: Sequence[Task]) -> list[tuple[str, ...]]:
+    """Per origin and per domain (a composed task counts under both its domains): tasks, methods (in
+    `methods_info`), lines of the reference module (not blank) and tests (test functions and methods), each
+    as a total and a mean per task."""
+    def figures(group: Sequence[Task]) -> tuple[str, ...]:
+        methods = sum(len(t.methods_info) for t in group)
+        lines = sum(sum(1 for line in t.module_source().splitlines() if line.strip()) for t in group)
+        tests = sum(len(TEST_DEF.findall(t.test)) for t in group)
+        n = len(group)
+        return (str(n), *(f"{total} ({total / n:.1f})" for total in (methods, lines, tests)))
+
+    rows = [("all", "", *figures(tasks))] if tasks else []
+    for origin in sorted({t.origin.value for t in tasks}):
+        rows.append(("origin", origin, *figures([t for t in tasks if t.origin.value == origin])))
+    for domain in sorted({d for t in tasks for d in t.domains}):
+        rows.append(("domain", domain, *figures([t for t in tasks if domain in t.domains])))
+    return rows
+
+
+def size_section(tasks: Sequence[Task]) -> str:
+    if not tasks:
+        return "This release holds no tasks."
+    return ("How big the tasks are, per origin and per domain (a composed task counts under both its domains): "
+            "totals, with the mean per task in parentheses.\n\n"
+            + _table(("by", "group", "tasks", "methods", "reference lines", "tests"), size_rows(tasks)))
 
 
 def interpreter_label(record: Mapping[str, str]) -> str:
@@ -318,8 +350,8 @@ def families_section(tasks: Sequence[Task], funnel: Funnel | None = None, varian
             f"an evaluation of every task should count a family as one cluster.\n\n"
             + variants_sentence(funnel or Funnel(run_id=""), variant_limit) + "\n\n"
             + _table(("transform", "tasks"), list(transform_counts(tasks).items()))
-            + "\n\n<details><summary>Tasks per family</summary>\n\n"
-            + _table(("family", "tasks"), rows) + "\n\n</details>")
+            + f"\n\nThe largest families: " + ", ".join(f"`{f}` {n}" for f, n in rows[:5])
+            + f"; every family and its tasks are listed in [`{TASKS_FILE}`]({TASKS_FILE}).")
 
 
 SOURCES = {
@@ -342,7 +374,8 @@ def sources_sentence(tasks: Sequence[Task]) -> str:
 def render_card(*, version: str, splits: Mapping[str, Sequence[Task]], funnel: Funnel, diff: Mapping[str, Any],
                 licence: str, pretty_name: str, repo_hint: str, contamination: Mapping[str, Any],
                 dedup: Mapping[str, Any], judging: Agreement | None = None, interpreters: Sequence[str] = (),
-                hub_repo: str | None = None, variant_limit: int | None = None) -> str:
+                hub_repo: str | None = None, variant_limit: int | None = None,
+                citation: Mapping[str, str | None] | None = None) -> str:
     """The whole README.md of a release. `repo_hint` is what the loading example loads: the Hub repository
     when one is configured (`hub_repo`), else the release's local folder, relative to the checkout or the
     artifacts folder (`assemble.local_name`: never a path on the maintainer's machine)."""
@@ -350,7 +383,7 @@ def render_card(*, version: str, splits: Mapping[str, Sequence[Task]], funnel: F
     return (_card_contents(version, splits, licence, pretty_name, tasks)
             + _card_building(tasks, funnel, diff, contamination, dedup)
             + _card_quality(tasks, funnel, judging, interpreters, variant_limit)
-            + _card_use(tasks, version, licence, pretty_name, repo_hint, hub_repo))
+            + _card_use(tasks, version, licence, pretty_name, repo_hint, hub_repo, citation or {}))
 
 
 def _card_contents(version: str, splits: Mapping[str, Sequence[Task]], licence: str, pretty_name: str,
@@ -442,6 +475,10 @@ def _card_quality(tasks: Sequence[Task], funnel: Funnel, judging: Agreement | No
 
 {counts_section(tasks)}
 
+### Size
+
+{size_section(tasks)}
+
 ## Python
 
 {python_section(tasks, interpreters)}
@@ -454,7 +491,7 @@ def _card_quality(tasks: Sequence[Task], funnel: Funnel, judging: Agreement | No
 
 
 def _card_use(tasks: Sequence[Task], version: str, licence: str, pretty_name: str, repo_hint: str,
-              hub_repo: str | None) -> str:
+              hub_repo: str | None, citation: Mapping[str, str | None]) -> str:
     """How to load and cite the release, its limitations and its licence."""
     return f"""## How to load it
 
@@ -468,9 +505,13 @@ everything = concatenate_datasets(list(load_dataset("{repo_hint}").values()))
 one_per_family = everything.filter(lambda t: t["variant_rank"] == 1)
 ```
 {"" if hub_repo else chr(10) + "The path is relative to the checkout that built the release (or to its artifacts folder, when that lies outside the checkout)." + chr(10)}
-`classeval.json` holds every task in ClassEval's format for ClassEval harnesses: there the test's
-`from <module> import ...` line is removed, because such a harness pastes solution and test into one file.
-`manifest.json` lists the sha256 of every file and every task (checked by `classeval-pro release verify {version}`). Columns `generator.parameters` and `verdicts[].judge.parameters` hold JSON text.
+`classeval.json` holds every task in ClassEval's format, for ClassEval's own harness: the test's
+`from <module> import ...` line is removed (the harness pastes solution and test into one file), the
+statements above the class (constants, helpers) are also listed in `import_statement` (the harness keeps only
+import lines above the class of an answer, then puts `import_statement` in front), and no three backticks
+stand together in `solution_code` or `skeleton` (a fenced answer is cut at the first three), so every task's
+reference passes the harness, plain or fenced.
+`manifest.json` lists the sha256 of every file and every task (checked by `classeval-pro release verify {version}`).
 
 ## Limitations
 
@@ -478,7 +519,7 @@ one_per_family = everything.filter(lambda t: t["variant_rank"] == 1)
 
 ## Citation
 
-{citation_section(pretty_name, version, hub_repo)}
+{citation_section(pretty_name, version, hub_repo, **citation)}
 
 ## Licence
 

@@ -16,6 +16,7 @@ from pipeline.release.card import families_section, transform_counts
 from pipeline.release.dataset_io import load_release, read_split, split_file, task_features
 from pipeline.release.family import family_counts, family_of, one_per_family, task_family
 from pipeline.release.manifest import verify_release
+from pipeline.release.task_list import task_list
 
 CONFIG = ReleaseConfig(release_date=date(2026, 11, 5), near_duplicate_threshold=0.99)
 FUNNEL = Funnel(run_id="run-1", stages={"enhance": StageCount(received=3, accepted=3)})
@@ -84,10 +85,13 @@ def test_card_counts_tasks_per_family_and_per_transform():
     assert transform_counts(tasks) == {"bridge": 1, "compose": 1, "history_undo": 2, "method_statistics": 1, "none": 1}
     text = families_section(tasks)
     assert "4 tasks come from 3 families" in text and "1 families hold more than one task (at most 2)" in text
-    assert "| S/a | 2 |" in text and "| S/a+T/c | 1 |" in text and "| o/r:m.py::Delta | 1 |" in text
     assert "| history_undo | 2 |" in text and "| none | 1 |" in text
-    # The most populous family is listed first.
-    assert text.index("| S/a | 2 |") < text.index("| S/a+T/c | 1 |")
+    # the card names the largest families first; the list of every family and task is in tasks.md
+    assert "The largest families: `S/a` 2, `S/a+T/c` 1, `o/r:m.py::Delta` 1;" in text and "(tasks.md)" in text
+    listed = task_list("2026.11.0", {"2026.11.0": tasks}, {"added": [t.task_id for t in tasks]})
+    assert "| `S/a` | 2 |" in listed and "| `S/a+T/c` | 1 |" in listed and "| `o/r:m.py::Delta` | 1 |" in listed
+    assert listed.index("| `S/a` | 2 |") < listed.index("| `S/a+T/c` | 1 |")
+    assert all(f"| `{t.task_id}` | {t.class_name} |" in listed for t in tasks) and listed.count("| added |") == 4
 
 
 @pytest.mark.slow
