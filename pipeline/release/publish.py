@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from core.errors import InputError
@@ -28,6 +29,9 @@ from core.store import ArtifactStore
 from pipeline.release.manifest import verify_release
 from pipeline.release.naming import resolve_release
 from pipeline.release.versioning import parse_version, sorted_versions
+
+if TYPE_CHECKING:  # imported when publishing: huggingface_hub is slow to import
+    from huggingface_hub import HfApi
 
 
 @dataclass(frozen=True)
@@ -113,7 +117,7 @@ def unreachable(exc: BaseException) -> bool:
     return bool(names & {"TransportError", "ConnectionError", "Timeout", "TimeoutException"}) or isinstance(exc, OSError)
 
 
-def _push(api, repo: str, version: str, folder: Path, *, token: str, create: bool) -> PublishResult:
+def _push(api: HfApi, repo: str, version: str, folder: Path, *, token: str, create: bool) -> PublishResult:
     """The requests of one publish (see `publish`), online; errors the Hub answers with are InputErrors."""
     from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
 

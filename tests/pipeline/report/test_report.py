@@ -112,3 +112,14 @@ def test_a_release_page_shows_the_agreement_over_every_candidate_its_run_judged(
     assert page.sources["composed"]["released"] == 0  # the judges' rejection is subtracted
     (Path(store.runs) / RUN / AGREEMENT_FILE).unlink()
     assert collect_release(store, RUN, "2026.12.0", {"2026.12.0": [task]}, Funnel(run_id=RUN)).agreement.judged == 1
+
+
+def test_before_the_release_ran_the_domains_are_the_gate_passes_and_say_so(tmp_path):
+    store = ArtifactStore(tmp_path)
+    write_run(store)
+    for folder in ("rejections", "release"):  # as a run stopped before its release stage
+        for path in (tmp_path / "runs" / RUN / folder).glob("*.json"):
+            if '"release"' in path.read_text():
+                path.unlink()
+    data = collect_run(store, RUN)
+    assert data.domains == {"passed the gate (not released yet)": {"Game_Sim": 1, "Math_Stats": 2, "Text_NLP": 1}}
