@@ -22,6 +22,11 @@ from validation.sandbox import SandboxPool
 from validation.sandbox.interpreter import Interpreter, InterpreterError, interpreter_for
 
 
+# Release settings added after run ids were first recorded: at their defaults they are left out of a run's
+# identity, so the runs of earlier builds keep their ids.
+RELEASE_SETTINGS_ADDED = ("max_variants_per_family", "citation_title", "citation_author", "citation_url")
+
+
 class BuildConfig(BaseModel):
     """Settings of one build. Unknown keys are refused so that a misspelt setting is not silently ignored."""
 
@@ -78,6 +83,10 @@ class BuildConfig(BaseModel):
         for name in ("as_seeds", "derive_docstrings"):  # at their defaults they keep the run ids of builds
             if getattr(self.mine, name):                 # made before the settings existed
                 del settings["mine"][name]
+        defaults = ReleaseConfig()
+        for name in RELEASE_SETTINGS_ADDED:  # likewise the release's settings added since
+            if getattr(self.release, name) == getattr(defaults, name):
+                del settings["release"][name]
         if self.models.uses_models:  # offline builds keep their run ids; the budget never changes a run's id
             settings["models"] = self.models.run_identity()
         return settings
