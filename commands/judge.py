@@ -75,8 +75,13 @@ def agreement_lines(figures: Agreement) -> list[str]:
         return "undefined" if value is None else f"{value:.3f}"
 
     within = f" (within the {figures.compared}, abstentions left out)" if figures.compared else ""
-    lines = [f"judges: {figures.judged} judged; Fleiss' kappa{within} {kappa(figures.fleiss_kappa)}; Cohen's kappa "
-             + (", ".join(f"{p.judge_a}/{p.judge_b} {kappa(p.kappa)}" for p in figures.pairwise) or "none")]
+    if figures.compared == "models":
+        lines = [f"judges: {figures.judged} judged; Fleiss' kappa{within} {kappa(figures.fleiss_kappa)}; Cohen's "
+                 "kappa " + (", ".join(f"{p.judge_a}/{p.judge_b} {kappa(p.kappa)}" for p in figures.pairwise) or "none")]
+    else:  # deterministic checks agree by design: a kappa of them says nothing, their agreement does
+        lines = [f"judges: {figures.judged} judged; percent agreement{within} "
+                 + (", ".join(f"{p.judge_a}/{p.judge_b} {'-' if p.observed is None else f'{p.observed:.1%}'}"
+                              for p in figures.pairwise) or "none")]
     for layer, judges in (figures.layers or {"": figures.judges}).items():
         lines.append(f"  rejected share{f' ({layer})' if layer else ''}: "
                      + ", ".join(f"{j} {figures.rejected_share.get(j, 0):.0%}" for j in judges))
@@ -180,7 +185,7 @@ def judge_command(
         console.print(f"wrote {json_out}")
     abstentions = abstention_lines(decisions)
     if abstentions:
-        console.print("abstentions (left out of the kappas):", highlight=False)
+        console.print("abstentions (left out of the agreement figures):", highlight=False)
         for line in abstentions:
             console.print(escape(line), highlight=False, soft_wrap=True)
     outcomes = Counter(d.outcome.value for d in decisions)

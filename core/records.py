@@ -95,6 +95,9 @@ class RejectReason(str, Enum):
     DUPLICATE = "duplicate"  # same normalised syntax tree as another task
     NEAR_DUPLICATE = "near_duplicate"  # MinHash Jaccard above the threshold
     CONTAMINATED = "contaminated"  # overlaps a public benchmark above the threshold
+    # its family already holds the release's number of variants, each chosen ahead of it for the features it
+    # adds or its mutation score (pipeline.release.variants)
+    VARIANT_LIMIT = "variant_limit"
     # Mining (stage 3): why a class found in a repository did not become a candidate.
     LICENCE_NOT_ALLOWED = "licence_not_allowed"  # no licence file, an unknown one, or one off the allow-list
     NOT_A_TASK_CLASS = "not_a_task_class"  # a test, enum, exception, protocol, abstract interface or data holder
@@ -421,6 +424,11 @@ class Task(Record):
         default="", description="The seeds it grew from, so near-variants can be told apart: an enhanced task's seed "
         "id, a composed task's two seed ids joined by '+' (sorted), a mined task's repository:path::class "
         "(pipeline.release.family; empty only in tasks written before the field existed)."
+    )
+    variant_rank: int = Field(
+        default=0, ge=0, description="Its place in its family's order of preference, counted over the whole "
+        "release: 1 is the family's first choice (distinct features, then the higher mutation score; "
+        "pipeline.release.variants); 0 only in tasks written before the field existed."
     )
 
     def module_source(self) -> str:

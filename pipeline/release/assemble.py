@@ -1,14 +1,17 @@
-"""`release`: decontaminate, deduplicate, and write the next immutable, versioned release.
+"""`release`: decontaminate, deduplicate, keep the chosen variants of each family, and write the next
+immutable, versioned release.
 
 Order matters: contaminated tasks are dropped before deduplication, so that a contaminated task can never
-be the "first" copy that shadows a clean near-duplicate. Every dropped task becomes a `Rejection` record in
+be the "first" copy that shadows a clean near-duplicate; deduplication meets the tasks in the order of
+preference of their families' variants (`variants.py`), so the preferred of two near-duplicates stays; the
+variant limit then keeps the head of each family's order among the survivors. Every dropped task becomes a `Rejection` record in
 the run (stage `release`) with its evidence, and the full per-task reports are written beside them
 (`release_decontamination.json`, `release_dedup.json`): rejection is data, not a log line.
 
 A release folder holds every split so far (earlier splits copied byte for byte from the previous release,
 or re-encoded with the same tasks when written before a column existed; the new split with the tasks that
 survived), the export formats' files (`classeval.json`, and any format registered in `formats.py`),
-`diff.json`, `README.md`, `report.html` (figures) and `manifest.json` (written last, because it hashes
+`diff.json`, `README.md`, `tasks.md` (every task, one row each), `report.html` (figures) and `manifest.json` (written last, because it hashes
 the others). It is filled in a temporary folder and renamed into place by
 `ArtifactStore.new_release`, so no reader ever sees half a release, and an existing version is never
 overwritten. When nothing new survives, no release is made.
@@ -46,6 +49,8 @@ from pipeline.release.family import task_family
 from pipeline.release.formats import write_exports
 from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
 from pipeline.release.task_builder import task_requires_python
+from pipeline.release.task_list import TASKS_FILE, task_list
+from pipeline.release.variants import VariantChoice, choose_variants, features, preference_order
 from pipeline.release.versioning import next_version, sorted_versions
 from pipeline.report import collect_release, write_release_report
 
@@ -63,8 +68,18 @@ class ReleaseConfig(BaseModel):
     ngram_size: int = Field(default=10, ge=1, description="Tokens per n-gram for decontamination.")
     contamination_threshold: float = Field(default=0.5, gt=0, le=1,
                                            description="Share of a field's n-grams found in one benchmark entry that rejects.")
+    max_variants_per_family: int | None = Field(
+        default=2, ge=1, description="Tasks a release keeps per family (the seeds a task grew from), counting "
+        "earlier releases' ones, chosen for distinct features, then the higher mutation score "
+        "(pipeline.release.variants); the others are rejected variant_limit. None: every variant.")
     licence: str = Field(default="mit", description="Hugging Face licence identifier of the release.")
     pretty_name: str = Field(default="ClassEval-Pro", description="Dataset name on the card.")
+    citation_title: str | None = Field(default=None, description="Title of the card's BibTeX entry; None = "
+                                       "'<pretty_name> <version>: class-level code-generation tasks'.")
+    citation_author: str | None = Field(default=None, description="Author of the card's BibTeX entry (a person "
+                                        "list or an organisation); None = 'The <pretty_name> maintainers'.")
+    citation_url: str | None = Field(default=None, description="Address of the card's BibTeX entry; None = the "
+                                     "Hub's page of repo_hint when set, else no address.")
     repo_hint: str | None = Field(default=None, description="Hub repository (ORG/NAME) the card's loading example "
                                   "names; None = the release's local folder.")
     release_date: date | None = Field(default=None, description="Date that picks the version; None = today (UTC).")
@@ -118,7 +133,8 @@ class PendingRelease(Record):
     released: list[str] = Field(description="Task ids of the release's own split.")
     message: str = Field(description="The release stage's one-line summary.")
     funnel: Funnel = Field(description="The funnel with the release stage counted.")
-    rejections: list[Rejection] = Field(description="What the release stage rejected (decontamination, dedup).")
+    rejections: list[Rejection] = Field(description="What the release stage rejected (decontamination, dedup, "
+                                        "the variant limit).")
     diff: dict[str, Any] = Field(description="The release's diff against the previous one (`diff.json`).")
 
 
@@ -192,19 +208,23 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
     clean, rejections = _contamination_rejections(tasks, reports, decontam)
     dedup = DedupSettings(threshold=config.near_duplicate_threshold, shingle_size=config.shingle_size,
                           num_perm=config.num_perm)
+    released_before = [t for _, t in earlier]
     with timed("release", "deduplicate"):
-        outcome = deduplicate(clean, earlier, dedup)
+        # in the order of preference: of two near-duplicates the preferred variant stays
+        outcome = deduplicate(preference_order(clean, released_before), earlier, dedup)
     rejections += _duplicate_rejections(tasks, outcome.findings)
+    choice = choose_variants(outcome.kept, released_before, config.max_variants_per_family)
+    rejections += _variant_rejections(choice, config.max_variants_per_family)
     _record_checks(store, run_id, rejections, benchmarks, existing, (decontam, reports), (dedup, outcome.findings))
 
     per_reason = Counter(r.reason for r in rejections)
-    funnel = funnel.with_stage(STAGE, StageCount(received=len(tasks), accepted=len(outcome.kept), rejected=dict(per_reason)))
-    if not outcome.kept:
+    funnel = funnel.with_stage(STAGE, StageCount(received=len(tasks), accepted=len(choice.kept), rejected=dict(per_reason)))
+    if not choice.kept:
         return ReleaseResult(None, None, [], rejections, funnel, _nothing_new(tasks, per_reason, funnel))
 
     version = next_version(existing, config.release_date or datetime.now(timezone.utc).date())
     previous = existing[-1] if existing else None
-    new_tasks = sorted(outcome.kept, key=lambda t: t.task_id)
+    new_tasks = sorted(choice.kept, key=lambda t: t.task_id)
     with store.new_release(version) as folder:
         splits = _carried_splits(store, previous, folder)
         previous_tasks = [t for ts in splits.values() for t in ts]
@@ -217,6 +237,7 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
         atomic_write_text(folder / "diff.json", json.dumps(diff, indent=2, sort_keys=True) + "\n")
         atomic_write_text(folder / "README.md", _card(store, config, version, splits, funnel, diff, benchmarks,
                                                       judging, interpreters))
+        atomic_write_text(folder / TASKS_FILE, task_list(version, splits, diff))
         write_release_report(folder, collect_release(store, run_id, version, splits, funnel))
         counts = {"received": len(tasks), "released": len(new_tasks),
                   "rejected": {r.value: n for r, n in sorted(per_reason.items(), key=lambda kv: kv[0].value)},
@@ -266,6 +287,27 @@ def _duplicate_rejections(tasks: Sequence[Task], findings: Sequence[DedupFinding
     return rejections
 
 
+def _variant_rejections(choice: VariantChoice, limit: int | None) -> list[Rejection]:
+    """A rejection per variant left out, naming its family and the variants chosen ahead of it, with the
+    figures they were chosen by."""
+    def described(task: Task) -> dict[str, Any]:
+        return {"task_id": task.task_id, "features": sorted(features(task)),
+                "mutation_score": task.metrics.get("mutation_score")}
+
+    rejections: list[Rejection] = []
+    for task, ahead in choice.dropped:
+        new = sorted(features(task) - set().union(*(features(t) for t in ahead)))
+        rejections.append(_rejection(
+            task, RejectReason.VARIANT_LIMIT,
+            f"family {task_family(task)} already holds {len(ahead)} variant(s), the limit {limit}: "
+            f"{', '.join(t.task_id for t in ahead)}, chosen ahead of it "
+            f"({'it adds ' + ', '.join(new) if new else 'it adds no feature'}; mutation score "
+            f"{task.metrics.get('mutation_score')})",
+            {"family": task_family(task), "limit": limit, "task": described(task),
+             "chosen_ahead": [described(t) for t in ahead]}))
+    return rejections
+
+
 def _record_checks(store: ArtifactStore, run_id: str, rejections: Sequence[Rejection], benchmarks: Sequence[Path],
                    existing: Sequence[str], decontaminated: tuple[DecontamSettings, Sequence[ContaminationReport]],
                    deduplicated: tuple[DedupSettings, Sequence[DedupFinding]]) -> None:
@@ -294,8 +336,10 @@ def _carried_splits(store: ArtifactStore, previous: str | None, folder: Path) ->
         if has_current_schema(source):
             shutil.copyfile(source, target)  # byte-identical: the Hub sees an unchanged file
         else:  # written before a column existed: the same tasks with today's columns, or no load works
-            write_split([t.model_copy(update={"family": task_family(t), "requires_python": task_requires_python(t)})
-                         for t in read_split(source)], target)
+            updated = [t.model_copy(update={"family": task_family(t), "requires_python": task_requires_python(t)})
+                       for t in read_split(source)]
+            earlier = [t for ts in splits.values() for t in ts]
+            write_split(choose_variants(updated, earlier).kept, target)  # ranked as a release ranks them
         splits[name] = read_split(target)
     return splits
 
@@ -311,7 +355,9 @@ def _card(store: ArtifactStore, config: ReleaseConfig, version: str, splits: dic
         version=version, splits=splits, funnel=funnel, diff=diff, licence=config.licence,
         pretty_name=config.pretty_name, repo_hint=config.repo_hint or local_name(store.release_dir(version), store.root),
         hub_repo=config.repo_hint, contamination=contamination,
-        dedup={"threshold": config.near_duplicate_threshold}, judging=judging, interpreters=interpreters)
+        dedup={"threshold": config.near_duplicate_threshold}, judging=judging, interpreters=interpreters,
+        variant_limit=config.max_variants_per_family,
+        citation={"title": config.citation_title, "author": config.citation_author, "url": config.citation_url})
 
 
 def _write_manifest(folder: Path, config: ReleaseConfig, version: str, splits: dict[str, list[Task]],

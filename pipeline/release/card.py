@@ -7,6 +7,7 @@ The statistics are computed here from the released tasks and the build's funnel,
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -27,10 +28,13 @@ from pipeline.release.card_guide import (
 )
 from pipeline.release.dataset_io import split_file
 from pipeline.release.diff import diff_rows
+from pipeline.release.faithful_kinds import release_kinds, what_it_changes
 from pipeline.release.family import family_counts
 from pipeline.release.template_prose import card_sentence, measure
+from pipeline.release.task_list import TASKS_FILE
 
 SOURCE_STAGES = CANDIDATE_STAGES
+TEST_DEF = re.compile(r"^\s*(?:async\s+)?def test", re.MULTILINE)
 DISTRIBUTIONS = (("line_coverage", "Line coverage of the reference by its tests"),
                  ("interaction_edge_coverage", "Share of static interaction edges the tests exercise"),
                  ("mutation_score", "Mutation score of the tests"))
@@ -77,14 +81,6 @@ def funnel_section(funnel: Funnel) -> str:
     return text
 
 
-FAITHFUL_KINDS = (("message", "exception messages reworded"), ("float_ulp", "computed floats moved by one ulp"),
-                  ("guard_order", "independent guard checks reordered"),
-                  ("internal_route", "internal calls routed around a call recorder"),
-                  ("unordered", "unordered results in another order"),
-                  ("text_format", "unstated words of a returned text reworded"),
-                  ("state_after_error", "the change made before a failed argument check raises"))
-
-
 def faithful_section(tasks: Sequence[Task], funnel: Funnel) -> str:
     """How the release was checked against tests that fail correct implementations (validation/faithful/)."""
     checked = [t for t in tasks if t.metrics.get("faithful_variants") is not None]
@@ -95,8 +91,8 @@ def faithful_section(tasks: Sequence[Task], funnel: Funnel) -> str:
     if not checked:
         return "Faithful variants were not run for the tasks of this release."
     failing = sum(1 for t in checked if (t.metrics.get("faithful_variants") or 0) > 0)
-    rows = [(kind, what, sum(1 for t in checked if t.metrics.get(f"faithful_{kind}") is not None),
-             int(sum(t.metrics.get(f"faithful_{kind}") or 0 for t in checked))) for kind, what in FAITHFUL_KINDS]
+    rows = [(f"`{kind}`", what_it_changes(kind), sum(1 for t in checked if t.metrics.get(f"faithful_{kind}") is not None),
+             int(sum(t.metrics.get(f"faithful_{kind}") or 0 for t in checked))) for kind in release_kinds(tasks)]
     return (f"A faithful variant is the reference changed only where the skeleton is silent; a correct solution "
             f"may differ from the reference there, so every test must pass it. {len(checked)} of {len(tasks)} tasks "
             f"were checked against the variants of their class, and {failing} of them fail one. In this build the "
@@ -153,22 +149,36 @@ def _kappa(value: float | None) -> str:
 
 
 def agreement_table(figures) -> str:
-    """Per-judge decisions and rejection shares (both layers), Cohen's kappa per pair and Fleiss' kappa
-    (within the compared layer, abstentions left out), failed criteria."""
+    """Per-judge decisions and rejection shares (both layers); then agreement within the compared layer,
+    abstentions left out: for the model panel Cohen's kappa per pair and Fleiss' kappa; for the deterministic
+    checks percent agreement only (checks that give the same answer every time and accept nearly everything
+    agree by construction, and a kappa of them, near zero or undefined, says nothing); failed criteria."""
     layers = figures.layers or {"": figures.judges}
     rows = [(layer or "-", j, *(figures.decisions[j].get(d, 0) for d in ("accept", "reject", "abstain")),
              f"{figures.rejected_share.get(j, 0):.0%}") for layer, judges in layers.items() for j in judges]
     text = _table(("layer", "judge", "accept", "reject", "abstain", "rejected share"), rows)
     within = f" within the {figures.compared}" if figures.compared else ""
-    if figures.pairwise:
-        text += (f"\n\nPairwise agreement{within} (Cohen's kappa over the candidates both decided, abstentions "
-                 "left out; observed = share decided alike):\n\n")
-        text += _table(("judge", "judge", "candidates", "observed", "Cohen's kappa"),
-                       [(p.judge_a, p.judge_b, p.items, "-" if p.observed is None else f"{p.observed:.2f}",
-                         _kappa(p.kappa)) for p in figures.pairwise])
-    text += (f"\n\nFleiss' kappa{within} over the {figures.rated_items} candidates every one of its judges decided: "
-             + (f"{figures.fleiss_kappa:.3f}." if figures.fleiss_kappa is not None
-                else "undefined (every rating was the same decision, or fewer than two judges rated)."))
+    if figures.compared != "models":
+        if figures.pairwise:
+            decided = [p for p in figures.pairwise if p.observed is not None]
+            text += (f"\n\nPercent agreement{within} (the share of the candidates both checks decided on which "
+                     "they decided alike, abstentions left out; no kappa: deterministic checks are not raters "
+                     "whose chance agreement a kappa corrects for):\n\n")
+            text += _table(("judge", "judge", "candidates", "agreement"),
+                           [(p.judge_a, p.judge_b, p.items, "-" if p.observed is None else f"{p.observed:.1%}")
+                            for p in figures.pairwise])
+            if decided:
+                text += f"\n\nMean percent agreement over the pairs: {statistics.fmean(p.observed for p in decided):.1%}."
+    else:
+        if figures.pairwise:
+            text += (f"\n\nPairwise agreement{within} (Cohen's kappa over the candidates both decided, "
+                     "abstentions left out; observed = share decided alike):\n\n")
+            text += _table(("judge", "judge", "candidates", "observed", "Cohen's kappa"),
+                           [(p.judge_a, p.judge_b, p.items, "-" if p.observed is None else f"{p.observed:.2f}",
+                             _kappa(p.kappa)) for p in figures.pairwise])
+        text += (f"\n\nFleiss' kappa{within} over the {figures.rated_items} candidates every one of its judges "
+                 "decided: " + (f"{figures.fleiss_kappa:.3f}." if figures.fleiss_kappa is not None
+                                else "undefined (every rating was the same decision, or fewer than two judges rated)."))
     if figures.failed_criteria:
         text += "\n\nMost frequent failed criteria:\n\n" + _table(
             ("criterion", "failed", "by judge"),
@@ -246,17 +256,39 @@ def counts_section(tasks: Sequence[Task]) -> str:
 
 
 def changes_section(diff: Mapping[str, Any], tasks: Sequence[Task]) -> str:
-    """The diff's counts, and the tasks this release added or changed, one row each."""
-    head = (f"Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, removed "
-            f"{len(diff.get('removed', []))} (details in `diff.json`; `classeval-pro release diff` prints them).")
-    rows = diff_rows(diff, tasks)
-    if not rows:
-        return head
-    return (head + "\n\n<details><summary>Tasks added or changed</summary>\n\n"
-            + _table(("change", "task_id", "class", "origin", "source date", "source"),
-                     [(r["change"], f"`{r['task_id']}`", r["class_name"], r["origin"], r["source_date"] or "undated",
-                       f"`{r['source']}`".replace("|", "\\|")) for r in rows])  # a | would end the cell
-            + "\n\n</details>")
+    """The diff's counts; the tasks themselves, one row each, are in `tasks.md` beside the card."""
+    diff_rows(diff, tasks)  # a task the diff names must be in the release: raises InputError otherwise
+    return (f"Added {len(diff.get('added', []))}, changed {len(diff.get('changed', []))}, removed "
+            f"{len(diff.get('removed', []))} (details in `diff.json`; `classeval-pro release diff` prints them). "
+            f"Every task of the release, one row each (class, origin, family, source date, source, what this "
+            f"release did to it), is listed in [`{TASKS_FILE}`]({TASKS_FILE}).")
+
+
+def size_rows(tasks: Sequence[Task]) -> list[tuple[str, ...]]:
+    """Per origin and per domain (a composed task counts under both its domains): tasks, methods (in
+    `methods_info`), lines of the reference module (not blank) and tests (test functions and methods), each
+    as a total and a mean per task."""
+    def figures(group: Sequence[Task]) -> tuple[str, ...]:
+        methods = sum(len(t.methods_info) for t in group)
+        lines = sum(sum(1 for line in t.module_source().splitlines() if line.strip()) for t in group)
+        tests = sum(len(TEST_DEF.findall(t.test)) for t in group)
+        n = len(group)
+        return (str(n), *(f"{total} ({total / n:.1f})" for total in (methods, lines, tests)))
+
+    rows = [("all", "", *figures(tasks))] if tasks else []
+    for origin in sorted({t.origin.value for t in tasks}):
+        rows.append(("origin", origin, *figures([t for t in tasks if t.origin.value == origin])))
+    for domain in sorted({d for t in tasks for d in t.domains}):
+        rows.append(("domain", domain, *figures([t for t in tasks if domain in t.domains])))
+    return rows
+
+
+def size_section(tasks: Sequence[Task]) -> str:
+    if not tasks:
+        return "This release holds no tasks."
+    return ("How big the tasks are, per origin and per domain (a composed task counts under both its domains): "
+            "totals, with the mean per task in parentheses.\n\n"
+            + _table(("by", "group", "tasks", "methods", "reference lines", "tests"), size_rows(tasks)))
 
 
 def interpreter_label(record: Mapping[str, str]) -> str:
@@ -303,8 +335,29 @@ def skipped_counts(tasks: Sequence[Task]) -> dict[tuple[str, str], int]:
     return dict(sorted(counts.items()))
 
 
-def families_section(tasks: Sequence[Task]) -> str:
-    """Tasks per family (the seeds a task grew from: near-variants share one) and per transform."""
+
+def variants_sentence(funnel: Funnel, variant_limit: int | None) -> str:
+    """How the variants of a family were chosen, and how many this build left out (the release's funnel
+    step)."""
+    release = funnel.stages.get(Stage.RELEASE)
+    dropped = release.rejected.get(RejectReason.VARIANT_LIMIT, 0) if release is not None else 0
+    order = ("the variant adding the most features (`provenance.transforms`) not covered by those chosen before "
+             "it, then the higher mutation score of its tests, the `task_id` (a content hash) only to break a "
+             "last tie")
+    if variant_limit is None:
+        return (f"This release keeps every variant (no limit was configured). Variants are ranked within their "
+                f"family, one at a time: {order}. Column `variant_rank` is a task's place (1: its family's first "
+                f"choice); deduplication keeps the better-ranked of two near-duplicates.")
+    return (f"This release keeps at most {variant_limit} task(s) per family (`[release] max_variants_per_family`), "
+            f"counting those of earlier releases, chosen one at a time: {order}. Deduplication meets the tasks "
+            f"in the same order, so of two near-duplicates the better-ranked stays. {dropped} variant(s) of this "
+            f"build were left out (`variant_limit` in the funnel above; each rejection names the variants chosen "
+            f"ahead of it). Column `variant_rank` is a task's place (1: its family's first choice).")
+
+
+def families_section(tasks: Sequence[Task], funnel: Funnel | None = None, variant_limit: int | None = None) -> str:
+    """Tasks per family (the seeds a task grew from: near-variants share one), how variants were chosen,
+    and tasks per transform."""
     families = family_counts(tasks)
     if not families:
         return "This release holds no tasks."
@@ -314,16 +367,18 @@ def families_section(tasks: Sequence[Task]) -> str:
     return (f"{len(tasks)} tasks come from {len(families)} families (a family is the seed a task grew from, the "
             f"pair of seeds of a composed task, or a mined class's own origin; column `family`). {shared} "
             f"families hold more than one task (at most {largest}): such tasks are near-variants, for example "
-            f"one seed enhanced with different features. A sample without near-variants keeps one task per "
-            f"family ({len(families)} tasks; see How to load it).\n\n"
+            f"one seed enhanced with different features, and their results correlate. A sample without "
+            f"near-variants keeps each family's first choice ({len(families)} tasks; see How to load it); "
+            f"an evaluation of every task should count a family as one cluster.\n\n"
+            + variants_sentence(funnel or Funnel(run_id=""), variant_limit) + "\n\n"
             + _table(("transform", "tasks"), list(transform_counts(tasks).items()))
             + "\n\nA feature is woven into a seed only where its fit rule holds (undo for edits a user takes back, "
               "not a clock or a queue's arrivals; call counters for a class answering requests, not a measuring "
               "one; a lock for state that is set up and then read); seeds of this release where a feature was "
               "skipped, by reason:\n\n"
             + _table(("transform", "reason", "seeds"), [(n, r, c) for (n, r), c in skipped_counts(tasks).items()])
-            + "\n\n<details><summary>Tasks per family</summary>\n\n"
-            + _table(("family", "tasks"), rows) + "\n\n</details>")
+            + f"\n\nThe largest families: " + ", ".join(f"`{f}` {n}" for f, n in rows[:5])
+            + f"; every family and its tasks are listed in [`{TASKS_FILE}`]({TASKS_FILE}).")
 
 
 SOURCES = {
@@ -346,15 +401,16 @@ def sources_sentence(tasks: Sequence[Task]) -> str:
 def render_card(*, version: str, splits: Mapping[str, Sequence[Task]], funnel: Funnel, diff: Mapping[str, Any],
                 licence: str, pretty_name: str, repo_hint: str, contamination: Mapping[str, Any],
                 dedup: Mapping[str, Any], judging: Agreement | None = None, interpreters: Sequence[str] = (),
-                hub_repo: str | None = None) -> str:
+                hub_repo: str | None = None, variant_limit: int | None = None,
+                citation: Mapping[str, str | None] | None = None) -> str:
     """The whole README.md of a release. `repo_hint` is what the loading example loads: the Hub repository
     when one is configured (`hub_repo`), else the release's local folder, relative to the checkout or the
     artifacts folder (`assemble.local_name`: never a path on the maintainer's machine)."""
     tasks = [t for v in splits.values() for t in v]
     return (_card_contents(version, splits, licence, pretty_name, tasks)
             + _card_building(tasks, funnel, diff, contamination, dedup)
-            + _card_quality(tasks, funnel, judging, interpreters)
-            + _card_use(tasks, version, licence, pretty_name, repo_hint, hub_repo))
+            + _card_quality(tasks, funnel, judging, interpreters, variant_limit)
+            + _card_use(tasks, version, licence, pretty_name, repo_hint, hub_repo, citation or {}))
 
 
 def _card_contents(version: str, splits: Mapping[str, Sequence[Task]], licence: str, pretty_name: str,
@@ -424,7 +480,7 @@ self-contained page that opens offline in any browser.
 
 
 def _card_quality(tasks: Sequence[Task], funnel: Funnel, judging: Agreement | None,
-                  interpreters: Sequence[str]) -> str:
+                  interpreters: Sequence[str], variant_limit: int | None = None) -> str:
     """What the tests and the judges say of the tasks, and what the tasks are made of."""
     return f"""## Quality of the tests
 
@@ -450,34 +506,43 @@ def _card_quality(tasks: Sequence[Task], funnel: Funnel, judging: Agreement | No
 
 {counts_section(tasks)}
 
+### Size
+
+{size_section(tasks)}
+
 ## Python
 
 {python_section(tasks, interpreters)}
 
 ## Families and transforms
 
-{families_section(tasks)}
+{families_section(tasks, funnel, variant_limit)}
 
 """
 
 
 def _card_use(tasks: Sequence[Task], version: str, licence: str, pretty_name: str, repo_hint: str,
-              hub_repo: str | None) -> str:
+              hub_repo: str | None, citation: Mapping[str, str | None]) -> str:
     """How to load and cite the release, its limitations and its licence."""
     return f"""## How to load it
 
 ```python
-from datasets import load_dataset
+from datasets import concatenate_datasets, load_dataset
 
-tasks = load_dataset("{repo_hint}", split="{version}")
+tasks = load_dataset("{repo_hint}", split="{version}")  # the tasks this release added
 recent = tasks.filter(lambda t: (t["source_date"] or "") > "2025-01-01")
-# one task per family (no near-variants): the lowest task_id of each family
-one_per_family = tasks.to_pandas().sort_values("task_id").drop_duplicates("family")
+# every split, one task per family (no near-variants): each family's first choice (see Families and transforms)
+everything = concatenate_datasets(list(load_dataset("{repo_hint}").values()))
+one_per_family = everything.filter(lambda t: t["variant_rank"] == 1)
 ```
 {"" if hub_repo else chr(10) + "The path is relative to the checkout that built the release (or to its artifacts folder, when that lies outside the checkout)." + chr(10)}
-`classeval.json` holds every task in ClassEval's format for ClassEval harnesses: there the test's
-`from <module> import ...` line is removed, because such a harness pastes solution and test into one file.
-`manifest.json` lists the sha256 of every file and every task (checked by `classeval-pro release verify {version}`). Columns `generator.parameters` and `verdicts[].judge.parameters` hold JSON text.
+`classeval.json` holds every task in ClassEval's format, for ClassEval's own harness: the test's
+`from <module> import ...` line is removed (the harness pastes solution and test into one file), the
+statements above the class (constants, helpers) are also listed in `import_statement` (the harness keeps only
+import lines above the class of an answer, then puts `import_statement` in front), and no three backticks
+stand together in `solution_code` or `skeleton` (a fenced answer is cut at the first three), so every task's
+reference passes the harness, plain or fenced.
+`manifest.json` lists the sha256 of every file and every task (checked by `classeval-pro release verify {version}`).
 
 ## Limitations
 
@@ -485,7 +550,7 @@ one_per_family = tasks.to_pandas().sort_values("task_id").drop_duplicates("famil
 
 ## Citation
 
-{citation_section(pretty_name, version, hub_repo)}
+{citation_section(pretty_name, version, hub_repo, **citation)}
 
 ## Licence
 

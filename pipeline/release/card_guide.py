@@ -8,14 +8,15 @@ added to the record appears in the card's table, and the figures are those of th
 
 from __future__ import annotations
 
+import re
 import statistics
-import typing
 from collections import Counter
 from collections.abc import Sequence
 
 from core.records import Origin, Task
+from pipeline.release.dataset_io import task_features
+from pipeline.release.faithful_kinds import release_kinds
 
-EXAMPLE_MAX_LINES = 40
 STRATEGIES_TEXT = (
     "`holistic` (the whole class in one answer), `incremental` (method by method, each answer building on "
     "the previous ones), `bottom_up` and `top_down` (method by method in dependency order, callees first or "
@@ -28,34 +29,39 @@ SOURCE_DATES = {
 }
 
 
-def _type_name(annotation: object) -> str:
-    text = getattr(annotation, "__name__", None) if not typing.get_args(annotation) else None
-    return text or str(annotation).replace("typing.", "").replace("core.records.", "")
+def feature_type(feature: object) -> str:
+    """A column's type as the parquet files hold it (the `datasets` feature): `string`, `int64`,
+    `list[string]`, `{name: string, value: float64}`, nested as stored."""
+    if isinstance(feature, dict):
+        return "{" + ", ".join(f"{name}: {feature_type(inner)}" for name, inner in feature.items()) + "}"
+    inner = getattr(feature, "feature", None)
+    if inner is not None:  # a List (or Sequence) of something
+        return f"list[{feature_type(inner)}]"
+    return str(getattr(feature, "dtype", feature))
 
 
 def fields_section() -> str:
-    """One row per column of the released records, from the `Task` model's own field descriptions."""
-    rows = ["| field | type | meaning |", "|---|---|---|"]
-    for name, info in Task.model_fields.items():
-        meaning = (info.description or "").replace("|", "\\|").replace("\n", " ")
-        rows.append(f"| `{name}` | `{_type_name(info.annotation)}` | {meaning} |")
-    return "\n".join(rows)
+    """One row per column of the released data: its type as stored in the parquet files (the shared schema,
+    `dataset_io.task_features`: nested records are structs, open-ended parameters JSON text), and its
+    meaning from the `Task` model's own field descriptions."""
+    rows = ["| field | type (as stored) | meaning |", "|---|---|---|"]
+    for name, feature in task_features().items():
+        info = Task.model_fields.get(name)
+        meaning = ((info.description or "") if info else "").replace("|", "\\|").replace("\n", " ")
+        rows.append(f"| `{name}` | `{feature_type(feature)}` | {meaning} |")
+    return "\n".join(rows) + JSON_TEXT_NOTE
 
 
-def _cut(code: str, limit: int = EXAMPLE_MAX_LINES) -> str:
-    lines = code.rstrip("\n").splitlines()
-    if len(lines) <= limit:
-        return "\n".join(lines)
-    return "\n".join(lines[:limit]) + f"\n# ... ({len(lines) - limit} more lines)"
+JSON_TEXT_NOTE = ("\n\n`metrics` is a list of `{name, value}` pairs (`{m['name']: m['value'] for m in task['metrics']}` "
+                  "gives a mapping); `generator.parameters` and `verdicts[].judge.parameters` hold JSON text "
+                  "(`json.loads`).")
 
 
-def _sample_test(test: str) -> str:
-    """The module's imports and its first test of at least three statements (methods working together, not
-    a lone getter), else its first test: a reader's sample of the suite."""
-    blocks = test.rstrip("\n").split("\n\n\n")
-    tests = [b for b in blocks[1:] if b.lstrip().startswith(("def test", "class Test"))]
-    chosen = next((b for b in tests if len(b.strip().splitlines()) >= 4), tests[0] if tests else "")
-    return blocks[0] + ("\n\n\n" + chosen if chosen else "")
+def fence(code: str, language: str = "python") -> str:
+    """`code` in a Markdown fence longer than any run of backticks inside it, so nothing in it closes it."""
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    marks = "`" * max(3, longest + 1)
+    return f"{marks}{language}\n{code.rstrip()}\n{marks}"
 
 
 def example_task(tasks: Sequence[Task]) -> Task | None:
@@ -69,14 +75,18 @@ def example_task(tasks: Sequence[Task]) -> Task | None:
 
 
 def example_section(tasks: Sequence[Task]) -> str:
+    """One whole task: the skeleton a solver is given, the tests that grade it and the reference that
+    passes them, none of them cut."""
     task = example_task(tasks)
     if task is None:
         return "This release holds no tasks."
     tests = sum(1 for line in task.test.splitlines() if line.startswith("def test"))
-    return (f"`{task.task_id}` ({task.origin.value}, {' + '.join(task.domains)}): a solver is given the skeleton "
-            f"below and must write `{task.class_name}` in a module `{task.module_name}`; the task's {tests} "
-            f"tests grade it.\n\n```python\n{_cut(task.skeleton)}\n```\n\nOne of its tests:\n\n"
-            f"```python\n{_cut(_sample_test(task.test))}\n```")
+    return (f"`{task.task_id}` ({task.origin.value}, {' + '.join(task.domains)}; the shortest task of the "
+            f"release's most common origin): a solver is given the skeleton below and must write "
+            f"`{task.class_name}` in a module `{task.module_name}`; the task's {tests} tests grade it.\n\n"
+            f"{fence(task.skeleton)}\n\n<details><summary>Its tests (`test`)</summary>\n\n{fence(task.test)}"
+            f"\n\n</details>\n\n<details><summary>Its reference solution (`import_statement` + "
+            f"`solution_code`)</summary>\n\n{fence(task.module_source())}\n\n</details>")
 
 
 def _share(values: Sequence[float]) -> str:
@@ -150,10 +160,11 @@ def limitations_section(tasks: Sequence[Task]) -> str:
             "composition are specified by templates: they state what the tests check, but read more uniformly "
             "than the seeds' own documentation.",
         ]
-    items.append("**Over-specified tests are searched for, not ruled out.** Faithful variants cover five kinds "
-                 "of detail a skeleton can leave open (messages, float rounding, guard order, internal calls, "
-                 "unordered results); a test may still check another unstated detail (an exact formatted "
-                 "string, the state left after an error).")
+    kinds = release_kinds(tasks)
+    items.append(f"**Over-specified tests are searched for, not ruled out.** Faithful variants cover the "
+                 f"{len(kinds)} kinds of detail a skeleton can leave open that the gate ran "
+                 f"({', '.join(f'`{k}`' for k in kinds)}: see \"Tests that a correct implementation passes\"); a "
+                 "test may still check another detail the skeleton leaves open that none of them changes.")
     if origins["mined"]:
         items.append(f"**Mined tasks** ({origins['mined']}): their freshness rests on first-commit dates, which a "
                      f"rewritten or re-imported history can make look newer than the code is.")
@@ -162,17 +173,31 @@ def limitations_section(tasks: Sequence[Task]) -> str:
     return "\n".join(f"- {item}" for item in items)
 
 
-def citation_section(pretty_name: str, version: str, hub_repo: str | None) -> str:
-    """A BibTeX entry for this release; its address only when it is on the Hub (a local folder is no
-    address a reader can follow)."""
+def citation_section(pretty_name: str, version: str, hub_repo: str | None, *, title: str | None = None,
+                     author: str | None = None, url: str | None = None, year: int | None = None) -> str:
+    """A BibTeX entry for this release: title, author, year and address from the release configuration
+    (`[release] citation_title`, `citation_author`, `citation_url`), else derived: the card's name and
+    version, "The <name> maintainers", the release's year (of its version), the Hub's page when a
+    repository is configured. Without an address the entry says where the data is not (a local folder is
+    no address a reader can follow), so the maintainer sees the field is missing."""
     key = "".join(ch for ch in pretty_name.lower() if ch.isalnum()) + version.replace(".", "_")
-    where = f"  howpublished = {{\\url{{https://huggingface.co/datasets/{hub_repo}}}}},\n" if hub_repo else ""
+    if year is None and version.split(".", 1)[0].isdigit():
+        year = int(version.split(".", 1)[0])  # versions are YYYY.MM.N
+    url = url or (f"https://huggingface.co/datasets/{hub_repo}" if hub_repo else None)
+    fields = [("title", f"{{{title or f'{pretty_name} {version}: class-level code-generation tasks'}}}"),
+              ("author", f"{{{{{author or f'The {pretty_name} maintainers'}}}}}"),
+              *((("year", f"{{{year}}}"),) if year else ()),
+              *((("url", f"{{{url}}}"), ("howpublished", f"{{\\url{{{url}}}}}")) if url else ()),
+              ("version", f"{{{version}}}"), ("note", f"{{Release {version}}}")]
+    width = max(len(name) for name, _ in fields)
+    body = ",\n".join(f"  {name.ljust(width)} = {value}" for name, value in fields)
+    missing = ("" if url else "\n\nNo address is configured (`[release] citation_url`, or `repo_hint` for the "
+               "Hub), so the entry has none.")
     return f"""This dataset follows the class-level benchmark design of ClassEval-Pro (arXiv:2604.26923); cite that
 work for the benchmark design and this release for the data:
 
 ```bibtex
 @misc{{{key},
-  title        = {{{pretty_name} {version}: class-level code-generation tasks}},
-{where}  note         = {{release {version}}}
+{body}
 }}
-```"""
+```{missing}"""

@@ -59,6 +59,7 @@ def task_features():
         "candidate_id": string,
         "requires_python": string,
         "family": string,
+        "variant_rank": Value("int64"),
     })
 
 
@@ -122,8 +123,8 @@ def load_release(path: Path | str, *, one_per_family: bool = False) -> list[Task
     `configs` name the splits), oldest split first, rows in file order.
 
     `one_per_family=True` keeps one task per family (`pipeline.release.family`): a sample without
-    near-variants, such as two enhancements of one seed. The task kept for a family is its first in that
-    order: from the earliest split holding the family, and within it the lowest `task_id`.
+    near-variants, such as two enhancements of one seed. The task kept for a family is its first choice
+    (`variant_rank` 1, `pipeline.release.variants`), the choice deduplication made too.
 
     The dataset cache goes to a temporary folder that is removed afterwards: a release is small, and a
     cache keyed by file path would otherwise grow with every verification.

@@ -7,8 +7,10 @@ confirmed with the exact Jaccard of the two shingle sets, because an LSH band ma
 evidence: its false positives would reject good tasks, and its index is queried at a lower threshold than
 the decision so that its false negatives (pairs just above 0.85 that share no band) are rare.
 
-The first task seen wins: earlier releases before this one, then this release's tasks in task-id order, so
-the outcome does not depend on the order a build happened to produce them in.
+The first task seen wins: earlier releases before this one, then this release's tasks in the order given.
+Release assembly gives them in its order of preference (`variants.preference_order`: distinct features,
+then the higher mutation score, the task id last), so of two near-duplicates the preferred variant stays,
+and the outcome does not depend on the order a build happened to produce them in.
 """
 
 from __future__ import annotations
@@ -107,7 +109,8 @@ def deduplicate(
     earlier: Sequence[tuple[str, Task]] = (),
     settings: DedupSettings = DedupSettings(),
 ) -> DedupOutcome:
-    """Split `tasks` into kept ones and findings; `earlier` is (release version, task) for every earlier task."""
+    """Split `tasks` into kept ones and findings; `earlier` is (release version, task) for every earlier task.
+    Of two duplicates, the one earlier in `tasks` is kept (see the module doc)."""
     from datasketch import MinHash, MinHashLSH  # imported here: numpy/scipy import cost
 
     lsh = MinHashLSH(threshold=settings.lsh_threshold, num_perm=settings.num_perm)
@@ -130,7 +133,7 @@ def deduplicate(
             remember(key, version, fingerprint(task, settings.shingle_size))
 
     outcome = DedupOutcome()
-    for task in sorted(tasks, key=lambda t: t.task_id):
+    for task in tasks:
         fp = fingerprint(task, settings.shingle_size)
         first = by_structure.get(fp.structural)
         if first is not None:

@@ -15,7 +15,11 @@ class, the reference included. So the export differs from the released `Task` in
   `import <module_name>` (tests that write `module.Class`) cannot be rewritten safely and is left as is.
 - `test_classes` names those classes; `methods_info[].test_class` / `test_code` name and hold each method's.
 - `solution_code` is the whole reference module, its imports first, so it runs on its own as ClassEval's
-  does; `import_statement` lists those imports for the completions.
+  does; `import_statement` lists those imports for the completions, then the module-level statements above
+  the class (constants, helpers): the harness puts `import_statement` in front of the code it cut out of
+  an answer, and its cut keeps only import lines above the class (`pipeline.release.harness_safe`).
+- `solution_code` and `skeleton` hold no three backticks in a row (strings keep their values): an answer
+  in a Markdown fence is cut at the first three backticks after the opening ones.
 
 A test that takes fixtures starts, in its unittest method, with the fixtures' statements, its instance under
 the name the test uses (`pipeline.release.inline_fixtures`); a fixture no remaining function takes is left
@@ -37,6 +41,7 @@ import libcst as cst
 
 from core.records import Task
 from core.store import atomic_write_text
+from pipeline.release.harness_safe import FENCE, carried_statements, decorated_first_class, fence_safe
 from pipeline.release.inline_fixtures import inlinable_fixtures, inline_fixtures
 
 CLASSEVAL_FILE = "classeval.json"
@@ -188,9 +193,13 @@ class ExportNotes:
 
     test_imports_module: list[str] = field(default_factory=list)
     tests_not_converted: dict[str, list[str]] = field(default_factory=dict)
+    # ClassEval's extraction would still change these: a decorated first class (its decorator lines are
+    # dropped), three backticks the rewrite could not reach (an f-string's text)
+    harness_unsafe: dict[str, str] = field(default_factory=dict)
 
     def as_json(self) -> dict:
-        return {"test_imports_module": self.test_imports_module, "tests_not_converted": self.tests_not_converted}
+        return {"test_imports_module": self.test_imports_module, "tests_not_converted": self.tests_not_converted,
+                **({"harness_unsafe": self.harness_unsafe} if self.harness_unsafe else {})}
 
 
 def classeval_entry(task: Task, notes: ExportNotes | None = None) -> dict:
@@ -200,7 +209,12 @@ def classeval_entry(task: Task, notes: ExportNotes | None = None) -> dict:
     if plain_import:
         notes.test_imports_module.append(task.task_id)
     header = "\n".join(task.import_statement)
-    solution = (header + "\n\n" if header else "") + task.solution_code
+    solution = fence_safe((header + "\n\n" if header else "") + task.solution_code)
+    imports = [*task.import_statement, *carried_statements(task.solution_code)]
+    if decorated_first_class(task.solution_code):
+        notes.harness_unsafe[task.task_id] = "the class's decorators stand above it, where the harness keeps imports only"
+    elif FENCE in solution:
+        notes.harness_unsafe[task.task_id] = "three backticks in an f-string's text would end a fence"
     converted = to_unittest(test, task.class_name, [m.method_name for m in task.methods_info], module_names(solution))
     if converted.not_converted:
         notes.tests_not_converted[task.task_id] = converted.not_converted
@@ -212,10 +226,10 @@ def classeval_entry(task: Task, notes: ExportNotes | None = None) -> dict:
         methods.append(row)
     return {
         "task_id": task.task_id,
-        "skeleton": task.skeleton,
+        "skeleton": fence_safe(task.skeleton),
         "test": converted.code,
         "solution_code": solution,
-        "import_statement": list(task.import_statement),
+        "import_statement": imports,
         "class_description": task.class_description,
         "methods_info": methods,
         "class_name": task.class_name,

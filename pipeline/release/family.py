@@ -42,21 +42,19 @@ T = TypeVar("T", bound=Task)
 
 
 def one_per_family(tasks: Sequence[T]) -> list[T]:
-    """One task per family, in the order given: the first task of each family in that order.
-
-    Given a release's tasks oldest split first (what `load_release` returns), the first task of a family is
-    the one of the earliest release that has the family, and within a release the lowest `task_id` (a
-    split is written sorted by task id): a later release never changes which task stands for an older
-    family, it only adds families.
+    """One task per family, in the order given: each family's first choice, the task of the lowest
+    `variant_rank` (set by release assembly, `pipeline.release.variants`: the choice deduplication made
+    too); where no task of a family carries a rank (written before the column existed), its first task in
+    the order given.
     """
-    seen: set[str] = set()
-    kept: list[T] = []
+    best: dict[str, T] = {}
     for task in tasks:
         family = task_family(task)
-        if family not in seen:
-            seen.add(family)
-            kept.append(task)
-    return kept
+        held = best.get(family)
+        if held is None or 0 < task.variant_rank < (held.variant_rank or task.variant_rank + 1):
+            best[family] = task
+    chosen = {id(t) for t in best.values()}
+    return [t for t in tasks if id(t) in chosen]
 
 
 def family_counts(tasks: Iterable[Task]) -> dict[str, int]:

@@ -108,12 +108,35 @@ def _gate_outcomes(store: ArtifactStore, run_id: str, candidates: Sequence[Candi
     return outcomes
 
 
+def released_candidates(candidates: Sequence[Candidate], outcomes: dict[str, GateReport],
+                        rejections: Sequence[Rejection]) -> list[Candidate]:
+    """The gate passes no later stage rejected: neither the judges (rejected or held) nor the release
+    (duplicates, contamination, the variant limit); a repaired candidate is dropped under its original's id
+    or its own."""
+    out = {r.candidate_id for r in rejections if r.stage in AFTER_GATE_STAGES}
+    return [c for c in candidates if (report := outcomes.get(c.candidate_id)) is not None and report.passed
+            and c.candidate_id not in out and report.candidate_id not in out]
+
+
+def _domains(candidates: Sequence[Candidate], outcomes: dict[str, GateReport], rejections: Sequence[Rejection],
+             funnel: Funnel | None) -> dict[str, dict[str, int]]:
+    """Tasks per domain: the released ones once the release stage ran (what the release's card counts),
+    else the gate passes so far, labelled as such (an unfinished run shows how far it got)."""
+    if (funnel is not None and RELEASE_STAGE in funnel.stages) or any(r.stage == RELEASE_STAGE for r in rejections):
+        group, chosen = "released", released_candidates(candidates, outcomes, rejections)
+    else:
+        group = "passed the gate (not released yet)"
+        chosen = [c for c in candidates if (r := outcomes.get(c.candidate_id)) is not None and r.passed]
+    counts = Counter(d for c in chosen for d in c.domains)
+    return {group: dict(sorted(counts.items()))} if counts else {}
+
+
 def _source_funnel(candidates: Sequence[Candidate], outcomes: dict[str, GateReport],
                    rejections: Sequence[Rejection]) -> dict[str, dict[str, int]]:
     """Per source: attempts (candidates plus the generator's own rejections), candidates, gate passes, and
     gate passes that no later stage rejected: the judges (rejected or held) and the release (duplicates,
     contamination) both drop them (a repaired candidate counts under its original's id or its own)."""
-    released_out = {r.candidate_id for r in rejections if r.stage in AFTER_GATE_STAGES}
+    released = {c.candidate_id for c in released_candidates(candidates, outcomes, rejections)}
     origin_of_stage = {stage: origin.value for stage, origin in SOURCE_STAGES.items()}
     table: dict[str, dict[str, int]] = {}
     for candidate in candidates:
@@ -123,7 +146,7 @@ def _source_funnel(candidates: Sequence[Candidate], outcomes: dict[str, GateRepo
         report = outcomes.get(candidate.candidate_id)
         if report is not None and report.passed:
             row["passed gate"] += 1
-            row["released"] += candidate.candidate_id not in released_out and report.candidate_id not in released_out
+            row["released"] += candidate.candidate_id in released
     for rejection in rejections:
         if rejection.stage in origin_of_stage:
             table.setdefault(origin_of_stage[rejection.stage], dict.fromkeys(SOURCE_STEPS, 0))["attempted"] += 1
@@ -132,17 +155,15 @@ def _source_funnel(candidates: Sequence[Candidate], outcomes: dict[str, GateRepo
 
 def collect_run(store: ArtifactStore, run_id: str) -> ReportData:
     """A run's page: its funnel, every gate report (passed and failed drawn apart), the domains of the
-    candidates that passed, its rejections, (when judges ran) their agreement figures and (when models were
+    released tasks (of the gate passes while the release has not run), its rejections, (when judges ran) their agreement figures and (when models were
     called) what they cost."""
     candidates = _candidates(store, run_id)
     outcomes = _gate_outcomes(store, run_id, candidates)
     rejections = _rejections(store, run_id)
-    by_id = {c.candidate_id: c for c in candidates}
     samples = tuple(
         MetricSample("passed the gate" if report.passed else "rejected by the gate",
                      {m: getattr(report, m) for m in METRICS})
         for _, report in sorted(outcomes.items()))
-    passed_domains = Counter(d for cid, r in outcomes.items() if r.passed for d in by_id[cid].domains)
     funnel = _read_funnel(store, run_id)
     stages = ", ".join(funnel.stages) if funnel and funnel.stages else "none yet"
     reused = reuse_sentence(store.runs / run_id)
@@ -150,7 +171,7 @@ def collect_run(store: ArtifactStore, run_id: str) -> ReportData:
         title=f"Run {run_id}", funnel=funnel,
         subtitle=f"Stages recorded: {stages}." + (f" Results reused from earlier runs: {reused}." if reused else ""),
         sources=_source_funnel(candidates, outcomes, rejections), samples=samples,
-        domains={"passed the gate": dict(sorted(passed_domains.items()))} if passed_domains else {},
+        domains=_domains(candidates, outcomes, rejections, funnel),
         reasons=_reason_rows(rejections), agreement=read_agreement(store, run_id), usage=_read_usage(store, run_id))
 
 

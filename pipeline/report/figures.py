@@ -106,9 +106,10 @@ def judge_agreement(data: ReportData) -> go.Figure | None:
     judges, matrix = agreement_matrix(data)
     if len(judges) < 2:
         return None
-    kappa = data.agreement.fleiss_kappa
-    title = "Judge agreement (share of shared candidates decided alike, abstentions left out); Fleiss' kappa " + (
-        f"{kappa:.2f}" if kappa is not None else "undefined")
+    title = "Judge agreement (share of shared candidates decided alike, abstentions left out)"
+    if data.agreement.compared == "models":  # a kappa of deterministic checks says nothing: they agree by design
+        kappa = data.agreement.fleiss_kappa
+        title += "; Fleiss' kappa " + (f"{kappa:.2f}" if kappa is not None else "undefined")
     fig = go.Figure(go.Heatmap(z=matrix, x=judges, y=judges, zmin=0, zmax=1, colorscale="Blues",
                                texttemplate="%{z:.2f}"))
     return _layout(fig, title)

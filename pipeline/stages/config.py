@@ -33,6 +33,10 @@ class CacheConfig(BaseModel):
     path: Path | None = Field(default=None, description="Where the results are kept (shared by builds that "
                               "name it); None: the artifacts folder's cache/results.")
 
+# Release settings added after run ids were first recorded: at their defaults they are left out of a run's
+# identity, so the runs of earlier builds keep their ids.
+RELEASE_SETTINGS_ADDED = ("max_variants_per_family", "citation_title", "citation_author", "citation_url")
+
 
 class BuildConfig(BaseModel):
     """Settings of one build. Unknown keys are refused so that a misspelt setting is not silently ignored."""
@@ -93,6 +97,10 @@ class BuildConfig(BaseModel):
                 del settings["mine"][name]
         if self.mine.shape.min_dependent_methods == ShapeLimits().min_dependent_methods:  # likewise
             del settings["mine"]["shape"]["min_dependent_methods"]
+        defaults = ReleaseConfig()
+        for name in RELEASE_SETTINGS_ADDED:  # likewise the release's settings added since
+            if getattr(self.release, name) == getattr(defaults, name):
+                del settings["release"][name]
         if self.models.uses_models:  # offline builds keep their run ids; the budget never changes a run's id
             settings["models"] = self.models.run_identity()
         return settings

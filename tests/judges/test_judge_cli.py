@@ -34,7 +34,7 @@ def test_offline_panel_prints_each_judge_and_rejects_the_wrong_example(candidate
     assert "judge panel (unanimous)" in result.output and "1 accepted, 1 rejected, 0 held" in result.output
     # no gate report travels with these candidates: the adequacy judge abstains on both, and says why
     text = " ".join(result.output.split())
-    assert "abstentions (left out of the kappas):" in text and "adequacy abstained on 2 task(s)" in text
+    assert "abstentions (left out of the agreement figures):" in text and "adequacy abstained on 2 task(s)" in text
     assert "specification: " in text  # which judge failed which criterion
     data = json.loads(out.read_text())
     outcomes = {d["candidate_id"]: d["outcome"] for d in data["decisions"]}

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import InputError
+from pipeline.release.assemble import ReleaseConfig
 from pipeline.stages.config import BuildConfig, load_config
 
 
@@ -46,6 +47,9 @@ def test_mined_classes_as_seeds_is_the_default_and_keeps_earlier_run_ids(tmp_pat
     # whether or not `[mine] as_seeds`, `derive_docstrings` and the mining filters' settings are written out
     # at their defaults
     assert (mining.fingerprint(), BuildConfig().fingerprint()) == ("7ef07180fd", "7d1c3c7d46")
+    # a release setting added since changes the id only when it is set away from its default
+    limited = BuildConfig(release=ReleaseConfig(max_variants_per_family=3))
+    assert limited.fingerprint() != BuildConfig().fingerprint() and not limited.resumes_as(BuildConfig())
     path = tmp_path / "build.toml"
     path.write_text('[mine]\nlocal = "/tmp/repos"\nas_seeds = false\n')
     apart = load_config(path)

@@ -144,7 +144,12 @@ def test_a_rebuild_after_the_repositories_moved_on_releases_only_the_new_classes
     assert (diff["previous_version"], diff["added"], diff["changed"], diff["removed"], diff["unchanged"]) == (
         "2026.12.0", [own[0].task_id], [], [], 1)
     card = (store.release_dir("2026.12.1") / "README.md").read_text()
-    assert f"| added | `{own[0].task_id}` | StockShelf | mined | 2025-04-06 | `local:books:books/shelf.py` |" in card
+    # the tasks one by one are beside the card, in tasks.md: the new one added, the earlier one carried
+    listed = (store.release_dir("2026.12.1") / "tasks.md").read_text()
+    row = next(line for line in listed.splitlines() if f"`{own[0].task_id}`" in line)
+    assert row.startswith(f"| `{own[0].task_id}` | StockShelf | mined |")
+    assert row.endswith("| 2025-04-06 | `local:books:books/shelf.py` | 2026.12.1 | added |")
+    assert "| from 2026.12.0 |" in listed and "Added 1, changed 0, removed 0" in card
     assert "| 2025-03 | mined | 1 |\n| 2025-04 | mined | 1 |" in card  # per month of source date and origin
     # The class released before is known at the mine stage: no tests are written or gated for it again.
     funnel = json.loads((store.runs / second_run / "funnel.json").read_text())["stages"]

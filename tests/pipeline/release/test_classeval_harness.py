@@ -1,16 +1,17 @@
-"""The ClassEval export runs under ClassEval's harness: a release's `classeval.json`, run through the
-harness's steps (classeval_harness.py, in its own process), passes every test class with the reference and
-fails them with the skeleton; the pytest module becomes unittest classes in ClassEval's shape."""
+"""The ClassEval export runs under ClassEval's harness: every task of a release's `classeval.json`, given
+its reference as the answer, plain and in a Markdown fence, passes every test class through the harness's
+steps (classeval_steps.py: its extraction, `import_statement` + code + test, unittest per test class, in the
+sandbox), and fails them with the skeleton; the pytest module becomes unittest classes in ClassEval's
+shape."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 from datetime import date
-from pathlib import Path
 
+import pytest
+from classeval_steps import cut_code, failing, fenced, harness_module, mark_static, run_task
 from release_fixtures import build_task
 
 from core.funnel import Funnel
@@ -19,8 +20,13 @@ from core.store import ArtifactStore
 from pipeline.release.assemble import ReleaseConfig, release
 from pipeline.release.export import classeval_entry, to_unittest
 from pipeline.release.task_builder import split_imports
+from validation.sandbox import SandboxPool
 
-HARNESS = Path(__file__).with_name("classeval_harness.py")
+
+@pytest.fixture(scope="module")
+def pool():
+    with SandboxPool(jobs=1) as sandbox:
+        yield sandbox
 
 TOKENS_SOLUTION = textwrap.dedent('''
     """Word counting."""
@@ -126,14 +132,6 @@ def _tokens_task():
     return task.model_copy(update={"methods_info": (_method("__init__"), _method("feed"), _method("share"))})
 
 
-def _harness(export: Path, mode: str, workdir: Path) -> dict:
-    workdir.mkdir()
-    done = subprocess.run([sys.executable, str(HARNESS), str(export), mode, str(workdir)], capture_output=True,
-                          text=True, timeout=120, cwd=workdir)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 def test_the_pytest_module_becomes_unittest_classes_in_classeval_shape():
     task = _tokens_task()
     entry = classeval_entry(task)
@@ -148,7 +146,8 @@ def test_the_pytest_module_becomes_unittest_classes_in_classeval_shape():
     assert "def tokens():" not in test
     assert "\ndef test_with_a_yield_fixture(counted):" in test and "def counted():" in test
     assert entry["solution_code"].startswith('import re\nfrom collections import Counter\n\n"""Word counting."""')
-    assert entry["import_statement"] == ["import re", "from collections import Counter"]
+    # the harness puts import_statement in front of what it cut: the constant above the class travels there
+    assert entry["import_statement"] == ["import re", "from collections import Counter", "_WORD = re.compile(r\"[a-z']+\")"]
     methods = {m["method_name"]: m for m in entry["methods_info"]}
     assert methods["share"]["test_class"] == "TokensTestShare"
     assert methods["share"]["test_code"].startswith("class TokensTestShare(unittest.TestCase):")
@@ -169,24 +168,114 @@ def test_class_names_do_not_shadow_the_solution():
     assert list(converted.classes) == ["ThingTestGo_"]
 
 
-def test_a_release_export_passes_the_harness_with_the_reference_and_fails_with_the_skeleton(tmp_path):
+NOTES_SOLUTION = textwrap.dedent('''
+    """Notes kept as Markdown."""
+
+    import re
+
+    FENCE = "```"
+    DEFAULT_TITLE = "untitled"
+
+
+    def _clean(text):
+        return re.sub(r"\\s+", " ", text).strip()
+
+
+    class Notes:
+        """Notes with a title; a note may hold code between ```` fences.
+
+        ```
+        notes = Notes()
+        ```
+        """
+
+        def __init__(self):
+            self.items = []
+
+        def add(self, text, title=DEFAULT_TITLE):
+            """Add a note; a title like ````"x"`` is kept as given. Returns the count."""
+            self.items.append((title, _clean(text)))
+            return len(self.items)
+
+        @staticmethod
+        def as_code(text):
+            """`text` in a fence: ```text```."""
+            return FENCE + "\\n" + text + "\\n" + r"```"
+
+        def render(self):
+            return "\\n".join(f"# {title}\\n{body}" for title, body in self.items)
+''').strip() + "\n"
+
+NOTES_TEST = textwrap.dedent('''
+    from notes import Notes
+
+
+    def test_add_counts():
+        notes = Notes()
+        assert notes.add("a  b") == 1
+        assert notes.add("c", "t") == 2
+
+
+    def test_as_code_fences():
+        assert Notes.as_code("x") == "```\\nx\\n```"
+
+
+    def test_render_after_add():
+        notes = Notes()
+        notes.add("x   y")
+        assert notes.render() == "# untitled\\nx y"
+''').strip() + "\n"
+
+
+def _notes_task():
+    imports, solution = split_imports(NOTES_SOLUTION)
+    task = build_task("Notes", solution, NOTES_TEST, module="notes", imports=imports)
+    return task.model_copy(update={"methods_info": (_method("__init__"), _method("add"), _method("as_code"),
+                                                    _method("render"))})
+
+
+def test_the_harness_steps_cut_code_as_documented():
+    assert cut_code("Here:\n```python\nx = 1\n```\nmore ```python\ny\n```") == "\nx = 1\n"
+    assert cut_code("```\nx = 2\n```") == "\nx = 2\n"
+    # plain code: only import lines survive above the class, and lines equal to a dropped one go everywhere
+    plain = "import re\nX = 1\n\nclass A:\n    y = X\n\n    def f(self):\n        X = 1\n        return X\n"
+    assert cut_code(plain) == "import re\nclass A:\n    y = X\n    def f(self):\n        X = 1\n        return X"
+    # an opened python fence that is never closed gives nothing
+    assert cut_code("```python\nclass A: pass") == ""
+    marked = mark_static("class A:\n    @staticmethod\n    def f(x):\n        return x\n    def g(self):\n        pass")
+    assert marked == "class A:\n    @staticmethod\n    def f(x):\n        return x\n    def g(self):\n        pass"
+    task = {"import_statement": ["import re"], "test": "T"}
+    assert harness_module(task, "class A:\n    pass") == "import re\nclass A:\n    pass\nT"
+
+
+def test_module_level_names_and_backticks_travel_where_the_harness_keeps_them():
+    entry = classeval_entry(_notes_task())
+    assert entry["import_statement"][:1] == ["import re"]
+    assert entry["import_statement"][1:] == ['FENCE = "```"', 'DEFAULT_TITLE = "untitled"',
+                                            'def _clean(text):\n    return re.sub(r"\\s+", " ", text).strip()']
+    assert "```" not in entry["solution_code"] and "```" not in entry["skeleton"]
+    assert "a title like ``\\x60`\"x\"``" in entry["solution_code"]  # same docstring value, no fence in it
+    # without the carried statements the harness's cut loses the names the class uses
+    lost = cut_code(entry["solution_code"])
+    assert "DEFAULT_TITLE =" not in lost and "def _clean" not in lost
+
+
+def test_a_release_export_passes_the_harness_plain_and_fenced_and_fails_with_the_skeleton(tmp_path, pool):
     store = ArtifactStore(tmp_path / "artifacts")
-    result = release(store, "run-1", [_tokens_task(), build_task()], Funnel(run_id="run-1"),
+    result = release(store, "run-1", [_tokens_task(), _notes_task(), build_task()], Funnel(run_id="run-1"),
                      ReleaseConfig(release_date=date(2026, 11, 5)))
-    export = result.path / "classeval.json"
+    export = json.loads((result.path / "classeval.json").read_text())
     manifest = json.loads((result.path / "manifest.json").read_text())
-    tokens_id = next(e["task_id"] for e in json.loads(export.read_text()) if e["class_name"] == "Tokens")
+    tokens_id = next(e["task_id"] for e in export if e["class_name"] == "Tokens")
     assert manifest["export_notes"]["tests_not_converted"] == {tokens_id: ["test_with_a_yield_fixture"]}
+    assert len(export) == 3
 
-    reference = _harness(export, "reference", tmp_path / "reference")
-    assert len(reference) == 2
-    for per_class in reference.values():
-        for outcome in per_class.values():
-            assert outcome["testsRun"] > 0 and outcome["errors"] == outcome["failures"] == 0, per_class
+    assert failing(pool, export, fence=False) == {}
+    assert failing(pool, export, fence=True) == {}
     # the one that also feeds is in TokensTest; the one taking a fixture that feeds is in TokensTestShare
-    assert reference[tokens_id]["TokensTestShare"]["testsRun"] == 3
+    tokens = next(e for e in export if e["task_id"] == tokens_id)
+    assert set(run_task(pool, tokens, tokens["solution_code"])) == {"TokensTestFeed", "TokensTestShare", "TokensTest"}
 
-    skeleton = _harness(export, "skeleton", tmp_path / "skeleton")
-    for per_class in skeleton.values():
-        for name, outcome in per_class.items():
-            assert outcome["testsRun"] > 0 and outcome["errors"] + outcome["failures"] > 0, (name, outcome)
+    for entry in export:
+        verdicts = run_task(pool, entry, fenced(entry["skeleton"]))
+        assert verdicts and all(v != "success" for v in verdicts.values()), (entry["class_name"], verdicts)

@@ -99,15 +99,19 @@ def test_first_release_writes_everything_and_reloads_exactly(tmp_path):
 
     folder = result.path
     assert sorted(p.name for p in folder.iterdir()) == ["README.md", "classeval.json", "data", "diff.json", "manifest.json",
-                                                              "report.html"]
-    assert load_release(folder) == sorted([first, stack], key=lambda t: t.task_id)
+                                                              "report.html", "tasks.md"]
+    # the two Counter variants are one family with the same features and no mutation score: the task id breaks
+    # the tie; each released task records its place in its family
+    assert load_release(folder) == [t.model_copy(update={"variant_rank": 1})
+                                    for t in sorted([first, stack], key=lambda t: t.task_id)]
     assert verify_release(folder) == []
 
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["seed_corpus_hash"] == "abc123" and manifest["configuration"]["build"] == {"rng_seed": 1}
     assert manifest["counts"]["rejected"] == {"duplicate": 1} and manifest["counts"]["splits"] == {"2026.11.0": 2}
     assert manifest["models"]["generators"] == [{"backend": "offline", "model": None, "prompt_version": None, "tasks": 2}]
-    assert set(manifest["files"]) == {"README.md", "classeval.json", "data/2026.11.0.parquet", "diff.json", "report.html"}
+    assert set(manifest["files"]) == {"README.md", "classeval.json", "data/2026.11.0.parquet", "diff.json", "report.html",
+                                      "tasks.md"}
 
     export = json.loads((folder / "classeval.json").read_text())
     by_name = {e["class_name"]: e for e in export}
@@ -125,7 +129,12 @@ def test_first_release_writes_everything_and_reloads_exactly(tmp_path):
     report = (folder / "report.html").read_text()
     assert "Release 2026.11.0" in report and 'id="figure-domains"' in report and "split 2026.11.0" in report
     assert "| Algo_DataStruct | 1 |" in card and "| Business_App | 1 |" in card
-    assert "2 tasks come from 2 families" in card and "| Algo_DataStruct/counter | 1 |" in card
+    assert "2 tasks come from 2 families" in card and "`Algo_DataStruct/counter` 1" in card
+    # the tasks one by one are beside the card, in tasks.md; the card has their sizes per origin and domain
+    listed = (folder / "tasks.md").read_text()
+    assert "| `Algo_DataStruct/counter` | 1 |" in listed and f"| `{stack.task_id}` | Stack | enhanced |" in listed
+    assert f"| `{stack.task_id}` |" not in card and "[`tasks.md`](tasks.md)" in card
+    assert "| origin | enhanced | 2 | 2 (1.0) |" in card and "| domain | Business_App | 1 | 1 (1.0) |" in card
     # No Hub repository configured: the loading example loads this folder. Only the sources that
     # contributed are described.
     # The artifacts folder lies outside the checkout: the example names the release relative to it, never
@@ -170,7 +179,8 @@ def test_second_release_adds_a_split_keeps_the_first_and_reports_the_diff(tmp_pa
     assert second.version == "2026.11.1"
     old_split = first.path / "data" / "2026.11.0.parquet"
     assert (second.path / "data" / "2026.11.0.parquet").read_bytes() == old_split.read_bytes()
-    assert load_release(second.path) == [counter, *sorted([ledger, stack], key=lambda t: t.task_id)]
+    assert load_release(second.path) == [t.model_copy(update={"variant_rank": 1})
+                                         for t in [counter, *sorted([ledger, stack], key=lambda t: t.task_id)]]
     assert verify_release(second.path) == [] and verify_release(first.path) == []
     assert sorted(second.diff["added"]) == sorted([ledger.task_id, stack.task_id])
     assert second.diff["removed"] == [] and second.diff["unchanged"] == 1

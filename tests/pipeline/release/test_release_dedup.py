@@ -50,11 +50,14 @@ def test_code_tokens_drop_comments_and_can_split_strings():
     assert code_tokens("  bad indent\n x") == ["bad", "indent", "x"]  # falls back to words
 
 
-def test_exact_duplicate_within_a_release_keeps_the_first_by_task_id():
+def test_exact_duplicate_within_a_release_keeps_the_first_given():
+    # release assembly gives the tasks in its order of preference (variants.preference_order), not by id
     a = build_task()
     b = build_task(solution=COSMETIC_VARIANT, candidate_id="cand-b")
+    for first, second in ((b, a), (a, b)):
+        assert [t.task_id for t in deduplicate([first, second]).kept] == [first.task_id]
     outcome = deduplicate([b, a])
-    first, second = sorted([a, b], key=lambda t: t.task_id)
+    first, second = b, a
     assert [t.task_id for t in outcome.kept] == [first.task_id]
     [finding] = outcome.findings
     assert (finding.task_id, finding.reason, finding.matched_task_id, finding.matched_release) == \

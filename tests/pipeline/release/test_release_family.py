@@ -16,6 +16,7 @@ from pipeline.release.card import families_section, transform_counts
 from pipeline.release.dataset_io import load_release, read_split, split_file, task_features
 from pipeline.release.family import family_counts, family_of, one_per_family, task_family
 from pipeline.release.manifest import verify_release
+from pipeline.release.task_list import task_list
 
 CONFIG = ReleaseConfig(release_date=date(2026, 11, 5), near_duplicate_threshold=0.99)
 FUNNEL = Funnel(run_id="run-1", stages={"enhance": StageCount(received=3, accepted=3)})
@@ -84,16 +85,19 @@ def test_card_counts_tasks_per_family_and_per_transform():
     assert transform_counts(tasks) == {"link": 1, "compose": 1, "history_undo": 2, "method_statistics": 1, "none": 1}
     text = families_section(tasks)
     assert "4 tasks come from 3 families" in text and "1 families hold more than one task (at most 2)" in text
-    assert "| S/a | 2 |" in text and "| S/a+T/c | 1 |" in text and "| o/r:m.py::Delta | 1 |" in text
     assert "| history_undo | 2 |" in text and "| none | 1 |" in text
-    # The most populous family is listed first.
-    assert text.index("| S/a | 2 |") < text.index("| S/a+T/c | 1 |")
+    # the card names the largest families first; the list of every family and task is in tasks.md
+    assert "The largest families: `S/a` 2, `S/a+T/c` 1, `o/r:m.py::Delta` 1;" in text and "(tasks.md)" in text
+    listed = task_list("2026.11.0", {"2026.11.0": tasks}, {"added": [t.task_id for t in tasks]})
+    assert "| `S/a` | 2 |" in listed and "| `S/a+T/c` | 1 |" in listed and "| `o/r:m.py::Delta` | 1 |" in listed
+    assert listed.index("| `S/a` | 2 |") < listed.index("| `S/a+T/c` | 1 |")
+    assert all(f"| `{t.task_id}` | {t.class_name} |" in listed for t in tasks) and listed.count("| added |") == 4
 
 
 @pytest.mark.slow
 def test_one_per_family_across_releases_an_older_split_and_the_readme_filter(tmp_path):
     import pyarrow.parquet as pq
-    from datasets import load_dataset
+    from datasets import concatenate_datasets, load_dataset
 
     store = ArtifactStore(tmp_path / "artifacts")
     first = _variant("Alpha", TOTAL, family="S/a")
@@ -110,14 +114,17 @@ def test_one_per_family_across_releases_an_older_split_and_the_readme_filter(tmp
     # its code (the fixture's task has none): one schema for all.
     copied = second.path / split_file("2026.11.0")
     assert first.requires_python is None
-    first = first.model_copy(update={"requires_python": "3.8"})
+    first = first.model_copy(update={"requires_python": "3.8", "variant_rank": 1})
     assert set(pq.read_schema(copied).names) == set(task_features()) and read_split(copied) == [first]
     everything = load_release(second.path)
     assert [t.family for t in everything] == ["S/a"] + [t.family for t in sorted([later_same, other], key=lambda t: t.task_id)]
-    # The family's task of the earliest release stands for it.
-    assert load_release(second.path, one_per_family=True) == [first, other]
+    # The family's task of the earliest release is its first choice; the later variant is ranked after it.
+    assert [t.variant_rank for t in everything] == [1] + [2 if t is later_same else 1 for t in
+                                                          sorted([later_same, other], key=lambda t: t.task_id)]
+    assert load_release(second.path, one_per_family=True) == [first, other.model_copy(update={"variant_rank": 1})]
 
-    # The one-liner docs/releases.md gives `load_dataset` users keeps one task per family of a split.
+    # The README's one-liner for `load_dataset` users gives one task per family of the whole release.
     tasks = load_dataset(str(second.path), cache_dir=str(tmp_path / "cache"))
-    one = tasks["2026.11.1"].to_pandas().sort_values("task_id").drop_duplicates("family")
+    one = concatenate_datasets(list(tasks.values())).filter(lambda t: t["variant_rank"] == 1)
     assert sorted(one["family"]) == ["S/a", "S/b"] and len(one) == 2
+    assert "concatenate_datasets(list(load_dataset(" in (second.path / "README.md").read_text()

@@ -7,11 +7,13 @@ from datetime import date
 import pytest
 from release_fixtures import build_task
 
+from core.agreement import Agreement, PairKappa
 from core.errors import InputError
-from pipeline.release.card import size_category
+from pipeline.release.card import agreement_table, size_category
 from pipeline.release.diff import release_diff
 from pipeline.release.export import strip_module_import
 from pipeline.release.versioning import next_version, parse_version, sorted_versions
+from validation.faithful import REGISTRY
 
 
 def test_calendar_versions_increment_within_a_month_and_restart_in_the_next():
@@ -64,11 +66,13 @@ def test_the_card_counts_faithful_variants_per_kind_and_the_overspecified_reject
     text = faithful_section(tasks, funnel)
     assert "2 of 3 tasks were checked" in text and "0 of them fail one" in text
     assert "gate found 4 candidate(s)" in text and "1 were still rejected as `overspecified_tests`" in text
-    assert "| message | exception messages reworded | 2 | 6 |" in text
-    assert "| guard_order | independent guard checks reordered | 1 | 1 |" in text
-    assert "| float_ulp | computed floats moved by one ulp | 0 | 0 |" in text
-    assert "| state_after_error | the change made before a failed argument check raises | 2 | 4 |" in text
-    assert "| text_format | unstated words of a returned text reworded | 0 | 0 |" in text
+    # a row per kind the gate runs (the registry's, in its order), described by the kind itself
+    assert "| `message` | exception messages reworded | 2 | 6 |" in text
+    assert "| `guard_order` | independent guard checks at the top of a method in another order | 1 | 1 |" in text
+    assert "| `float_ulp` | float results of public methods moved by one ulp" in text
+    assert "| `state_after_error` | where a public method checks its arguments before it changes the object" in text
+    rows = [line.split("`")[1] for line in text.splitlines() if line.startswith("| `")]
+    assert rows == list(REGISTRY)
     assert faithful_section([tasks[2]], funnel) == "Faithful variants were not run for the tasks of this release."
 
 
@@ -88,3 +92,15 @@ def test_the_card_says_how_compositions_were_checked_for_coherence():
     assert "40 allowed pair(s) of seeds had no meaningful link" in text and "(3 in this build)" in text
     assert "2 of the 3 composed tasks of this release were measured, with 2 to 5 tests (median 3.5)" in text
     assert "None of the 0 composed tasks" in coherence_section(tasks[3:], Funnel(run_id="r"))
+
+
+def test_agreement_of_the_checks_is_percent_agreement_and_kappa_is_for_the_model_panel():
+    checks = Agreement(judged=10, judges=("a", "b"), compared="checks", rated_items=10, fleiss_kappa=-0.005,
+                       pairwise=(PairKappa(judge_a="a", judge_b="b", items=10, observed=0.9, kappa=-0.005),),
+                       decisions={"a": {"accept": 10}, "b": {"accept": 9, "reject": 1}})
+    text = agreement_table(checks)
+    assert "Percent agreement within the checks" in text and "| a | b | 10 | 90.0% |" in text
+    assert "kappa" not in text.split("Percent agreement")[1].split("(")[0] and "Fleiss" not in text and "-0.005" not in text
+    models = checks.model_copy(update={"compared": "models"})
+    text = agreement_table(models)
+    assert "Fleiss' kappa within the models over the 10 candidates" in text and "Cohen's kappa" in text

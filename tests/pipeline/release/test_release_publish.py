@@ -114,3 +114,11 @@ def test_checks_run_in_order_release_then_version_then_token(store, hub, monkeyp
     with pytest.raises(InputError, match="HF_TOKEN is not set"):
         publish(str(store.release_dir("2026.11.0")), REPO, resolved(store), endpoint=hub.endpoint)  # a path works too
     assert hub.requests == []
+
+
+def test_an_unreachable_hub_is_named_by_its_host(store):
+    # port 9 (discard) on the loopback: nothing listens, the connection is refused at once, no network used
+    with pytest.raises(InputError) as caught:
+        publish("2026.11.0", REPO, resolved(store), endpoint="http://127.0.0.1:9")
+    message = str(caught.value)
+    assert "cannot reach the Hub at 127.0.0.1:9 (http://127.0.0.1:9)" in message and TOKEN not in message

@@ -28,7 +28,8 @@ def test_the_run_is_counted_per_source_and_reason_from_its_records(tmp_path):
     for sample in data.samples:
         by_group.setdefault(sample.group, []).append(sample.values["line_coverage"])
     assert sorted(by_group["passed the gate"]) == [0.93, 0.95, 0.97] and by_group["rejected by the gate"] == [0.5]
-    assert data.domains == {"passed the gate": {"Game_Sim": 1, "Math_Stats": 2, "Text_NLP": 1}}
+    # tasks per domain are the released ones (e1), not the gate passes (e1, e3, c1r): what the release counts
+    assert data.domains == {"released": {"Math_Stats": 1}}
 
 
 def test_the_agreement_matrix_is_symmetric_with_the_judges_own_figures(tmp_path):
@@ -111,3 +112,14 @@ def test_a_release_page_shows_the_agreement_over_every_candidate_its_run_judged(
     assert page.sources["composed"]["released"] == 0  # the judges' rejection is subtracted
     (Path(store.runs) / RUN / AGREEMENT_FILE).unlink()
     assert collect_release(store, RUN, "2026.12.0", {"2026.12.0": [task]}, Funnel(run_id=RUN)).agreement.judged == 1
+
+
+def test_before_the_release_ran_the_domains_are_the_gate_passes_and_say_so(tmp_path):
+    store = ArtifactStore(tmp_path)
+    write_run(store)
+    for folder in ("rejections", "release"):  # as a run stopped before its release stage
+        for path in (tmp_path / "runs" / RUN / folder).glob("*.json"):
+            if '"release"' in path.read_text():
+                path.unlink()
+    data = collect_run(store, RUN)
+    assert data.domains == {"passed the gate (not released yet)": {"Game_Sim": 1, "Math_Stats": 2, "Text_NLP": 1}}

@@ -6,11 +6,7 @@ the module still passes on the reference, and its ClassEval export still runs un
 from __future__ import annotations
 
 import ast
-import json
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -24,9 +20,9 @@ from pipeline.release.task_builder import test_names as top_level_tests
 from pipeline.synthesis.naming import NamedStep, fixture_names
 from pipeline.synthesis.oracle import run_oracle
 from pipeline.synthesis.testgen import MIN_LINES_SAVED, Fixture, Renderer, plan_fixtures, written_fixtures
+from tests.pipeline.release.classeval_steps import fenced, run_task
 from validation.sandbox import SandboxJob
 
-HARNESS = Path(__file__).resolve().parents[1] / "release" / "classeval_harness.py"
 
 BOARD = textwrap.dedent('''
     class TaskBoard:
@@ -120,15 +116,7 @@ def test_methods_info_counts_a_method_called_in_a_fixture_for_the_tests_taking_i
     assert aimed.count("def board_with_two_tasks") == 1 and len(top_level_tests(aimed)) == 5
 
 
-def _harness(export: Path, mode: str, workdir: Path) -> dict:
-    workdir.mkdir()
-    done = subprocess.run([sys.executable, str(HARNESS), str(export), mode, str(workdir)], capture_output=True,
-                          text=True, timeout=120, cwd=workdir)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-def test_the_classeval_export_writes_the_fixture_into_each_test_and_runs_under_the_harness(board_module, tmp_path):
+def test_the_classeval_export_writes_the_fixture_into_each_test_and_runs_under_the_harness(board_module, sandbox_pool):
     text, _ = board_module
     skeleton = make_skeleton(BOARD, "TaskBoard")
     info = tuple(MethodInfo.model_validate(m) for m in methods_info(BOARD, "TaskBoard", text))
@@ -143,13 +131,12 @@ def test_the_classeval_export_writes_the_fixture_into_each_test_and_runs_under_t
     assert ("    def test_hours_left_after_adding_tasks(self):\n        board = TaskBoard()\n"
             "        board.add_task(\"a\", 2)\n        board.add_task(\"b\", 3)\n"
             "        assert board.hours_left() == 5\n") in test
-    export = tmp_path / "classeval.json"
-    export.write_text(json.dumps([entry]), encoding="utf-8")
-    reference = _harness(export, "reference", tmp_path / "reference")[task.task_id]
-    assert sum(o["testsRun"] for o in reference.values()) == 6
-    assert all(o["errors"] == o["failures"] == 0 for o in reference.values()), reference
-    skeleton_run = _harness(export, "skeleton", tmp_path / "skeleton")[task.task_id]
-    assert all(o["errors"] + o["failures"] > 0 for o in skeleton_run.values()), skeleton_run
+    # ClassEval's steps (its extraction, import_statement + code + test, unittest per test class) in the sandbox
+    for answer in (entry["solution_code"], fenced(entry["solution_code"])):
+        reference = run_task(sandbox_pool, entry, answer)
+        assert list(reference) == entry["test_classes"] and set(reference.values()) == {"success"}, reference
+    skeleton_run = run_task(sandbox_pool, entry, fenced(entry["skeleton"]))
+    assert all(v != "success" for v in skeleton_run.values()), skeleton_run
 
 
 # -- the planning rule, on hand-made setups ---------------------------------------------------------------
