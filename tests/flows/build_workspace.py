@@ -17,7 +17,7 @@ from pathlib import Path
 from core import settings
 
 CLI = [sys.executable, "-c", "from commands.main import main; main()"]
-SEEDS = ("Math_Stats/histogram", "Utils_Tools/unit_converter")
+SEEDS = ("Math_Stats/histogram", "Game_Sim/sandpile_grid")  # a pair with a link: each drop's topplings binned
 CONFIG = """
 [enhance]
 candidates_per_seed = 1
