@@ -25,7 +25,7 @@ from core.analysis.class_facts import class_facts, edges_from_facts
 from core.records import RejectReason
 from models.answers import BadAnswer, extract_python, python_blocks
 from pipeline.evaluation.assemble import add_imports, imports_of, method_source, methods_to_write, replace_method
-from pipeline.evaluation.tasks import EvalTask
+from pipeline.evaluation.tasks import EvalTask, parses
 
 STRATEGIES = ("holistic", "incremental", "bottom_up", "top_down", "compositional")
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
@@ -93,7 +93,7 @@ def _take_method(text: str, class_name: str, method: str) -> tuple[object | None
         code = extract_python(text, class_name)
     except BadAnswer as exc:
         # An answer with just the method (no class around it) is still an answer for that method.
-        blocks = [b for b in python_blocks(text) if _parses(b) and method_source(b, class_name, method) is not None]
+        blocks = [b for b in python_blocks(text) if parses(b) and method_source(b, class_name, method) is not None]
         if len(blocks) != 1:
             return None, [], f"{exc.reason.value}: {exc.detail}"
         code = blocks[0]
@@ -103,14 +103,6 @@ def _take_method(text: str, class_name: str, method: str) -> tuple[object | None
     return node, imports_of(code), ""
 
 
-def _parses(code: str) -> bool:
-    import ast
-
-    try:
-        ast.parse(code)
-    except (SyntaxError, ValueError):
-        return False
-    return True
 
 
 def _record(attempt: Attempt, reply: tuple[str, str, bool, float | None]) -> str:

@@ -77,7 +77,7 @@ def repaired_skeleton(skeleton: str) -> str:
     typed with curly quotes, and a docstring left open until the next method's `def`. Only the skeleton
     breaks so (the solver reads it; ClassEval's own harness never parses it, so it runs those tasks): the
     solution and tests are never touched. Returns the text unchanged when it already parses."""
-    if _parses(skeleton):
+    if parses(skeleton):
         return skeleton
     lines = _CURLY_TRIPLES.sub('"""', skeleton).splitlines()
     mended: list[str] = []
@@ -95,7 +95,8 @@ def repaired_skeleton(skeleton: str) -> str:
     return "\n".join(mended) + "\n"
 
 
-def _parses(code: str) -> bool:
+def parses(code: str) -> bool:
+    """Whether `code` is Python this interpreter can parse (a null byte counts as not)."""
     try:
         ast.parse(code)
     except (SyntaxError, ValueError):
