@@ -30,8 +30,8 @@ from pipeline.release.dataset_io import split_file
 from pipeline.release.diff import diff_rows
 from pipeline.release.faithful_kinds import release_kinds, what_it_changes
 from pipeline.release.family import family_counts
-from pipeline.release.template_prose import card_sentence, measure
 from pipeline.release.task_list import TASKS_FILE
+from pipeline.release.template_prose import card_sentence, measure
 
 SOURCE_STAGES = CANDIDATE_STAGES
 TEST_DEF = re.compile(r"^\s*(?:async\s+)?def test", re.MULTILINE)
@@ -377,7 +377,7 @@ def families_section(tasks: Sequence[Task], funnel: Funnel | None = None, varian
               "one; a lock for state that is set up and then read); seeds of this release where a feature was "
               "skipped, by reason:\n\n"
             + _table(("transform", "reason", "seeds"), [(n, r, c) for (n, r), c in skipped_counts(tasks).items()])
-            + f"\n\nThe largest families: " + ", ".join(f"`{f}` {n}" for f, n in rows[:5])
+            + "\n\nThe largest families: " + ", ".join(f"`{f}` {n}" for f, n in rows[:5])
             + f"; every family and its tasks are listed in [`{TASKS_FILE}`]({TASKS_FILE}).")
 
 

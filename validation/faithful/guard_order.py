@@ -12,7 +12,7 @@ import libcst as cst
 from core.analysis.statements import Statements, pinned_exceptions
 from validation.faithful.facts import MethodFacts
 from validation.faithful.guards import call_statement, read_guard
-from validation.faithful.rewriter import ClassRewriter, docstring_statement, rewrite
+from validation.faithful.rewriter import ClassRewriter, docstring_statement, methods_changed, rewrite
 from validation.faithful.variant import Rewrite, Subject
 
 
@@ -91,6 +91,6 @@ def variant(subject: Subject) -> Rewrite | None:
     code, sites = rewrite(source, _ReorderGuards(class_name, subject.statements, subject.methods))
     if not sites:
         return None
-    methods = len({site.split(":")[0] for site in sites})
+    methods = methods_changed(sites)
     return Rewrite(code, tuple(sites),
                    f"independent guard checks of {methods} method(s) in the other order")

@@ -114,3 +114,8 @@ def rewrite(source: str, transformer: ClassRewriter) -> tuple[str, list[str]]:
     wrapper = cst.metadata.MetadataWrapper(parsed(source).module, unsafe_skip_copy=True)
     code = wrapper.visit(transformer).code
     return code, transformer.sites
+
+
+def methods_changed(sites: Sequence[str]) -> int:
+    """How many methods a rewrite changed, from its sites ("<method>:<where>")."""
+    return len({site.split(":")[0] for site in sites})

@@ -13,7 +13,7 @@ import libcst as cst
 from core.analysis.statements import Statements, leaves_stated
 from validation.faithful.facts import MethodFacts, raising_if
 from validation.faithful.guards import call_statement, read_guard
-from validation.faithful.rewriter import ClassRewriter, docstring_statement, is_public, rewrite
+from validation.faithful.rewriter import ClassRewriter, docstring_statement, is_public, methods_changed, rewrite
 from validation.faithful.variant import Rewrite, Subject
 
 
@@ -148,6 +148,6 @@ def variant(subject: Subject) -> Rewrite | None:
     code, sites = rewrite(source, _ChangeBeforeChecks(class_name, subject.statements, subject.methods))
     if not sites:
         return None
-    count = len({site.split(":")[0] for site in sites})
+    count = methods_changed(sites)
     return Rewrite(code, tuple(sites),
                    f"{count} method(s) change the object before a failed argument check raises")
