@@ -171,6 +171,12 @@ class Produces(Record):
     name: str = Field(description="Snake-case noun for the value, used in link method names: 'avalanche_size'.")
     kind: str = Field(default="", description="What sort of that meaning it is, for consumers that take only some: "
                                               "a duration of a 'request', a 'wait', 'work', an 'attempt'.")
+    purpose: str = Field(default="", description="Clause saying why a program keeps a series of these values: "
+                                                 "'avalanche sizes are what a sandpile simulation is run to measure'. "
+                                                 "A consumer of any number (statistics) is linked only to an end "
+                                                 "that states one: its own purpose is no reason.")
+    positive: bool = Field(default=False, description="A zero is no event (a miss, an empty fill): only values "
+                                                      "above zero are passed on.")
 
 
 class Accepts(Record):

@@ -5,8 +5,14 @@ unit and the words for it) and what it exists to consume (`Accepts`: a method's 
 and a link joins a producer of one seed to a consumer of the other when the meanings join
 (`core.meanings.joins`) and the types can carry the value. A seed that declares nothing (a corpus written
 elsewhere: ClassEval's, a mined class) gets ends derived from its names (`derived_ends`), which are
-deliberately narrow: a measured quantity only reaches a consumer of any number, a text only a consumer of
-text, so that a derived link never gives a value a role it does not have.
+deliberately narrow: a text only reaches a consumer of any text, an amount of money one that takes money in
+any unit, so that a derived link never gives a value a role it does not have.
+
+A consumer of any number (statistics, a histogram) is linked only to a producer that says why a program
+keeps a series of its values (`Produces.purpose`: "avalanche sizes are what a sandpile simulation is run to
+measure"). Without it the only reason a link could give is the consumer's own ("so that its distribution
+can be read back"), which is how the flips of a board game's move came to be binned: such pairs are not
+composed, and a derived end, which states no purpose, never reaches statistics.
 
 A link is *woven* when the producer is an operation (it changes its part's state and returns the value
 on every path) and the consumer needs nothing but the value: the operation itself then hands its result
@@ -65,10 +71,24 @@ class Link:
         return f" ({how} to be in {self.accepted.unit.replace('_', ' ')}{rounded})"
 
     @property
+    def positive(self) -> bool:
+        """Only values above zero cross: the consumer refuses the rest, or the producer's zero is no event."""
+        return self.accepted.positive or self.produced.positive
+
+    @property
+    def reason(self) -> str:
+        """Why the value crosses, as the tail of a sentence: what the consumer makes of it (", so that ..."),
+        then why a program keeps these values at all (": " and the producer's purpose). A consumer of any
+        number says only what it does with every number ("its distribution can be read back"), so where
+        the producer states a purpose that is the whole reason."""
+        generic = self.accepted.meaning == ANY_NUMBER and self.produced.purpose
+        why = f", {self.accepted.why}" if self.accepted.why and not generic else ""
+        return why + (f": {self.produced.purpose}" if self.produced.purpose else "")
+
+    @property
     def sentence(self) -> str:
-        """The link in one plain sentence: what crosses and what becomes of it."""
-        why = f", {self.accepted.why}" if self.accepted.why else ""
-        return f"{capitalised(self.produced.what)} is {self.accepted.role}{self.unit_note}{why}."
+        """The link in one plain sentence: what crosses, what becomes of it and why."""
+        return f"{capitalised(self.produced.what)} is {self.accepted.role}{self.unit_note}{self.reason}."
 
 
 def _conversion(scale: Fraction | None, returns: str | None, parameter: str | None) -> str | None:
@@ -217,6 +237,8 @@ def seed_links(a: SeedClass, b: SeedClass, model_a: ClassModel | None = None,
                 if param is None or conversion is None or not (
                         carries(returns, param.annotation) or conversion.startswith("round(")):
                     continue
+                if c.meaning == ANY_NUMBER and not p.purpose:
+                    continue  # statistics kept for their own sake: the only reason would restate the consumer
                 if c.meaning == ANY_NUMBER and not _woven_at_seed(p, c, giver, taker, forward, (a, b)):
                     continue  # statistics of a snapshot fed by hand: counted twice or never (see below)
                 out.append(SeedLink(p, c, forward, conversion))

@@ -79,13 +79,12 @@ def weave(source: str, hybrid: str, link: Link, producer_locals: set[str], consu
     call = f"self.{link.consumer}({link.parameter}={link.conversion.format(local)})"
     editor = ClassEditor(source, hybrid)
     node = _docstring_node(editor.method(link.producer).body)
-    editor.transform_method(link.producer, _HandOn(call, local, link.accepted.positive))
+    editor.transform_method(link.producer, _HandOn(call, local, link.positive))
     text = evaluated_docstring(node) if node is not None else ""
-    when = " when it is above zero" if link.accepted.positive else ""
-    why = f", {link.accepted.why}" if link.accepted.why else ""
+    when = " when it is above zero" if link.positive else ""
     paragraph = (f"{capitalised(link.produced.what)} is then {link.accepted.role} (this method passes the value "
                  f"it returns to ``{link.consumer}`` as ``{link.parameter}``{when}, after its own changes)"
-                 f"{link.unit_note}{why}.")
+                 f"{link.unit_note}{link.reason}.")
     if consumer_raises:
         paragraph += (f" If ``{link.consumer}`` refuses the value, its error propagates and this method's own "
                       f"changes stay made.")

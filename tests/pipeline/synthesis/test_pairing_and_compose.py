@@ -92,7 +92,8 @@ def test_mean_of_nothing():
 
 BALANCE = Produces(method="current", meaning="money", unit="cents", what="the account's balance", name="balance")
 WITHDRAWAL = Produces(method="withdraw", meaning="money", unit="cents", what="the balance left after a withdrawal",
-                      name="balance_left")
+                      name="balance_left", purpose="how low each withdrawal leaves the account shows how close it runs "
+                                                  "to empty")
 TRACKED = Accepts(method="add", parameter="value", meaning="number", unit="any", role="added to the statistics",
                   action="add {what} to the statistics", verb="track", why="so that its mean can be read back")
 LINE = Accepts(method="deposit", parameter="text", meaning="text", unit="any", role="kept as a line of the log",
@@ -153,6 +154,18 @@ def test_pairing_keeps_only_the_pairs_that_may_link_judged_on_each_seed_alone():
     assert len(pair_seeds([account, stats, log], rng_seed=1, max_pairs=10, max_uses_per_seed=5, composable={})) == 3
 
 
+def test_statistics_take_only_values_whose_producer_says_why_they_are_worth_keeping():
+    account, stats = _seed("Finance", "account"), _seed("Math", "stats", "Stats", STATS)
+    fusion = fuse(account, stats, random.Random(0), max_links=3)
+    (link,) = fusion.links
+    # the producer's purpose is the reason; the consumer's own ("its mean can be read back") would restate it
+    assert link.sentence == ("The balance left after a withdrawal is added to the statistics: how low each "
+                             "withdrawal leaves the account shows how close it runs to empty.")
+    assert link.sentence in " ".join(analyse(fusion.source, fusion.class_name).docstring.split())
+    unexplained = account.model_copy(update={"produces": (BALANCE, WITHDRAWAL.model_copy(update={"purpose": ""}))})
+    assert not may_link(unexplained, stats) and not fuse(unexplained, stats, random.Random(0), max_links=3).links
+
+
 def test_fuse_renames_collisions_consistently_and_links_nothing_by_type_alone():
     fusion = fuse(_seed("Finance", "account"), _seed("Text", "log", "Log", LOG), random.Random(3), max_links=3)
     model = analyse(fusion.source, "AccountLog")
@@ -178,10 +191,11 @@ def test_a_woven_link_hands_the_operations_result_on_and_its_docstring_says_so()
     assert "balance_left = self.balance\n        self.add(value=balance_left)\n        return balance_left" in fusion.source
     text = " ".join(fusion.source.split())
     assert ("The balance left after a withdrawal is then added to the statistics (this method passes the value it "
-            "returns to ``add`` as ``value``, after its own changes), so that its mean can be read back.") in text
+            "returns to ``add`` as ``value``, after its own changes): how low each withdrawal leaves the account "
+            "shows how close it runs to empty.") in text
     # the class docstring opens with what crosses and why
-    assert '"""The balance left after a withdrawal is added to the statistics, so that its mean can be read back.' \
-        in text
+    assert ('"""The balance left after a withdrawal is added to the statistics: how low each withdrawal leaves the '
+            'account shows how close it runs to empty.') in text
     compile(fusion.source, "hybrid", "exec")
 
 
