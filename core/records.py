@@ -177,6 +177,10 @@ class Produces(Record):
                                                  "that states one: its own purpose is no reason.")
     positive: bool = Field(default=False, description="A zero is no event (a miss, an empty fill): only values "
                                                       "above zero are passed on.")
+    event: str = Field(default="", description="For a text of an event: the text handed on, naming its subject "
+                                               "from the method's required parameters and '{result}' (what it "
+                                               "returns): 'deal {name} moved to stage {result}'. A bare return "
+                                               "value ('qualified') would not say which deal moved.")
 
 
 class Accepts(Record):

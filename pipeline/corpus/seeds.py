@@ -15,6 +15,7 @@ elsewhere (ClassEval's, say) often has neither and composition can infer types f
 from __future__ import annotations
 
 import ast
+import string
 import tomllib
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -202,6 +203,27 @@ def load_seed(folder: Path, domain: str) -> SeedClass | SeedProblem:
     )
 
 
+def _event_problem(end: Produces, method: ast.FunctionDef) -> str | None:
+    """Why an event's text cannot be written in a link (None when it can): it must fill its placeholders
+    from the method's required parameters (a link method takes only those) and `{result}`, for a text."""
+    if end.meaning != "text":
+        return f"only a text can be an event, not {end.meaning!r}"
+    arguments = method.args.args[1:]
+    required = {a.arg for a in arguments[:len(arguments) - len(method.args.defaults)]}
+    try:
+        fields = [(field, spec, conversion) for _, field, spec, conversion in string.Formatter().parse(end.event)
+                  if field is not None]
+    except ValueError as exc:
+        return f"{end.event!r} is not a format text ({exc})"
+    if any(spec or conversion for _, spec, conversion in fields):
+        return "a placeholder takes a bare name, with no format spec or conversion"
+    names = {field for field, _, _ in fields}
+    unknown = sorted(names - required - {"result"})
+    if unknown:
+        return f"{', '.join(unknown)} is not a required parameter of {end.method} or 'result'"
+    return None
+
+
 def _link_ends_problem(meta: SeedMetadata, module: ast.Module, path: Path) -> SeedProblem | None:
     """The first declared link end (`[[produces]]`, `[[accepts]]`) that names an unknown meaning, a method
     the class does not define publicly, a parameter that method lacks, or phrases a link cannot be written
@@ -223,6 +245,10 @@ def _link_ends_problem(meta: SeedMetadata, module: ast.Module, path: Path) -> Se
         words = (end.name,) if isinstance(end, Produces) else (end.verb,)
         if not all(w.isidentifier() and w == w.lower() for w in words):
             return SeedProblem(path, f"field {where}: {words[0]!r} is not a snake-case name")
+        if isinstance(end, Produces) and end.event:
+            problem = _event_problem(end, methods[end.method])
+            if problem:
+                return SeedProblem(path, f"field {where}.event: {problem}")
         if isinstance(end, Accepts):
             node = methods[end.method]
             if end.parameter not in [a.arg for a in node.args.args[1:] + node.args.kwonlyargs]:

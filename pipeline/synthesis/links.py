@@ -70,6 +70,13 @@ class Link:
         rounded = ", rounded to a whole number" if self.conversion.startswith("round(") else ""
         return f" ({how} to be in {self.accepted.unit.replace('_', ' ')}{rounded})"
 
+    def passed(self, value: str) -> str:
+        """The expression handed to the consumer, `value` naming what the producer returned: that value in
+        the consumer's unit, or for an event its text as an f-string over the producer's parameters."""
+        if not self.produced.event:
+            return self.conversion.format(value)
+        return "f" + repr(self.produced.event.replace("{result}", "{" + value + "}"))
+
     @property
     def positive(self) -> bool:
         """Only values above zero cross: the consumer refuses the rest, or the producer's zero is no event."""
@@ -233,7 +240,7 @@ def seed_links(a: SeedClass, b: SeedClass, model_a: ClassModel | None = None,
                     continue
                 param = next((x for x in target.params if x.name == c.parameter), None)
                 conversion = _conversion(factor(p, c), source.returns, param.annotation if param else None)
-                returns = source.returns if conversion in ("{}", "round({})") else "float"
+                returns = "str" if p.event else source.returns if conversion in ("{}", "round({})") else "float"
                 if param is None or conversion is None or not (
                         carries(returns, param.annotation) or conversion.startswith("round(")):
                     continue

@@ -76,7 +76,7 @@ def weave(source: str, hybrid: str, link: Link, producer_locals: set[str], consu
     local = link.produced.name
     while local in producer_locals:
         local += "_value"
-    call = f"self.{link.consumer}({link.parameter}={link.conversion.format(local)})"
+    call = f"self.{link.consumer}({link.parameter}={link.passed(local)})"
     editor = ClassEditor(source, hybrid)
     node = _docstring_node(editor.method(link.producer).body)
     editor.transform_method(link.producer, _HandOn(call, local, link.positive))
@@ -112,7 +112,8 @@ def link_method_source(link: Link, producer: MethodModel, consumer: MethodModel)
     signature = ", ".join(["self"] + [param(p.name, p.annotation) for p in own]
                           + [param(renamed[p.name], p.annotation) for p in rest])
     read = f"self.{link.producer}({', '.join(p.name for p in own)})"
-    passed = link.conversion.format("value")
+    local = "value" if "value" not in used else "returned"  # a producer's own `value` parameter stays readable
+    passed = link.passed(local)
 
     def record(value: str) -> str:
         arguments, keyword = [], False
@@ -131,9 +132,11 @@ def link_method_source(link: Link, producer: MethodModel, consumer: MethodModel)
     params_doc = "\n".join([f":param {p.name}: passed to ``{link.producer}``." for p in own]
                            + [f":param {renamed[p.name]}: passed to ``{link.consumer}`` as ``{p.name}``." for p in rest]
                            + [f":return: what ``{link.consumer}`` returns."])
-    flow = (f"{link.sentence} The same as ``{record(link.conversion.format(read))}``: the value ``{link.producer}`` returns is passed as "
+    how = (f"a text naming what ``{link.producer}`` acted on and what it returned" if link.produced.event
+           else f"the value ``{link.producer}`` returns")
+    flow = (f"{link.sentence} The same as ``{record(link.passed(read))}``: {how} is passed as "
             f"``{link.parameter}``. If ``{link.producer}`` raises, nothing is passed on; errors of "
             f"``{link.consumer}`` propagate.")
     doc = summary + "\n\n" + textwrap.fill(flow, WRAP_WIDTH - len(METHOD_INDENT)) + "\n\n" + params_doc
     body = textwrap.indent(docstring_literal(doc, "    "), "    ")
-    return f"\ndef {link.call}({signature}){returns}:\n{body}\n    value = {read}\n    return {record(passed)}\n"
+    return f"\ndef {link.call}({signature}){returns}:\n{body}\n    {local} = {read}\n    return {record(passed)}\n"

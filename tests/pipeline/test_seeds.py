@@ -144,6 +144,10 @@ _ACCEPTS = ('\n[[accepts]]\nmethod = "add"\nparameter = "amount"\nmeaning = "cou
             'role = "added to a name\'s count"\naction = "add {what} to a count"\nverb = "count"\n')
 
 
+_EVENT = ('\n[[produces]]\nmethod = "add"\nmeaning = "text"\nunit = "event"\nwhat = "a note of a name counted"\n'
+          'name = "count_note"\nevent = "{name} counted; {result} in all"\n')
+
+
 def _seed_with(root: Path, name: str, ends: str) -> Path:
     folder = write_seed(root, "Math_Stats", name, COUNTER_SOURCE, COUNTER_TESTS.replace("counter", name), "Counter")
     with (folder / "seed.toml").open("a") as meta:
@@ -156,12 +160,17 @@ def test_declared_link_ends_load_and_a_wrong_one_is_named_by_its_field(corpus: P
     assert not isinstance(seed, SeedProblem)
     assert [p.what for p in seed.produces] == ["the number of events"]
     assert [(a.method, a.parameter, a.verb) for a in seed.accepts] == [("add", "amount", "count")]
+    noted = load_seed(_seed_with(corpus, "noted", _EVENT), "Math_Stats")
+    assert not isinstance(noted, SeedProblem) and noted.produces[0].event == "{name} counted; {result} in all"
     wrong = {
         "field produces[0].meaning: 'events' is not a known meaning": _PRODUCES.replace('"count"', '"events"'),
         "field produces[0].method: Counter has no public method 'sum'": _PRODUCES.replace('"total"', '"sum"'),
         "field accepts[0].parameter: add takes no parameter 'value'": _ACCEPTS.replace('"amount"', '"value"'),
         "field accepts[0].action: must hold '{what}'": _ACCEPTS.replace("add {what} to a count", "add it"),
         "field produces.0.colour": _PRODUCES + 'colour = "red"\n',
+        "field produces[0].event: amount is not a required parameter of add or 'result'": _EVENT.replace(
+            "{name} counted", "{amount} counted"),
+        "field produces[0].event: only a text can be an event, not 'count'": _EVENT.replace('"text"', '"count"'),
     }
     for index, (message, ends) in enumerate(wrong.items()):
         problem = load_seed(_seed_with(corpus, f"wrong{index}", ends), "Math_Stats")

@@ -166,6 +166,21 @@ def test_statistics_take_only_values_whose_producer_says_why_they_are_worth_keep
     assert not may_link(unexplained, stats) and not fuse(unexplained, stats, random.Random(0), max_links=3).links
 
 
+def test_an_event_hands_on_a_text_naming_its_subject_not_the_bare_value():
+    withdrawal = Produces(method="withdraw", meaning="text", unit="event", name="withdrawal",
+                          what="a note of how much was withdrawn and what is left", event="withdrew {amount}; {result} left")
+    account = _seed("Finance", "account").model_copy(update={"produces": (withdrawal,)})
+    readable_log = LOG.replace("    def describe(", '    def last(self) -> str:\n        """The newest line."""\n'
+                                                    "        return self.lines[-1]\n\n    def describe(")
+    fusion = fuse(account, _seed("Text", "log", "Log", readable_log), random.Random(0), max_links=3)
+    (link,) = fusion.links
+    # withdraw is an operation and the log's deposit needs nothing else: the note is written inside it,
+    # and it names the amount (a parameter) beside the balance the operation returns
+    assert link.woven and link.observers == ("last",)
+    assert "self.log_deposit(text=f'withdrew {amount}; {withdrawal} left')" in fusion.source
+    assert link.passed("left") == "f'withdrew {amount}; {left} left'"
+
+
 def test_fuse_renames_collisions_consistently_and_links_nothing_by_type_alone():
     fusion = fuse(_seed("Finance", "account"), _seed("Text", "log", "Log", LOG), random.Random(3), max_links=3)
     model = analyse(fusion.source, "AccountLog")
