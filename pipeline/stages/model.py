@@ -33,6 +33,7 @@ from models.client import BudgetExhausted, ModelClient, Role
 from models.conversation import Conversation
 from models.run_state import ModelWork, RunLedger
 from pipeline.stages.driver import Counts, RecordStage, RunContext
+from pipeline.synthesis.links import seed_links
 from pipeline.synthesis.model_making import Blueprint, Outcome, make_candidate
 from pipeline.synthesis.pairing import pair_seeds
 from pipeline.synthesis.testgen import snake
@@ -70,7 +71,7 @@ def compose_blueprints(seeds: Sequence[SeedClass], config, registry: DomainRegis
             role=Role.COMPOSER, skeleton_prompt="compose_skeleton",
             skeleton_values={"class_name": class_name, "domain_a": a.domain, "domain_b": b.domain,
                              "description_a": a.description, "description_b": b.description,
-                             "source_a": a.source, "source_b": b.source},
+                             "source_a": a.source, "source_b": b.source, "links": declared_links(a, b)},
             class_name=class_name, module_name=task_module_name(snake(class_name)), domains=(a.domain, b.domain),
             description=f"{a.description} Combined with: {b.description}",
             provenance=Provenance(seed_ids=(a.seed_id, b.seed_id), transforms=("model:compose",),
@@ -78,6 +79,28 @@ def compose_blueprints(seeds: Sequence[SeedClass], config, registry: DomainRegis
                                   first_commit_date=max(dates) if dates else None),
             seeds=((a.class_name, a.source), (b.class_name, b.source))))
     return out
+
+
+def declared_links(a: SeedClass, b: SeedClass) -> str:
+    """The links the two seeds' declared (or derived) ends allow, as the prompt's first requirement: a
+    model told only "data of one feeds the other" joins on whatever types match, as the offline composer
+    did before it joined on meaning. "" when there is none (the model finds its own)."""
+    try:
+        links = seed_links(a, b)
+    except (SyntaxError, LookupError):  # a seed that cannot be read: its fusion fails on its own
+        return ""
+    lines = []
+    for link in links:
+        giver, taker = (a, b) if link.forward else (b, a)
+        lines.append(f"  - {giver.class_name}.{link.produced.method} gives {link.produced.what}, which "
+                     f"{taker.class_name}.{link.accepted.method} takes as `{link.accepted.parameter}`"
+                     f"{': ' + link.produced.purpose if link.produced.purpose else ''}"
+                     f"{'; hand on ' + repr(link.produced.event) if link.produced.event else ''}.\n")
+    if not lines:
+        return ""
+    return ("- build it around what the seeds declare links them, inside the producing operation where that "
+            "reads naturally (the operation hands its result on), else in a method whose docstring says what "
+            "it is for:\n" + "".join(lines))
 
 
 class _StageRun:

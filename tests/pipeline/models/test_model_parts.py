@@ -17,6 +17,7 @@ from core.records import RejectReason
 from models.client import ModelClient
 from models.config import ModelsConfig
 from models.conversation import Conversation
+from models.prompts import load_prompt
 from pipeline.corpus.seeds import load_seed
 from pipeline.stages.config import BuildConfig
 from pipeline.stages.model import compose_blueprints
@@ -128,3 +129,19 @@ def test_a_model_composition_of_two_halves_side_by_side_is_rejected(tmp_path: Pa
     assert RejectReason.INCOHERENT_FUSION in report.reasons, report.reasons
     directions = report.evidence["seam_interaction"]["directions"]
     assert directions and all(row["edges"] == 0 for row in directions.values())
+
+
+def test_a_composition_prompt_asks_for_the_links_the_seeds_declare_and_why_the_parts_belong_together():
+    sandpile = load_seed(SEEDS / "Game_Sim" / "sandpile_grid", "Game_Sim")
+    histogram = load_seed(SEEDS / "Math_Stats" / "histogram", "Math_Stats")
+    [linked] = compose_blueprints([sandpile, histogram], BuildConfig(compose={"max_pairs": 1}),
+                                  load_domains(SEEDS / "domains.toml"))
+    prompt = load_prompt("compose_skeleton")
+    text = " ".join(prompt.render(**linked.skeleton_values, min_methods=6)[-1]["content"].split())
+    assert ("- build it around what the seeds declare links them, inside the producing operation where that reads "
+            "naturally") in text
+    assert ("- SandpileGrid.drop gives the number of topplings a drop sets off, which Histogram.add takes as `value`: "
+            "the sizes of these avalanches are what a sandpile simulation is run to measure") in text
+    assert "- the class docstring opens by saying in plain words why the two belong together" in text
+    # a pair whose seeds declare nothing that links them leaves the model to find its own link
+    assert _blueprint().skeleton_values["links"] == ""
