@@ -51,6 +51,14 @@ Days are calendar days here; a unit absent from its meaning's scale (ticks, work
 nothing."""
 
 
+CONTEXT_ROLES: dict[str, str] = {
+    "who": "who acted: an audit entry's actor, the approver of a request, a booking's organiser",
+    "topic": "what an event is about, for the subscribers of a message bus: 'deals.moved'",
+}
+"""What a consumer may need beside the value, which the producing operation can give (`Accepts.context`,
+`Produces.context`): with every other parameter given, the link lives inside the operation."""
+
+
 def known_meaning(meaning: str, *, consumer: bool) -> bool:
     """Whether `meaning` is in the vocabulary (a consumer may also say `number`)."""
     return meaning in MEANINGS or (consumer and meaning == ANY_NUMBER)

@@ -177,6 +177,10 @@ class Produces(Record):
                                                  "that states one: its own purpose is no reason.")
     positive: bool = Field(default=False, description="A zero is no event (a miss, an empty fill): only values "
                                                       "above zero are passed on.")
+    context: dict[str, str] = Field(default_factory=dict, description="What the operation gives a consumer beside "
+                                    "the value, by role (`core.meanings.CONTEXT_ROLES`): the name of one of its "
+                                    "required parameters or a quoted literal: {who = 'approver', topic = "
+                                    "\"'leave.approved'\"}.")
     event: str = Field(default="", description="For a text of an event: the text handed on, naming its subject "
                                                "from the method's required parameters and '{result}' (what it "
                                                "returns): 'deal {name} moved to stage {result}'. A bare return "
@@ -201,6 +205,8 @@ class Accepts(Record):
                                                       "zero and negatives).")
     kinds: tuple[str, ...] = Field(default=(), description="Only values of these kinds (`Produces.kind`) are taken; "
                                                            "empty: any value of the meaning.")
+    context: dict[str, str] = Field(default_factory=dict, description="Its other parameters a producer may fill, "
+                                    "by role (`core.meanings.CONTEXT_ROLES`): {who = 'actor', topic = 'topic'}.")
 
 
 class SeedClass(Record):

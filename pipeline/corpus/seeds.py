@@ -24,7 +24,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.domains import DomainRegistry
-from core.meanings import MEANINGS, known_meaning
+from core.meanings import CONTEXT_ROLES, MEANINGS, known_meaning
 from core.records import Accepts, Produces, Provenance, SeedClass
 
 METADATA_FILE = "seed.toml"
@@ -203,6 +203,29 @@ def load_seed(folder: Path, domain: str) -> SeedClass | SeedProblem:
     )
 
 
+def _context_problem(end: Produces | Accepts, method: ast.FunctionDef) -> str | None:
+    """Why an end's context cannot be used (None when it can): its roles must be known; a consumer names
+    its own other parameters, a producer one of its required parameters or a quoted literal."""
+    arguments = method.args.args[1:]
+    required = [a.arg for a in arguments[:len(arguments) - len(method.args.defaults)]]
+    for role, value in end.context.items():
+        if role not in CONTEXT_ROLES:
+            return f"{role!r} is not a known role ({', '.join(sorted(CONTEXT_ROLES))})"
+        if isinstance(end, Accepts):
+            if value == end.parameter or value not in [a.arg for a in arguments + method.args.kwonlyargs]:
+                return f"{role} = {value!r} is not another parameter of {end.method}"
+            continue
+        if value in required:
+            continue
+        try:
+            literal = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            literal = None
+        if not isinstance(literal, str):
+            return f"{role} = {value!r} is neither a required parameter of {end.method} nor a quoted text"
+    return None
+
+
 def _event_problem(end: Produces, method: ast.FunctionDef) -> str | None:
     """Why an event's text cannot be written in a link (None when it can): it must fill its placeholders
     from the method's required parameters (a link method takes only those) and `{result}`, for a text."""
@@ -249,6 +272,9 @@ def _link_ends_problem(meta: SeedMetadata, module: ast.Module, path: Path) -> Se
             problem = _event_problem(end, methods[end.method])
             if problem:
                 return SeedProblem(path, f"field {where}.event: {problem}")
+        problem = _context_problem(end, methods[end.method])
+        if problem:
+            return SeedProblem(path, f"field {where}.context: {problem}")
         if isinstance(end, Accepts):
             node = methods[end.method]
             if end.parameter not in [a.arg for a in node.args.args[1:] + node.args.kwonlyargs]:

@@ -171,13 +171,14 @@ def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], secon
         return None
     producer_node = _function_node(giver.source, giver.class_name, seed_link.produced.method)
     part_methods = tuple(m for m in giver_model.methods if m != "__init__")
-    woven = weavable(producer_node, giver_model, part_methods, consumer, seed_link.accepted.parameter)
+    woven = weavable(producer_node, giver_model, part_methods, consumer, seed_link.accepted.parameter,
+                     {name for name, _ in seed_link.supplied})
     producer = to_hybrid_giver.get(seed_link.produced.method, seed_link.produced.method)
     call = producer if woven else f"{seed_link.accepted.verb}_{seed_link.produced.name}"
     return Link(call=call, producer=producer, consumer=to_hybrid_taker.get(consumer.name, consumer.name),
                 parameter=seed_link.accepted.parameter, source_part=giver.class_name, target_part=taker.class_name,
                 observers=observers, woven=woven, produced=seed_link.produced, accepted=seed_link.accepted,
-                conversion=seed_link.conversion)
+                conversion=seed_link.conversion, supplied=seed_link.supplied)
 
 
 def _observes(model: ClassModel, method: MethodModel) -> bool:

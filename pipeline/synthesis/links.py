@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -41,6 +42,7 @@ class SeedLink:
     accepted: Accepts
     forward: bool  # True: the first seed of the pair produces, the second consumes
     conversion: str = "{}"  # how the value is put in the consumer's unit: "{} * 1000", "round({} * 100)"
+    supplied: tuple[tuple[str, str], ...] = ()  # (consumer parameter, producer's expression) given beside the value
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class Link:
     produced: Produces
     accepted: Accepts
     conversion: str = "{}"
+    supplied: tuple[tuple[str, str], ...] = ()  # the consumer's other parameters the producer fills
 
     @property
     def unit_note(self) -> str:
@@ -96,6 +99,13 @@ class Link:
     def sentence(self) -> str:
         """The link in one plain sentence: what crosses, what becomes of it and why."""
         return f"{capitalised(self.produced.what)} is {self.accepted.role}{self.unit_note}{self.reason}."
+
+
+def supplied(produced: Produces, accepted: Accepts) -> tuple[tuple[str, str], ...]:
+    """The consumer's other parameters the producing operation fills, role by role (`CONTEXT_ROLES`): the
+    approver of a leave request as an audit entry's actor, a fixed topic for a message bus."""
+    return tuple((accepted.context[role], produced.context[role]) for role in sorted(accepted.context)
+                 if role in produced.context)
 
 
 def _conversion(scale: Fraction | None, returns: str | None, parameter: str | None) -> str | None:
@@ -248,7 +258,7 @@ def seed_links(a: SeedClass, b: SeedClass, model_a: ClassModel | None = None,
                     continue  # statistics kept for their own sake: the only reason would restate the consumer
                 if c.meaning == ANY_NUMBER and not _woven_at_seed(p, c, giver, taker, forward, (a, b)):
                     continue  # statistics of a snapshot fed by hand: counted twice or never (see below)
-                out.append(SeedLink(p, c, forward, conversion))
+                out.append(SeedLink(p, c, forward, conversion, supplied(p, c)))
     return out
 
 
@@ -262,7 +272,8 @@ def _woven_at_seed(produced: Produces, accepted: Accepts, giver: ClassModel, tak
     cls = next(n for n in ast.parse(seed.source).body if isinstance(n, ast.ClassDef) and n.name == seed.class_name)
     node = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == produced.method), None)
     part = tuple(m for m in giver.methods if m != "__init__")
-    return node is not None and weavable(node, giver, part, taker.methods[accepted.method], accepted.parameter)
+    given = {name for name, _ in supplied(produced, accepted)}
+    return node is not None and weavable(node, giver, part, taker.methods[accepted.method], accepted.parameter, given)
 
 
 _LINKS_CACHE: dict[str, bool] = {}
@@ -294,11 +305,12 @@ def _unhinted(seed: SeedClass) -> bool:
 # -- weaving -----------------------------------------------------------------------------------------------
 
 def weavable(producer: ast.FunctionDef, model: ClassModel, part_methods: tuple[str, ...], consumer: MethodModel,
-             parameter: str) -> bool:
+             parameter: str, given: Collection[str] = ()) -> bool:
     """Whether the link can live inside the producer: it is an operation (it changes state), it returns a
     value on every path (each `return` has one and the body ends in a `return` or `raise`), no other method
     of its part calls it (those would pass values on that their docstrings never mention), every `return`
-    stands on a line of its own, and the consumer needs nothing but the value."""
+    stands on a line of its own, and the consumer needs nothing but the value and the parameters the
+    producer gives (`given`)."""
     if producer.name not in model.mutators:
         return False
     if any(producer.name in model.methods[m].calls for m in part_methods if m in model.methods and m != producer.name):
@@ -312,7 +324,7 @@ def weavable(producer: ast.FunctionDef, model: ClassModel, part_methods: tuple[s
             return False
     if not _returns_stand_alone(producer):
         return False
-    return all(p.has_default or p.name == parameter for p in consumer.params)
+    return all(p.has_default or p.name == parameter or p.name in given for p in consumer.params)
 
 
 def _own_nodes(function: ast.FunctionDef) -> list[ast.AST]:

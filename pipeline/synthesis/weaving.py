@@ -76,14 +76,19 @@ def weave(source: str, hybrid: str, link: Link, producer_locals: set[str], consu
     local = link.produced.name
     while local in producer_locals:
         local += "_value"
-    call = f"self.{link.consumer}({link.parameter}={link.passed(local)})"
+    given = "".join(f", {name}={expression}" for name, expression in link.supplied)
+    call = f"self.{link.consumer}({link.parameter}={link.passed(local)}{given})"
     editor = ClassEditor(source, hybrid)
     node = _docstring_node(editor.method(link.producer).body)
     editor.transform_method(link.producer, _HandOn(call, local, link.positive))
     text = evaluated_docstring(node) if node is not None else ""
     when = " when it is above zero" if link.positive else ""
-    paragraph = (f"{capitalised(link.produced.what)} is then {link.accepted.role} (this method passes the value "
-                 f"it returns to ``{link.consumer}`` as ``{link.parameter}``{when}, after its own changes)"
+    with_ = (", with " + " and ".join(f"``{name}={expression}``" for name, expression in link.supplied)
+             if link.supplied else "")
+    what = (f"the text ``{link.produced.event}``, filled with its arguments and, for ``{{result}}``, the value it "
+            f"returns," if link.produced.event else "the value it returns")
+    paragraph = (f"{capitalised(link.produced.what)} is then {link.accepted.role} (this method passes {what} to "
+                 f"``{link.consumer}`` as ``{link.parameter}``{with_}{when}, after its own changes)"
                  f"{link.unit_note}{link.reason}.")
     if consumer_raises:
         paragraph += (f" If ``{link.consumer}`` refuses the value, its error propagates and this method's own "
@@ -98,9 +103,10 @@ def link_method_source(link: Link, producer: MethodModel, consumer: MethodModel)
     (renamed where they clash); its docstring's summary is the consumer's action, then the sentence of the
     link and the call it is equivalent to."""
     used = {p.name for p in producer.params}
+    given = dict(link.supplied)  # filled by the producer's own parameters or a literal: not asked of the caller
     renamed: dict[str, str] = {}
     for p in consumer.params:
-        if p.name != link.parameter and not p.has_default:
+        if p.name != link.parameter and p.name not in given and not p.has_default:
             renamed[p.name] = p.name if p.name not in used else f"{p.name}_for_{consumer.name.lstrip('_')}"
             used.add(renamed[p.name])
 
@@ -121,8 +127,9 @@ def link_method_source(link: Link, producer: MethodModel, consumer: MethodModel)
             if p.name == link.parameter:
                 keyword = keyword or p.has_default
                 arguments.append(f"{p.name}={value}" if keyword else value)
-            elif p.name in renamed:
-                arguments.append(f"{p.name}={renamed[p.name]}" if keyword else renamed[p.name])
+            elif p.name in renamed or p.name in given:
+                value_of = renamed.get(p.name) or given[p.name]
+                arguments.append(f"{p.name}={value_of}" if keyword else value_of)
             else:
                 keyword = True  # a defaulted parameter is left out: every later one goes by keyword
         return f"self.{link.consumer}({', '.join(arguments)})"

@@ -162,6 +162,9 @@ def test_declared_link_ends_load_and_a_wrong_one_is_named_by_its_field(corpus: P
     assert [(a.method, a.parameter, a.verb) for a in seed.accepts] == [("add", "amount", "count")]
     noted = load_seed(_seed_with(corpus, "noted", _EVENT), "Math_Stats")
     assert not isinstance(noted, SeedProblem) and noted.produces[0].event == "{name} counted; {result} in all"
+    given = load_seed(_seed_with(corpus, "given", _EVENT + 'context = { who = "name", topic = "\'counts\'" }\n'),
+                      "Math_Stats")
+    assert not isinstance(given, SeedProblem) and given.produces[0].context == {"who": "name", "topic": "'counts'"}
     wrong = {
         "field produces[0].meaning: 'events' is not a known meaning": _PRODUCES.replace('"count"', '"events"'),
         "field produces[0].method: Counter has no public method 'sum'": _PRODUCES.replace('"total"', '"sum"'),
@@ -171,6 +174,11 @@ def test_declared_link_ends_load_and_a_wrong_one_is_named_by_its_field(corpus: P
         "field produces[0].event: amount is not a required parameter of add or 'result'": _EVENT.replace(
             "{name} counted", "{amount} counted"),
         "field produces[0].event: only a text can be an event, not 'count'": _EVENT.replace('"text"', '"count"'),
+        "field produces[0].context: 'when' is not a known role": _EVENT + 'context = { when = "name" }\n',
+        "field produces[0].context: who = 'amount' is neither a required parameter of add nor a quoted text":
+            _EVENT + 'context = { who = "amount" }\n',
+        "field accepts[0].context: who = 'amount' is not another parameter of add":
+            _ACCEPTS + 'context = { who = "amount" }\n',
     }
     for index, (message, ends) in enumerate(wrong.items()):
         problem = load_seed(_seed_with(corpus, f"wrong{index}", ends), "Math_Stats")

@@ -181,6 +181,30 @@ def test_an_event_hands_on_a_text_naming_its_subject_not_the_bare_value():
     assert link.passed("left") == "f'withdrew {amount}; {left} left'"
 
 
+def test_a_consumers_other_parameters_given_by_the_producer_keep_the_link_inside_the_operation():
+    signed_log = LOG.replace("def deposit(self, text: str) -> int:", "def deposit(self, text: str, author: str) -> int:")
+    signed_log = signed_log.replace("self.lines.append(text)", 'self.lines.append(f"{author}: {text}")')
+    signed_log = signed_log.replace("    def describe(", '    def last(self) -> str:\n        """The newest line."""\n'
+                                                        "        return self.lines[-1]\n\n    def describe(")
+    signed = LINE.model_copy(update={"context": {"who": "author"}})
+    log = _seed("Text", "log", "Log", signed_log).model_copy(update={"accepts": (signed,)})
+    note = Produces(method="withdraw", meaning="text", unit="event", name="withdrawal", what="a note of a withdrawal",
+                    event="withdrew {amount}; {result} left")
+    # without a `who`, the caller names the log's author: a link method that takes it
+    account = _seed("Finance", "account").model_copy(update={"produces": (note,)})
+    (link,) = fuse(account, log, random.Random(0), max_links=3).links
+    assert not link.woven and link.call == "log_withdrawal"
+    # the teller who withdraws is the author: every other parameter is given, so the note is written inside
+    teller = note.model_copy(update={"context": {"who": "'teller'"}})
+    fusion = fuse(account.model_copy(update={"produces": (teller,)}), log, random.Random(0), max_links=3)
+    (link,) = fusion.links
+    assert link.woven and link.supplied == (("author", "'teller'"),)
+    assert "self.log_deposit(text=f'withdrew {amount}; {withdrawal} left', author='teller')" in fusion.source
+    text = " ".join(fusion.source.split())
+    assert ("passes the text ``withdrew {amount}; {result} left``, filled with its arguments and, for ``{result}``, "
+            "the value it returns, to ``log_deposit`` as ``text``, with ``author='teller'``") in text
+
+
 def test_fuse_renames_collisions_consistently_and_links_nothing_by_type_alone():
     fusion = fuse(_seed("Finance", "account"), _seed("Text", "log", "Log", LOG), random.Random(3), max_links=3)
     model = analyse(fusion.source, "AccountLog")
