@@ -577,7 +577,9 @@ def _link_arguments(link: Link, model: ClassModel, pools: ArgumentPools, rng: ra
     producer, consumer = model.methods[link.producer], model.methods[link.consumer]
     own = given if given is not None else (
         _observed(pools.sample(link.producer, rng), producer) if producer.required_params else {})
-    rest = [] if link.woven else [p for p in consumer.params if p.name != link.parameter and not p.has_default]
+    given_by_producer = {name for name, _ in link.supplied}  # not parameters of the link method
+    rest = [] if link.woven else [p for p in consumer.params if p.name != link.parameter
+                                  and p.name not in given_by_producer and not p.has_default]
     other = _observed(pools.sample(link.consumer, rng), consumer) if rest else {}
     if own is None or other is None or any(p.name not in own for p in producer.required_params) \
             or any(p.name not in other for p in rest):

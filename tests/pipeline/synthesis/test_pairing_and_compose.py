@@ -9,10 +9,11 @@ from synthesis_samples import ACCOUNT, ACCOUNT_TESTS
 
 from core.analysis.class_model import analyse
 from core.records import Accepts, Candidate, Produces, Provenance, Rejection, RejectReason, SeedClass
-from pipeline.synthesis.compose import compose_pair, fuse
+from pipeline.synthesis.compose import _link_arguments, compose_pair, fuse
 from pipeline.synthesis.links import may_link
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.pairing import domains_compatible, pair_seeds
+from pipeline.synthesis.tracing import ArgumentPools, ObservedCall
 
 LOG = '''"""A text log."""
 
@@ -192,13 +193,23 @@ def test_a_consumers_other_parameters_given_by_the_producer_keep_the_link_inside
                     event="withdrew {amount}; {result} left")
     # without a `who`, the caller names the log's author: a link method that takes it
     account = _seed("Finance", "account").model_copy(update={"produces": (note,)})
-    (link,) = fuse(account, log, random.Random(0), max_links=3).links
+    fusion = fuse(account, log, random.Random(0), max_links=3)
+    (link,) = fusion.links
     assert not link.woven and link.call == "log_withdrawal"
+    pools = ArgumentPools(calls={"withdraw": [ObservedCall("withdraw", ("30",))],
+                                 "log_deposit": [ObservedCall("log_deposit", ("'x'", "'ann'"))]})
+    model = analyse(fusion.source, fusion.class_name)
+    assert [a.literal for a in _link_arguments(link, model, pools, random.Random(0))] == ["30", "'ann'"]
     # the teller who withdraws is the author: every other parameter is given, so the note is written inside
     teller = note.model_copy(update={"context": {"who": "'teller'"}})
     fusion = fuse(account.model_copy(update={"produces": (teller,)}), log, random.Random(0), max_links=3)
     (link,) = fusion.links
     assert link.woven and link.supplied == (("author", "'teller'"),)
+    # a scenario calls the link with the producer's arguments only: the author is given, not drawn
+    model = analyse(fusion.source, fusion.class_name)
+    assert [a.literal for a in _link_arguments(link, model, pools, random.Random(0))] == ["30"]
+    method_link = link.__class__(**{**link.__dict__, "woven": False, "call": "log_withdrawal"})
+    assert [a.literal for a in _link_arguments(method_link, model, pools, random.Random(0))] == ["30"]
     assert "self.log_deposit(text=f'withdrew {amount}; {withdrawal} left', author='teller')" in fusion.source
     text = " ".join(fusion.source.split())
     assert ("passes the text ``withdrew {amount}; {result} left``, filled with its arguments and, for ``{result}``, "
