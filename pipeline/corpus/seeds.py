@@ -203,11 +203,16 @@ def load_seed(folder: Path, domain: str) -> SeedClass | SeedProblem:
     )
 
 
+def _required(method: ast.FunctionDef) -> set[str]:
+    """The method's positional parameters without a default, `self` left out: all a link method takes."""
+    arguments = method.args.args[1:]
+    return {a.arg for a in arguments[:len(arguments) - len(method.args.defaults)]}
+
+
 def _context_problem(end: Produces | Accepts, method: ast.FunctionDef) -> str | None:
     """Why an end's context cannot be used (None when it can): its roles must be known; a consumer names
     its own other parameters, a producer one of its required parameters or a quoted literal."""
-    arguments = method.args.args[1:]
-    required = [a.arg for a in arguments[:len(arguments) - len(method.args.defaults)]]
+    arguments, required = method.args.args[1:], _required(method)
     for role, value in end.context.items():
         if role not in CONTEXT_ROLES:
             return f"{role!r} is not a known role ({', '.join(sorted(CONTEXT_ROLES))})"
@@ -231,8 +236,7 @@ def _event_problem(end: Produces, method: ast.FunctionDef) -> str | None:
     from the method's required parameters (a link method takes only those) and `{result}`, for a text."""
     if end.meaning != "text":
         return f"only a text can be an event, not {end.meaning!r}"
-    arguments = method.args.args[1:]
-    required = {a.arg for a in arguments[:len(arguments) - len(method.args.defaults)]}
+    required = _required(method)
     try:
         fields = [(field, spec, conversion) for _, field, spec, conversion in string.Formatter().parse(end.event)
                   if field is not None]
