@@ -51,6 +51,10 @@ Days are calendar days here; a unit absent from its meaning's scale (ticks, work
 nothing."""
 
 
+EVENT = "event"
+"""The unit of a text that reports something that happened ("deal Acme moved to stage qualified"): what a log
+or a message bus takes, whatever operation it comes from."""
+
 CONTEXT_ROLES: dict[str, str] = {
     "who": "who acted: an audit entry's actor, the approver of a request, a booking's organiser",
     "topic": "what an event is about, for the subscribers of a message bus: 'deals.moved'",

@@ -36,6 +36,7 @@ from core.analysis.python_need import requires_python
 from core.analysis.skeleton import make_skeleton
 from core.analysis.statements import raises_clauses
 from core.layout import Stage
+from core.meanings import EVENT
 from core.module_names import task_module_name
 from core.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
 from core.scenarios import MAIN, Arg, Scenario, Step
@@ -135,7 +136,8 @@ def _check_fusable(model: ClassModel, node: cst.ClassDef) -> None:
 def chosen_links(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: ClassModel, rng: random.Random,
                  max_links: int, renames_b: dict[str, str]) -> list[Link]:
     """At most `max_links` links of the pair (`seed_links`), by their names in the hybrid (the second part's
-    members renamed as `renames_b` says), no two sharing a producer or a consumer, woven ones first, in a
+    members renamed as `renames_b` says), no two sharing a producer or a consumer (except a log or a bus of
+    events, which records what several operations report), woven ones first, in a
     seeded order. A link needs a query of the consumer's part that reads what the consumer writes (its
     observers: what a test checks after the value crossed; their arguments come from observed calls)."""
     usable: list[Link] = []
@@ -149,8 +151,9 @@ def chosen_links(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: Class
     for link in usable:
         if len(links) >= max_links:
             break
-        if any(link.producer == other.producer or link.consumer == other.consumer or link.call == other.call
-               for other in links):
+        if any(link.producer == other.producer or link.call == other.call
+               or (link.consumer == other.consumer and not (link.accepted.unit == EVENT == other.accepted.unit))
+               for other in links):  # a log or a bus takes the events of several operations
             continue
         links.append(link)
     return sorted(links, key=lambda link: link.call)

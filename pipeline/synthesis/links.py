@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from core.analysis.class_model import ClassModel, MethodModel, analyse
-from core.meanings import ANY_NUMBER, factor, joins
+from core.meanings import ANY_NUMBER, EVENT, factor, joins
 from core.records import Accepts, Produces, SeedClass, content_hash
 
 
@@ -88,17 +88,23 @@ class Link:
     @property
     def reason(self) -> str:
         """Why the value crosses, as the tail of a sentence: what the consumer makes of it (", so that ..."),
-        then why a program keeps these values at all (": " and the producer's purpose). A consumer of any
-        number says only what it does with every number ("its distribution can be read back"), so where
-        the producer states a purpose that is the whole reason."""
-        generic = self.accepted.meaning == ANY_NUMBER and self.produced.purpose
-        why = f", {self.accepted.why}" if self.accepted.why and not generic else ""
+        then why a program keeps these values at all (": " and the producer's purpose). A sink says only
+        what it does with anything it is given ("its distribution can be read back", "kept in the log"), so
+        there the producer's purpose is the whole reason."""
+        why = f", {self.accepted.why}" if self.accepted.why and not is_sink(self.accepted) else ""
         return why + (f": {self.produced.purpose}" if self.produced.purpose else "")
 
     @property
     def sentence(self) -> str:
         """The link in one plain sentence: what crosses, what becomes of it and why."""
         return f"{capitalised(self.produced.what)} is {self.accepted.role}{self.unit_note}{self.reason}."
+
+
+def is_sink(accepted: Accepts) -> bool:
+    """A consumer that keeps whatever it is given and does the same with each: statistics of any number, a
+    log or a message bus of events. Its own `why` is no reason to feed it, so it is linked only to a
+    producer that states a purpose, and it may take the events of several operations of one part."""
+    return accepted.meaning == ANY_NUMBER or accepted.unit == EVENT
 
 
 def supplied(produced: Produces, accepted: Accepts) -> tuple[tuple[str, str], ...]:
@@ -254,8 +260,8 @@ def seed_links(a: SeedClass, b: SeedClass, model_a: ClassModel | None = None,
                 if param is None or conversion is None or not (
                         carries(returns, param.annotation) or conversion.startswith("round(")):
                     continue
-                if c.meaning == ANY_NUMBER and not p.purpose:
-                    continue  # statistics kept for their own sake: the only reason would restate the consumer
+                if is_sink(c) and not p.purpose:
+                    continue  # values kept for their own sake: the only reason would restate the consumer
                 if c.meaning == ANY_NUMBER and not _woven_at_seed(p, c, giver, taker, forward, (a, b)):
                     continue  # statistics of a snapshot fed by hand: counted twice or never (see below)
                 out.append(SeedLink(p, c, forward, conversion, supplied(p, c)))

@@ -182,6 +182,24 @@ def test_an_event_hands_on_a_text_naming_its_subject_not_the_bare_value():
     assert link.passed("left") == "f'withdrew {amount}; {left} left'"
 
 
+def test_a_log_of_events_takes_every_operation_that_reports_one_and_only_with_a_purpose():
+    readable_log = LOG.replace("    def describe(", '    def last(self) -> str:\n        """The newest line."""\n'
+                                                    "        return self.lines[-1]\n\n    def describe(")
+    events = LINE.model_copy(update={"unit": "event", "why": "so that it is kept"})
+    log = _seed("Text", "log", "Log", readable_log).model_copy(update={"accepts": (events,)})
+    notes = tuple(Produces(method=m, meaning="text", unit="event", name=f"{m}_note", what=f"a note of a {m}",
+                           event=f"{m} {{amount}}; balance {{result}}", purpose="the statement is reconciled from it")
+                  for m in ("deposit", "withdraw"))
+    fusion = fuse(_seed("Finance", "account").model_copy(update={"produces": notes}), log, random.Random(0), max_links=3)
+    assert sorted((link.producer, link.consumer) for link in fusion.links) == [
+        ("deposit", "log_deposit"), ("withdraw", "log_deposit")]
+    # the log's own reason ("so that it is kept") says what a log does with anything: the purpose replaces it
+    assert fusion.links[0].sentence == "A note of a deposit is kept as a line of the log: the statement is reconciled from it."
+    unexplained = tuple(note.model_copy(update={"purpose": ""}) for note in notes)
+    assert not fuse(_seed("Finance", "account").model_copy(update={"produces": unexplained}), log,
+                    random.Random(0), max_links=3).links
+
+
 def test_a_consumers_other_parameters_given_by_the_producer_keep_the_link_inside_the_operation():
     signed_log = LOG.replace("def deposit(self, text: str) -> int:", "def deposit(self, text: str, author: str) -> int:")
     signed_log = signed_log.replace("self.lines.append(text)", 'self.lines.append(f"{author}: {text}")')
