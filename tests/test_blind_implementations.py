@@ -27,9 +27,9 @@ def pool():
         yield sandbox
 
 
-def test_there_are_blind_implementations_of_both_origins():
+def test_there_are_blind_implementations_of_every_origin():
     origins = [json.loads((p / "task.json").read_text())["origin"] for p in TASKS]
-    assert len(TASKS) >= 10 and {"enhanced", "composed"} <= set(origins)
+    assert len(TASKS) >= 10 and {"enhanced", "composed", "mined"} <= set(origins)
 
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda p: p.name)

@@ -6,6 +6,10 @@ test module next to the skeleton's interface and reports, under `tests_match_spe
 
 - an attribute of the class used by a test that the skeleton never states (not a method, not a class
   attribute, not named in any docstring), and any private attribute (`obj._x`);
+- a field of any class of the module (a name a method assigns on `self`, in the reference) that a test
+  reads or assigns through an instance (`tree.root.height`, `node.key` for `node = Node(...)`) while the
+  skeleton states it nowhere (`core.analysis.slice_fields`): its bodies are gone, so a solver never learnt
+  the name, nor what it holds (a leaf's height);
 - an exception a test expects from a method whose docstring (or the class docstring, or the docstring of a
   method it names) does not document it or a subclass of it;
 - an exact exception message (`match=`, `str(excinfo.value) == ...`) or `repr`/`str` text that does not
@@ -31,6 +35,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.analysis.interface import Interface, read_interface
+from core.analysis.slice_fields import instance_fields, module_classes, stated_names
 from core.analysis.statements import (
     documented_exceptions,
     expected_text_stated,
@@ -42,7 +47,7 @@ from core.suite_runs import SuiteRunner
 from judges.config import JudgesConfig
 from judges.protocol import abstention, decision_from_findings
 
-VERSION = "3"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
+VERSION = "4"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
 MAX_NOTES = 6
 _RAISES = {"raises", "assertRaises", "assertRaisesRegex"}
 
@@ -106,12 +111,19 @@ def _called_methods(nodes: list[ast.AST], found: _Instances) -> set[str]:
 class _TestReader:
     """Walks one test module and collects the problems, each as "<test>:<line>: <what>"."""
 
-    def __init__(self, tree: ast.Module, interface: Interface) -> None:
+    def __init__(self, tree: ast.Module, interface: Interface, solution: str = "") -> None:
         self.tree = tree
         self.interface = interface
         self.statements = interface_statements(interface)
         self.found = _find_instances(tree, interface.class_name)
         self.declared = interface.declared_names()
+        self.others = [_find_instances(tree, name) for name in module_classes(interface.text)
+                       if name != interface.class_name]
+        stated = stated_names(interface.text)
+        self.hidden: dict[str, list[str]] = {}  # an unstated field -> the classes that assign it
+        for owner, names in (instance_fields(solution) if solution else {}).items():
+            for name in names - stated:
+                self.hidden.setdefault(name, []).append(owner)
         self.problems: list[str] = []
         self.lines: dict[str, int] = {}
         self.raises_names: set[str] = set()  # `as` names of pytest.raises / assertRaises contexts
@@ -132,6 +144,9 @@ class _TestReader:
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Attribute) and self.found.holds(node.value):
                 self._attribute(node)
+            elif isinstance(node, ast.Attribute) and node.attr in self.hidden and self._reached(node.value):
+                owners = ", ".join(sorted(self.hidden[node.attr]))
+                self.add(node, f"uses {node.attr} of {owners}, a field the skeleton does not state")
             elif isinstance(node, ast.With):
                 self._with(node)
             elif isinstance(node, ast.Call) and self._raises_kind(node) and len(node.args) >= 2:
@@ -146,6 +161,20 @@ class _TestReader:
             self.add(node, f"uses the private attribute {name}")
         elif name not in self.declared and not (name.startswith("__") and name.endswith("__")):
             self.add(node, f"uses {name}, which the skeleton does not declare")
+
+    def _reached(self, node: ast.AST) -> bool:
+        """Whether `node` is an instance of a class of the module or reached from one (`tree.root.left`,
+        `tree.find(3)`, `nodes[0]`): an expression not traced to one is left alone (a missed finding, never
+        a false one: `excinfo.value` is pytest's)."""
+        while True:
+            if self.found.holds(node) or any(other.holds(node) for other in self.others):
+                return True
+            if isinstance(node, (ast.Attribute, ast.Subscript)):
+                node = node.value
+            elif isinstance(node, ast.Call):
+                node = node.func
+            else:
+                return False
 
     @staticmethod
     def _raises_kind(call: ast.Call) -> str | None:
@@ -210,6 +239,13 @@ class _TestReader:
                 self.add(node, f"compares {method.name}() with an ordered sequence, but its docstring states no order")
 
 
+def unstated_checks(test_code: str, skeleton: str, class_name: str, solution: str = "") -> list[str]:
+    """This judge's problems with `test_code` ("<test>:<line>: <what>", "module" for code outside a test);
+    `SyntaxError`/`LookupError` when the tests or the skeleton cannot be read. Mining drops a repository's
+    tests named here before the gate (`pipeline/mining/stated_tests.py`), by the same rule."""
+    return _TestReader(ast.parse(test_code), read_interface(skeleton, class_name), solution).read()
+
+
 class ConsistencyJudge:
     """Offline judge of whether the tests stay within what the skeleton states."""
 
@@ -223,7 +259,7 @@ class ConsistencyJudge:
             tree = ast.parse(candidate.test_code)
         except (SyntaxError, LookupError, ValueError) as exc:
             return abstention(candidate.candidate_id, self.spec, f"the skeleton or the tests could not be read: {exc}")
-        problems = _TestReader(tree, interface).read()
+        problems = _TestReader(tree, interface, candidate.solution_code).read()
         more = f" (and {len(problems) - MAX_NOTES} more)" if len(problems) > MAX_NOTES else ""
         finding = Finding(criterion="tests_match_spec", ok=not problems,
                           note="; ".join(problems[:MAX_NOTES]) + more if problems

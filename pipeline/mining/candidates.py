@@ -25,6 +25,7 @@ from pipeline.mining.examine import DERIVED, STAGE
 from pipeline.mining.pools import static_pools
 from pipeline.mining.records import MinedClass
 from pipeline.mining.slicing import STDLIB
+from pipeline.mining.stated_tests import keep_stated_tests
 from pipeline.synthesis.jobs import JobFailed
 from pipeline.synthesis.long_walks import long_walks
 from pipeline.synthesis.stated_orders import unordered_methods
@@ -148,11 +149,14 @@ def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
     module = module_name_for(mined.class_name)
     skeleton = make_skeleton(mined.slice_code, mined.class_name)
     defined = _defined_names(mined.slice_code)
-    tests, kind = None, "repository"
+    tests, kind, dropped = None, "repository", {}
     for text in mined.repo_tests:
-        tests = adapt_repo_tests(text, module, defined)
-        if tests is not None:
-            break
+        adapted = adapt_repo_tests(text, module, defined)
+        if adapted is not None:  # the tests checking what the skeleton does not state go (stated_tests)
+            stated = keep_stated_tests(adapted, skeleton, mined.class_name, mined.slice_code)
+            tests, dropped = stated.test_code, stated.dropped
+            if tests is not None:
+                break
     try:
         oracle, count, outcomes = _oracle_tests(mined, module, pool, rng_seed)
     except (JobFailed, SyntaxError, LookupError) as exc:
@@ -182,6 +186,7 @@ def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
                                 prompt_version=load_prompt(DOCSTRING_PROMPT).ref if by_model else None,
                                 parameters={"stage": STAGE, "tests": kind, "found_by": mined.found_by,
                                             "rng_seed": rng_seed, "docstrings": _docstrings_origin(mined),
-                                **({WELL_KNOWN: well_known} if well_known else {})}),
+                                **({WELL_KNOWN: well_known} if well_known else {}),
+                                **({"repo_tests_dropped": dropped} if dropped and kind != "oracle" else {})}),
         requires_python=requires_python(mined.slice_code, tests),
     )

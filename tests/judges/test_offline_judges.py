@@ -98,6 +98,79 @@ def test_names(counter):
     assert note.count("compares names() with an ordered sequence") == 1
 
 
+TREE = '''class TreeNode:
+    """One entry of the tree: a key and its value."""
+
+    def __init__(self, key, value):
+        self.key = key
+        self.value = value
+        self.height = 0
+        self.left = None
+
+
+class Tree:
+    """A tree of keys. ``root`` is the first entry added; ``size`` counts the entries."""
+
+    size: int = 0
+
+    def __init__(self):
+        """Start empty."""
+        self.root = None
+
+    def add(self, key, value):
+        """Add ``key`` with ``value``; return the node added."""
+        node = TreeNode(key, value)
+        if self.root is None:
+            self.root = node
+        self.size += 1
+        return node
+'''
+
+
+def _tree_note(tests):
+    candidate = make_candidate(TREE, make_skeleton(TREE, "Tree"), "from tree import Tree, TreeNode\n\n" + tests)
+    candidate = candidate.model_copy(update={"class_name": "Tree", "module_name": "tree"})
+    return _finding(ConsistencyJudge().review(candidate, None), "tests_match_spec").note
+
+
+def test_consistency_flags_a_field_of_another_class_of_the_module_the_skeleton_does_not_state():
+    note = _tree_note('''
+def test_leaf_height():
+    tree = Tree()
+    tree.add(1, "a")
+    assert tree.root.height == 0
+    assert tree.add(2, "b").left is None
+
+
+def test_node_alone():
+    node = TreeNode(3, "c")
+    node.left = TreeNode(1, "d")
+    assert node.value == "c"
+''')
+    problems = note.split("; ")
+    assert any(p.startswith("test_leaf_height:") and p.endswith("uses height of TreeNode, a field the skeleton "
+                                                              "does not state") for p in problems)
+    assert any(p.startswith("test_leaf_height:") and "uses left of" in p for p in problems)  # a method's result
+    assert any(p.startswith("test_node_alone:") and "uses left of" in p for p in problems)  # an assignment counts
+    assert "uses value of" not in note and "uses key of" not in note  # stated: the docstrings name them
+
+
+def test_consistency_leaves_fields_that_are_stated_or_not_reached_from_the_module():
+    note = _tree_note('''
+import pytest
+
+
+def test_stated_and_unrelated():
+    tree = Tree()
+    tree.add(1, "a")
+    assert tree.size == 1 and tree.root is not None
+    with pytest.raises(TypeError) as excinfo:
+        tree.add()
+    assert excinfo.value is not None
+''')
+    assert "field" not in note and "does not declare" not in note
+
+
 @pytest.fixture(scope="module")
 def pool():
     from validation.sandbox import SandboxPool

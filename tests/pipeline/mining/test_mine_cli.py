@@ -26,6 +26,13 @@ def test_total():
     assert ledger.total() == 2
 '''
 
+PRIVATE_TEST = '''
+
+def test_checks_the_private_guard():
+    ledger = TestedLedger()
+    ledger._check_open()
+'''
+
 
 def test_repository_tests_are_pointed_at_the_task_module():
     adapted = adapt_repo_tests(REPO_TESTS, "tested_ledger", {"TestedLedger", "_clean"})
@@ -57,7 +64,8 @@ def test_mine_command_writes_a_run_and_json(tmp_path, monkeypatch):
     repo = make_repo(tmp_path / "repos" / "books")
     commit(repo, "2023-01-10", {"books/old.py": ledger_module("OldLedger")})
     commit(repo, "2025-02-01", {"books/fresh.py": ledger_module("FreshLedger"), "README.md": "a ledger cache",
-                                "books/tested.py": ledger_module("TestedLedger"), "tests/test_tested.py": REPO_TESTS})
+                                "books/tested.py": ledger_module("TestedLedger"),
+                                "tests/test_tested.py": REPO_TESTS + PRIVATE_TEST})
     out = tmp_path / "kept.json"
     result = CliRunner().invoke(app, ["mine", "--local", str(tmp_path / "repos"), "--json", str(out)])
     assert result.exit_code == 0, result.output
@@ -72,6 +80,9 @@ def test_mine_command_writes_a_run_and_json(tmp_path, monkeypatch):
     assert tested.generator.parameters["tests"] == "repository+oracle"  # the author's tests first, whole
     assert tested.test_code.startswith(adapt_repo_tests(REPO_TESTS, "tested_ledger", {"TestedLedger", "_clean"}).rstrip("\n"))
     assert tested.test_code.count("\ndef test_") > REPO_TESTS.count("\ndef test_")
+    # the author's test of a private helper checks what the skeleton does not state: dropped, and recorded
+    assert "test_checks_the_private_guard" not in tested.test_code
+    assert "_check_open" in tested.generator.parameters["repo_tests_dropped"]["test_checks_the_private_guard"]
     assert candidates["FreshLedger"].generator.parameters["tests"] == "oracle"
     assert candidates["FreshLedger"].origin is Origin.MINED
     assert candidates["FreshLedger"].provenance.first_commit == rows["FreshLedger"]["first_commit"]
