@@ -90,7 +90,8 @@ def _defined_names(source: str) -> set[str]:
     return names
 
 
-def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: int) -> tuple[str, int, str]:
+def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool,
+                  rng_seed: int) -> tuple[str, int, str, tuple[dict, ...]]:
     model = analyse(mined.slice_code, mined.class_name)
     pools = static_pools(mined.slice_code, mined.class_name)
     rng = random.Random(f"{rng_seed}:{mined.mined_id}")
@@ -99,7 +100,7 @@ def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: i
     result = synthesize_tests(pool, source=mined.slice_code, module=module, model=model, pools=pools,
                               extra=walks, rng=rng, shows=shows,
                               unordered=unordered_methods(mined.slice_code, mined.class_name))
-    return result.test_code, result.tests, result.outcomes
+    return result.test_code, result.tests, result.outcomes, result.reference_defects
 
 
 def with_oracle_tests(repo_tests: str, oracle_tests: str) -> str | None:
@@ -154,11 +155,11 @@ def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
         if tests is not None:
             break
     try:
-        oracle, count, outcomes = _oracle_tests(mined, module, pool, rng_seed)
+        oracle, count, outcomes, defects = _oracle_tests(mined, module, pool, rng_seed)
     except (JobFailed, SyntaxError, LookupError) as exc:
         if tests is None:
             return _rejection(mined, RejectReason.GENERATION_FAILED, f"test synthesis failed: {exc}")
-        oracle, count, outcomes = "", 0, ""
+        oracle, count, outcomes, defects = "", 0, "", ()
     if tests is None:
         kind = "oracle"
         if count == 0:
@@ -182,6 +183,7 @@ def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
                                 prompt_version=load_prompt(DOCSTRING_PROMPT).ref if by_model else None,
                                 parameters={"stage": STAGE, "tests": kind, "found_by": mined.found_by,
                                             "rng_seed": rng_seed, "docstrings": _docstrings_origin(mined),
-                                **({WELL_KNOWN: well_known} if well_known else {})}),
+                                **({WELL_KNOWN: well_known} if well_known else {}),
+                                **({"reference_defects": [dict(d) for d in defects]} if defects else {})}),
         requires_python=requires_python(mined.slice_code, tests),
     )

@@ -64,6 +64,12 @@ def apply_features(source: str, class_name: str, names: Sequence[str]) -> str:
     return source
 
 
+def _defects(found: Sequence[dict]) -> dict[str, list[dict]]:
+    """The generator parameter recording the scenarios dropped as reference defects (none: no parameter, so
+    the candidates of a clean reference stay as they were)."""
+    return {"reference_defects": [dict(d) for d in found]} if found else {}
+
+
 def _rejection(seed: SeedClass, names: Sequence[str], rng_seed: int, detail: str, **evidence: Any) -> Rejection:
     return Rejection(
         candidate_id="enh-" + content_hash(seed.seed_id, list(names), rng_seed),
@@ -133,7 +139,8 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
                                    source=seed.provenance.source),
         generator=GeneratorSpec(backend="offline", parameters={"stage": STAGE, "features": list(names),
                                                                "scenarios_run": result.scenarios_run,
-                                                               "skipped_transforms": dict(skipped or {})}),
+                                                               "skipped_transforms": dict(skipped or {}),
+                                                               **_defects(result.reference_defects)}),
         requires_python=requires_python(solution, result.test_code),
     )
 

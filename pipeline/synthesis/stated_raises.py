@@ -1,4 +1,4 @@
-"""Tests that expect only the exceptions the skeleton states, for mined classes.
+"""Tests that expect only the exceptions the skeleton states, whatever the class's origin.
 
 A class documented from one oracle run (`pipeline/mining/derived_docs.py`, `docstrings: derived`) names the
 exceptions that run observed; a class its author documented names those the author thought of. The test
@@ -6,8 +6,9 @@ synthesis, and the repair that adds tests for missed lines, run scenarios with v
 alone, and many raise what no docstring states (a `TypeError` from a value of the wrong type); a test
 expecting it is one a correct implementation of the skeleton may fail, and the consistency judge rejects
 the task for it (it rejected 34 of 57 mined candidates that reached it in a corpus build, mostly for this).
-For mined classes such runs are not made into tests. Seeds and their variants have hand-written tests and
-docstrings written with them, and are left as they are.
+Such runs are not made into tests, for every origin (`testgen.synthesize_tests`): an imported benchmark
+task's reference popping an empty stack (an `IndexError` where its docstring says "False otherwise") is a
+defect of that reference, and a test expecting it would lock the defect in. The run is recorded as such.
 """
 
 from __future__ import annotations
@@ -26,16 +27,31 @@ def documented_raises(source: str, class_name: str) -> Callable[[Any], bool]:
     """A predicate on scenario runs (`ScenarioRun`): true when every exception the run raised is named by the
     docstring of the method that raised it, or by the class docstring (`core.analysis.statements.exception_named`,
     the rule that says what a docstring documents)."""
+    class_doc, docs = _docs(source, class_name)
+
+    def shows(run: Any) -> bool:  # a ScenarioRun
+        return _first_unstated(run, class_doc, docs) is None
+
+    return shows
+
+
+def _docs(source: str, class_name: str) -> tuple[str, dict[str, str]]:
+    """The class docstring, and per method its docstring followed by the class's."""
     tree = ast.parse(source)
     node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name)
     class_doc = ast.get_docstring(node) or ""
-    docs = {f.name: (ast.get_docstring(f) or "") + "\n" + class_doc for f in node.body
-            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return class_doc, {f.name: (ast.get_docstring(f) or "") + "\n" + class_doc for f in node.body
+                       if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
-    def shows(run: Any) -> bool:  # a ScenarioRun
-        for step, outcome in zip(run.scenario.steps, run.steps):
-            if outcome.get("kind") == "raise" and not exception_named(outcome["exc"], docs.get(step.method, class_doc)):
-                return False
-        return True
 
-    return shows
+def _first_unstated(run: Any, class_doc: str, docs: dict[str, str]) -> tuple[str, str] | None:
+    for step, outcome in zip(run.scenario.steps, run.steps):
+        if outcome.get("kind") == "raise" and not exception_named(outcome["exc"], docs.get(step.method, class_doc)):
+            return step.method, outcome["exc"]
+    return None
+
+
+def unstated_raise(run: Any, source: str, class_name: str) -> tuple[str, str]:
+    """(method, exception) of the first step of `run` that raised what no docstring states."""
+    class_doc, docs = _docs(source, class_name)
+    return _first_unstated(run, class_doc, docs) or ("", "")
