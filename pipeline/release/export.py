@@ -119,12 +119,7 @@ def to_unittest(test: str, class_name: str, method_names: Sequence[str],
     kept_classes: list[str] = []
     for statement in module.body:
         if isinstance(statement, cst.ClassDef) and _test_methods(statement):
-            converted = as_test_case(statement)
-            if converted is None:
-                not_converted.append(statement.name.value)
-            else:
-                kept_classes.append(statement.name.value)
-                statement = converted
+            statement = _kept_class(statement, kept_classes, not_converted)
         if isinstance(statement, cst.FunctionDef) and statement.name.value.startswith("test"):
             params = statement.params
             if params.params and not statement.decorators and not statement.asynchronous:
@@ -172,6 +167,13 @@ def to_unittest(test: str, class_name: str, method_names: Sequence[str],
 
 PYTEST_HOOKS = {"setup_method": "setUp", "teardown_method": "tearDown"}
 """pytest's per-test hooks of a test class and their unittest names (both take only `self` here)."""
+
+
+def _kept_class(node: cst.ClassDef, kept: list[str], not_converted: list[str]) -> cst.ClassDef:
+    """A test class of the module as a TestCase (its name added to `kept`), or as it is (to `not_converted`)."""
+    converted = as_test_case(node)
+    (not_converted if converted is None else kept).append(node.name.value)
+    return converted or node
 
 
 def _test_methods(node: cst.ClassDef) -> list[cst.FunctionDef]:
