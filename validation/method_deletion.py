@@ -7,8 +7,9 @@ outright), and a deletion no test fails names the method (`validation/gate.py`, 
 reason `untested_method`). Unlike the sampled mutants, every public method gets its deletion: the check
 is per method, not a score.
 
-Written with libcst, as the mutants are, so that the variant differs from the reference in that method's
-body alone (its docstring kept, so line numbers of the other methods move only by the body's length).
+The body's lines are spliced out of the reference's text (positions read with `ast`), so the variant differs
+from the reference in that method's body alone, its docstring and every comment elsewhere kept; rewriting
+the tree with libcst for each method cost about a second per class, most of the check's time.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import libcst as cst
+import ast
 
 TRIVIAL_BODIES = ("pass", "...", "return", "return None", "raise NotImplementedError",
                   "raise NotImplementedError()")
@@ -38,78 +39,57 @@ class Deletion:
         return f"delete:{self.method}"
 
 
-def _is_docstring(statement: cst.BaseStatement) -> bool:
-    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Expr)
-            and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def _body_text(function: cst.FunctionDef) -> str:
+def _statements(function: Function) -> list[ast.stmt]:
+    """The body without its docstring."""
     body = function.body
-    if isinstance(body, cst.IndentedBlock):
-        statements: list[cst.CSTNode] = [s for s in body.body if not _is_docstring(s)]
-    else:  # a one-line body: `def f(self): return 1`
-        statements = list(body.body)
-    return " ".join(cst.Module([]).code_for_node(s).strip() for s in statements)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        return body[1:]
+    return body
 
 
-class _Hollow(cst.CSTTransformer):
-    """Replaces the body of every definition named `method` directly in the class `class_name` (a property's
-    getter and setter alike) by its docstring and `pass`."""
-
-    def __init__(self, class_name: str, method: str) -> None:
-        self.class_name, self.method, self.depth, self.inside = class_name, method, 0, False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self.depth += 1
-        if self.depth == 1 and node.name.value == self.class_name:
-            self.inside = True
-        return True
-
-    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
-        if self.depth == 1:
-            self.inside = False
-        self.depth -= 1
-        return updated
-
-    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
-        if not (self.inside and self.depth == 1 and original.name.value == self.method):
-            return updated
-        kept = [s for s in updated.body.body if _is_docstring(s)][:1] if isinstance(updated.body, cst.IndentedBlock) else []
-        return updated.with_changes(body=cst.IndentedBlock(body=[*kept, cst.SimpleStatementLine([cst.Pass()])]))
-
-
-def _body_start(function: cst.FunctionDef, positions: Any) -> int:
-    """The first line of the body's statements after the docstring (the `def` line for a one-line body)."""
-    body = function.body
-    if isinstance(body, cst.IndentedBlock):
-        statements = [s for s in body.body if not _is_docstring(s)]
-        if statements:
-            return positions[statements[0]].start.line
-    return positions[function].start.line
+def _definitions(source: str, class_name: str) -> dict[str, list[Function]]:
+    """Public methods defined directly in the class whose body does something, each with its definitions (a
+    property and its setter share a name), in source order."""
+    tree = ast.parse(source)
+    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
+    found: dict[str, list[Function]] = {}
+    for item in node.body if node is not None else ():
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and not item.name.startswith("_"):
+            statements = _statements(item)
+            if statements and " ".join(ast.unparse(s) for s in statements) not in TRIVIAL_BODIES:
+                found.setdefault(item.name, []).append(item)
+    return found
 
 
 def public_methods(source: str, class_name: str) -> dict[str, tuple[int, int]]:
     """Public methods (no leading underscore) defined directly in the class whose body does something, with
-    the first and last lines of their bodies (`Deletion.lines`); a method defined twice (a property and its
-    setter) spans both."""
-    wrapper = cst.MetadataWrapper(cst.parse_module(source))
-    positions = wrapper.resolve(cst.metadata.PositionProvider)
-    node = next((n for n in wrapper.module.body if isinstance(n, cst.ClassDef) and n.name.value == class_name), None)
-    found: dict[str, tuple[int, int]] = {}
-    for item in node.body.body if node is not None else ():
-        if not isinstance(item, cst.FunctionDef) or item.name.value.startswith("_"):
-            continue
-        if _body_text(item) in TRIVIAL_BODIES:
-            continue
-        start, end = _body_start(item, positions), positions[item].end.line
-        lo, hi = found.get(item.name.value, (start, end))
-        found[item.name.value] = (min(lo, start), max(hi, end))
-    return found
+    the first and last lines of their bodies (`Deletion.lines`; a one-line body shares the `def` line)."""
+    return {name: (min(_statements(f)[0].lineno for f in defs), max(f.end_lineno or f.lineno for f in defs))
+            for name, defs in _definitions(source, class_name).items()}
+
+
+def _hollowed(lines: list[str], definitions: list[Function]) -> str:
+    """`lines` (the reference's, with their ends) with each definition's body after its docstring replaced by
+    `pass`, the last definition first so that earlier line numbers stay valid."""
+    out = list(lines)
+    for function in sorted(definitions, key=lambda f: f.lineno, reverse=True):
+        first, last = _statements(function)[0], function.end_lineno or function.lineno
+        # what precedes the body on its first line: its indentation, or the `def ...:` of a one-line body
+        # (`col_offset` counts UTF-8 bytes)
+        before = out[first.lineno - 1].encode("utf-8")[:first.col_offset].decode("utf-8", "replace")
+        out[first.lineno - 1:last] = [before + "pass\n"]
+    return "".join(out)
 
 
 def method_deletions(source: str, class_name: str) -> list[Deletion]:
     """One deletion per public method of the class, in source order."""
-    module = cst.parse_module(source)
-    return [Deletion(name, module.visit(_Hollow(class_name, name)).code, lines)
-            for name, lines in public_methods(source, class_name).items()]
+    lines = source.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    spans = public_methods(source, class_name)
+    return [Deletion(name, _hollowed(lines, defs), spans[name])
+            for name, defs in _definitions(source, class_name).items()]

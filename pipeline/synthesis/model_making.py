@@ -36,6 +36,7 @@ from models.feedback import (
     failing_test_names,
     failure_findings,
 )
+from pipeline.synthesis.stated_raises import tests_expecting_unstated
 from pipeline.synthesis.weaken import weaken_overspecified
 
 REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION, RejectReason.OVERSPECIFIED_TESTS})
@@ -105,6 +106,7 @@ class _Maker:
 
     def candidate(self, reference: str, tests: str) -> Candidate:
         b = self.blueprint
+        tests = self._stated_only(tests)
         models = {role.value: self.models.model_for(role)
                   for role in (b.role, Role.TEST_WRITER, Role.REFERENCE_WRITER)}
         parameters: dict[str, Any] = {
@@ -124,6 +126,18 @@ class _Maker:
             generator=GeneratorSpec(backend="litellm", model=models[b.role.value],
                                     prompt_version=self.talk.answers[0]["prompt"], parameters=parameters),
             requires_python=requires_python(reference, tests))
+
+    def _stated_only(self, tests: str) -> str:
+        """The tests without those expecting an exception no docstring of the skeleton states (recorded as
+        dropped): whatever the reference raises there is its own accident or defect, not the specification."""
+        try:
+            unstated = tests_expecting_unstated(tests, self.skeleton, self.blueprint.class_name)
+        except (SyntaxError, StopIteration):  # the gate says what is wrong with code that does not parse
+            return tests
+        if not unstated:
+            return tests
+        self.dropped.update(unstated)
+        return drop_tests(tests, set(unstated))
 
     def description(self) -> str:
         """The skeleton's class docstring (what the model specified), else the blueprint's description."""

@@ -14,8 +14,7 @@ from core.scenarios import Scenario
 from pipeline.synthesis.long_walks import long_walks
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from pipeline.synthesis.stated_orders import unordered_methods
-from pipeline.synthesis.stated_raises import DERIVED, documented_raises
-from pipeline.synthesis.testgen import Renderer, dedupe, random_walks, written_fixtures
+from pipeline.synthesis.testgen import Renderer, dedupe, random_walks, stated_runs, written_fixtures
 from pipeline.synthesis.tracing import ArgumentPools, harvest, replay_scenarios
 from pipeline.synthesis.weaken import weaken_overspecified
 from validation.sandbox import SandboxPool
@@ -59,6 +58,14 @@ def _long_walks(candidate: Candidate, model: ClassModel, pools: ArgumentPools) -
     return long_walks(model, pools, random.Random(f"repair-long:{candidate.candidate_id}"))
 
 
+def _defects(candidate: Candidate, found: tuple[dict, ...]) -> dict[str, list[dict]]:
+    """The candidate's recorded reference defects with those the repair's runs showed (none: no parameter)."""
+    known = list(candidate.generator.parameters.get("reference_defects") or [])
+    seen = {(d.get("method"), d.get("exception")) for d in known if isinstance(d, dict)}
+    added = [dict(d) for d in found if (d["method"], d["exception"]) not in seen]
+    return {"reference_defects": known + added} if known or added else {}
+
+
 def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool) -> Candidate:
     """The candidate with its over-specified checks weakened, and tests added for its missing lines and
     unexercised edges when the gate found too few (unchanged when nothing can be done). Raises
@@ -77,9 +84,7 @@ def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool)
     scenarios = dedupe(replay_scenarios(pools) + random_walks(model, pools, rng, 60) + _long_walks(candidate, model, pools))
     runs = run_oracle(pool, source=candidate.solution_code, module=candidate.module_name,
                       class_name=candidate.class_name, scenarios=scenarios)
-    if candidate.origin is Origin.MINED or candidate.generator.parameters.get("docstrings") == DERIVED:
-        stated = documented_raises(candidate.solution_code, candidate.class_name)
-        runs = [run for run in runs if stated(run)]
+    runs, defects = stated_runs(runs, candidate.solution_code, candidate.class_name)  # every origin: testgen's rule
     chosen = _pick(runs, missing, edges)
     if not chosen:
         return candidate
@@ -104,5 +109,6 @@ def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool)
         "candidate_id": Candidate.make_id(candidate.class_name, candidate.solution_code, test_code),
         "requires_python": requires_python(candidate.solution_code, test_code),
         "generator": candidate.generator.model_copy(update={"parameters": {**candidate.generator.parameters,
-                                                                             "repaired_tests": len(chosen)}}),
+                                                                             "repaired_tests": len(chosen),
+                                                                             **_defects(candidate, defects)}}),
     })

@@ -55,3 +55,45 @@ def unstated_raise(run: Any, source: str, class_name: str) -> tuple[str, str]:
     """(method, exception) of the first step of `run` that raised what no docstring states."""
     class_doc, docs = _docs(source, class_name)
     return _first_unstated(run, class_doc, docs) or ("", "")
+
+
+def _raised_names(node: ast.expr) -> list[str]:
+    """`ValueError`, `errors.ValueError` -> ['ValueError']; a tuple gives each of its names."""
+    items = node.elts if isinstance(node, ast.Tuple) else [node]
+    return [item.attr if isinstance(item, ast.Attribute) else item.id for item in items
+            if isinstance(item, (ast.Name, ast.Attribute))]
+
+
+def _expected_raises(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[list[str], set[str]]]:
+    """Per `with pytest.raises(X)` / `self.assertRaises(X)` block of a test: the exceptions it expects and the
+    methods called inside it (by attribute name)."""
+    found = []
+    for node in ast.walk(function):
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                call = item.context_expr
+                if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                        and call.func.attr in ("raises", "assertRaises", "assertRaisesRegex") and call.args):
+                    called = {c.func.attr for stmt in node.body for c in ast.walk(stmt)
+                              if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)}
+                    found.append((_raised_names(call.args[0]), called))
+    return found
+
+
+def tests_expecting_unstated(test_code: str, source: str, class_name: str) -> dict[str, str]:
+    """Test functions (top-level or in classes) that expect an exception no docstring states, by the rule of
+    `documented_raises` (the docstrings of the methods called in the block, and the class's): name -> why.
+    Written before the reference, such a test checks what the skeleton leaves open; run against it, it locks
+    in what the reference happens to raise."""
+    class_doc, docs = _docs(source, class_name)
+    found: dict[str, str] = {}
+    for node in ast.walk(ast.parse(test_code)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.name.startswith("test"):
+            continue
+        for expected, called in _expected_raises(node):
+            stated = "\n".join([class_doc, *(docs[m] for m in called if m in docs)])
+            unstated = [name for name in expected if not exception_named(name, stated)]
+            if unstated and len(unstated) == len(expected):
+                found[node.name] = f"it expects {', '.join(unstated)}, which no docstring of the skeleton states"
+                break
+    return found

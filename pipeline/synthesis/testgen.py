@@ -521,7 +521,7 @@ def synthesize_tests(pool: SandboxPool, *, source: str, module: str, model: Clas
     with timed("synthesis", "scenarios: oracle runs (one batched session + reseeded)"):
         runs = run_oracle(pool, source=source, module=module, class_name=model.name, scenarios=scenarios)
     with timed("synthesis", "tests: select and render"):
-        stated, defects = _stated_runs(runs, source, model.name)
+        stated, defects = stated_runs(runs, source, model.name)
         chosen = select([r for r in stated if shows is None or shows(r)], max_tests)
         renderer = Renderer(model, module, source, unordered=unordered)
         text = renderer.module_text(chosen)
@@ -529,7 +529,7 @@ def synthesize_tests(pool: SandboxPool, *, source: str, module: str, model: Clas
                            "" if renderer.written else _no_test_summary(runs, chosen, model.name), defects)
 
 
-def _stated_runs(runs: Sequence[ScenarioRun], source: str,
+def stated_runs(runs: Sequence[ScenarioRun], source: str,
                  class_name: str) -> tuple[list[ScenarioRun], tuple[dict[str, Any], ...]]:
     """The runs whose every exception a docstring states, and the reference defects the others show: per
     (method, exception) the number of runs dropped for it, in order of first sight."""

@@ -129,3 +129,13 @@ def test_tests_that_observe_every_method_pass(pool, fast_policy, candidate_of):
     with_mutants = validate_candidate(candidate_of(FIGHTER, CALLED_UNOBSERVED, "Fighter", "fighter"),
                                       fast_policy.model_copy(update={**POLICY_OFF, "run_mutation": True}), pool)
     assert with_mutants.evidence["method_deletions"]["deletion_survives"] == ["attack"]
+
+
+def test_a_body_after_a_multi_line_signature_or_on_the_def_line_is_replaced_whole():
+    source = ("class Box:\n    def put(self,\n            item): self.items = [item]; return 1\n\n"
+              "    def size(\n        self,\n    ) -> int:\n        # how many\n        return len(self.items)  # all\n")
+    deletions = {d.method: d.source for d in method_deletions(source, "Box")}
+    assert deletions["put"].splitlines()[1:3] == ["    def put(self,", "            item): pass"]
+    assert deletions["size"].endswith("    ) -> int:\n        # how many\n        pass\n")
+    for text in deletions.values():
+        compile(text, "box.py", "exec")

@@ -15,6 +15,7 @@ from core.analysis.class_model import analyse
 from core.scenarios import Scenario, call
 from pipeline.mining.pools import static_pools
 from pipeline.stages.config import BuildConfig
+from pipeline.synthesis.stated_raises import tests_expecting_unstated
 from pipeline.synthesis.testgen import synthesize_tests
 
 BRACKETS = '''
@@ -67,3 +68,17 @@ def test_a_scenario_raising_an_undocumented_exception_is_dropped_and_recorded():
     # a documented exception is a behaviour, and stays a test
     assert "pytest.raises(ValueError)" in result.test_code
     assert all(exc != "ValueError" for _, exc in defects)
+
+
+def test_model_written_tests_expecting_an_unstated_exception_are_found():
+    """The model path writes tests before the reference: one expecting what no docstring states is dropped
+    (`model_making._Maker`), whatever the reference later raises there."""
+    tests = ("import pytest\n\nfrom balanced_brackets import BalancedBrackets\n\n\n"
+             "def test_unmatched_closing():\n    with pytest.raises(IndexError):\n"
+             "        BalancedBrackets().check('a(b){c}]')\n\n\n"
+             "def test_share_before_any_check():\n    with pytest.raises(ValueError):\n"
+             "        BalancedBrackets().share_balanced()\n\n\n"
+             "class TestMore:\n    def test_either(self):\n        with pytest.raises((KeyError, ValueError)):\n"
+             "            BalancedBrackets().share_balanced()\n")
+    found = tests_expecting_unstated(tests, BRACKETS, "BalancedBrackets")
+    assert set(found) == {"test_unmatched_closing"} and "IndexError" in found["test_unmatched_closing"]
