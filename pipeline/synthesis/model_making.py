@@ -36,7 +36,7 @@ from models.feedback import (
     failing_test_names,
     failure_findings,
 )
-from pipeline.synthesis.stated_raises import tests_expecting_unstated
+from pipeline.synthesis.stated_raises import unstated_expectations
 from pipeline.synthesis.weaken import weaken_overspecified
 
 REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION, RejectReason.OVERSPECIFIED_TESTS})
@@ -131,7 +131,7 @@ class _Maker:
         """The tests without those expecting an exception no docstring of the skeleton states (recorded as
         dropped): whatever the reference raises there is its own accident or defect, not the specification."""
         try:
-            unstated = tests_expecting_unstated(tests, self.skeleton, self.blueprint.class_name)
+            unstated = unstated_expectations(tests, self.skeleton, self.blueprint.class_name)
         except (SyntaxError, StopIteration):  # the gate says what is wrong with code that does not parse
             return tests
         if not unstated:

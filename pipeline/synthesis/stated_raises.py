@@ -80,7 +80,7 @@ def _expected_raises(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[t
     return found
 
 
-def tests_expecting_unstated(test_code: str, source: str, class_name: str) -> dict[str, str]:
+def unstated_expectations(test_code: str, source: str, class_name: str) -> dict[str, str]:
     """Test functions (top-level or in classes) that expect an exception no docstring states, by the rule of
     `documented_raises` (the docstrings of the methods called in the block, and the class's): name -> why.
     Written before the reference, such a test checks what the skeleton leaves open; run against it, it locks
@@ -92,7 +92,10 @@ def tests_expecting_unstated(test_code: str, source: str, class_name: str) -> di
             continue
         for expected, called in _expected_raises(node):
             stated = "\n".join([class_doc, *(docs[m] for m in called if m in docs)])
-            unstated = [name for name in expected if not exception_named(name, stated)]
+            # `pytest.raises(Exception)` checks only that something is raised (the weakening writes it where a
+            # docstring states a raise whose exact class is open): never an unstated exception of its own
+            unstated = [name for name in expected if name not in ("Exception", "BaseException")
+                        and not exception_named(name, stated)]
             if unstated and len(unstated) == len(expected):
                 found[node.name] = f"it expects {', '.join(unstated)}, which no docstring of the skeleton states"
                 break

@@ -15,7 +15,7 @@ from core.analysis.class_model import analyse
 from core.scenarios import Scenario, call
 from pipeline.mining.pools import static_pools
 from pipeline.stages.config import BuildConfig
-from pipeline.synthesis.stated_raises import tests_expecting_unstated
+from pipeline.synthesis.stated_raises import unstated_expectations
 from pipeline.synthesis.testgen import synthesize_tests
 
 BRACKETS = '''
@@ -80,5 +80,5 @@ def test_model_written_tests_expecting_an_unstated_exception_are_found():
              "        BalancedBrackets().share_balanced()\n\n\n"
              "class TestMore:\n    def test_either(self):\n        with pytest.raises((KeyError, ValueError)):\n"
              "            BalancedBrackets().share_balanced()\n")
-    found = tests_expecting_unstated(tests, BRACKETS, "BalancedBrackets")
+    found = unstated_expectations(tests, BRACKETS, "BalancedBrackets")
     assert set(found) == {"test_unmatched_closing"} and "IndexError" in found["test_unmatched_closing"]
