@@ -39,7 +39,10 @@ from models.feedback import (
 from pipeline.synthesis.stated_raises import unstated_expectations
 from pipeline.synthesis.weaken import weaken_overspecified
 
-REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION, RejectReason.OVERSPECIFIED_TESTS})
+# What a feedback round can lift: more tests (coverage, interaction, a public method no test calls or notices
+# emptied: the gate's detail names it to the test writer) or weakened ones (over-specified)
+REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION, RejectReason.UNTESTED_METHOD,
+                        RejectReason.OVERSPECIFIED_TESTS})
 MAX_WEAKENINGS = 2  # each weakens only what still failed a variant: a second catches a check the first exposed
 
 
