@@ -64,12 +64,6 @@ def apply_features(source: str, class_name: str, names: Sequence[str]) -> str:
     return source
 
 
-def _defects(found: Sequence[dict]) -> dict[str, list[dict]]:
-    """The generator parameter recording the scenarios dropped as reference defects (none: no parameter, so
-    the candidates of a clean reference stay as they were)."""
-    return {"reference_defects": [dict(d) for d in found]} if found else {}
-
-
 def _rejection(seed: SeedClass, names: Sequence[str], rng_seed: int, detail: str, **evidence: Any) -> Rejection:
     return Rejection(
         candidate_id="enh-" + content_hash(seed.seed_id, list(names), rng_seed),
@@ -122,7 +116,8 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
     except JobFailed as exc:
         return _rejection(seed, names, config.rng_seed, f"oracle run failed: {exc}", error=str(exc))
     if result.tests < MIN_TESTS:
-        return _rejection(seed, names, config.rng_seed, f"only {result.tests} tests written", tests=result.tests)
+        return _rejection(seed, names, config.rng_seed, f"only {result.tests} tests written", tests=result.tests,
+                          **result.defects_recorded())
     skeleton = make_skeleton(solution, seed.class_name)
     feature_words = ", ".join(n.replace("_", " ") for n in names)
     return Candidate(
@@ -140,7 +135,7 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
         generator=GeneratorSpec(backend="offline", parameters={"stage": STAGE, "features": list(names),
                                                                "scenarios_run": result.scenarios_run,
                                                                "skipped_transforms": dict(skipped or {}),
-                                                               **_defects(result.reference_defects)}),
+                                                               **result.defects_recorded()}),
         requires_python=requires_python(solution, result.test_code),
     )
 

@@ -56,6 +56,11 @@ class SynthesisResult:
     # scenarios dropped as reference defects: the reference raised what no docstring states (`reference_defects`)
     reference_defects: tuple[dict[str, Any], ...] = ()
 
+    def defects_recorded(self) -> dict[str, list[dict[str, Any]]]:
+        """The generator parameter (or rejection evidence) recording the scenarios dropped as reference defects;
+        none: no entry, so the candidates of a clean reference stay as they were."""
+        return {"reference_defects": [dict(d) for d in self.reference_defects]} if self.reference_defects else {}
+
 
 @dataclass(frozen=True)
 class Fixture:
