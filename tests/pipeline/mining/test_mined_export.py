@@ -3,17 +3,13 @@
 A repository's own tests often sit in plain pytest classes; the task keeps them whole, followed by the
 oracle's tests. The export must name every class that holds tests, as a `unittest.TestCase`, so the
 harness runs all of them: here a mined ledger whose repository tests are a plain class with a
-`setup_method`, through the mine stage, the gate and the export, then the harness.
+`setup_method`, through the mine stage, the gate and the export, then ClassEval's steps in the sandbox
+(`tests/pipeline/release/classeval_steps.py`).
 """
 
 from __future__ import annotations
 
 import ast
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import libcst as cst
 import pytest
 from git_fixtures import commit, make_repo
@@ -30,8 +26,8 @@ from pipeline.stages.gate import GateStage
 from pipeline.stages.mine import MineStage
 from pipeline.stages.repair import RepairStage
 from pipeline.stages.run_records import accepted_pairs, generated_candidates
-
-HARNESS = Path(__file__).resolve().parents[1] / "release" / "classeval_harness.py"
+from tests.pipeline.release.classeval_steps import fenced, run_task
+from validation.sandbox import SandboxPool
 
 REPOSITORY_TESTS = '''import pytest
 
@@ -89,6 +85,13 @@ def test_plain_test_classes_become_test_cases_and_are_named():
     assert as_test_case(cst.parse_statement("class TestW(Base):\n    def test_a(self):\n        pass\n")) is None
 
 
+def _runs_per_class(entry: dict) -> dict[str, int]:
+    """Per class named in `test_classes`, the tests `unittest`'s loader finds in it (its `test*` methods)."""
+    classes = {n.name: n for n in ast.parse(entry["test"]).body if isinstance(n, ast.ClassDef)}
+    return {name: sum(1 for m in classes[name].body if isinstance(m, ast.FunctionDef) and m.name.startswith("test"))
+            for name in entry["test_classes"]}
+
+
 @pytest.mark.slow
 def test_every_test_of_an_exported_mined_task_runs_under_the_harness(tmp_path):
     repo = make_repo(tmp_path / "repos" / "books")
@@ -107,14 +110,13 @@ def test_every_test_of_an_exported_mined_task_runs_under_the_harness(tmp_path):
     task = build_task(survivor, report)
     entry = classeval_entry(task)
     assert "TestFreshLedger" in entry["test_classes"]
-    export = tmp_path / "classeval.json"
-    export.write_text(json.dumps([entry]))
-    workdir = tmp_path / "work"
-    workdir.mkdir()
-    done = subprocess.run([sys.executable, str(HARNESS), str(export), "reference", str(workdir)],
-                          capture_output=True, text=True, timeout=120, cwd=workdir)
-    assert done.returncode == 0, done.stderr
-    per_class = json.loads(done.stdout)[task.task_id]
-    assert all(o["errors"] == o["failures"] == 0 for o in per_class.values()), per_class
-    # every test the released module holds ran: the harness's count is the module's own
-    assert sum(o["testsRun"] for o in per_class.values()) == _test_count(task.test) > 4
+    # every test the released module holds is in a class the harness runs: the classes' count is the module's
+    runs = _runs_per_class(entry)
+    assert sum(runs.values()) == _test_count(task.test) > 4 and runs["TestFreshLedger"] == 4
+    # ClassEval's steps, in the sandbox: each class runs exactly those tests, and they pass on the reference
+    with SandboxPool(jobs=1) as pool:
+        verdicts = run_task(pool, entry, fenced(entry["solution_code"]), runs)
+    assert set(verdicts) == set(entry["test_classes"]) and set(verdicts.values()) == {"success"}, verdicts
+    # a class left out of `test_classes` is a test the harness never runs: the count says so
+    short = {**entry, "test_classes": [n for n in entry["test_classes"] if n != "TestFreshLedger"]}
+    assert sum(_runs_per_class(short).values()) < _test_count(task.test)
