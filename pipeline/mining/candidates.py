@@ -28,7 +28,6 @@ from pipeline.mining.slicing import STDLIB
 from pipeline.synthesis.jobs import JobFailed
 from pipeline.synthesis.long_walks import long_walks
 from pipeline.synthesis.stated_orders import unordered_methods
-from pipeline.synthesis.stated_raises import documented_raises
 from pipeline.synthesis.testgen import snake, synthesize_tests
 from validation.sandbox import SandboxPool
 
@@ -95,10 +94,9 @@ def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool,
     model = analyse(mined.slice_code, mined.class_name)
     pools = static_pools(mined.slice_code, mined.class_name)
     rng = random.Random(f"{rng_seed}:{mined.mined_id}")
-    shows = documented_raises(mined.slice_code, mined.class_name)  # the author's docstrings, or derived ones
     walks = long_walks(model, pools, random.Random(f"{rng_seed}:{mined.mined_id}:long"))  # apart: the random walks stay as they were
     result = synthesize_tests(pool, source=mined.slice_code, module=module, model=model, pools=pools,
-                              extra=walks, rng=rng, shows=shows,
+                              extra=walks, rng=rng,  # raises the docstrings (author's or derived) leave out: dropped there
                               unordered=unordered_methods(mined.slice_code, mined.class_name))
     return result.test_code, result.tests, result.outcomes, result.reference_defects
 
