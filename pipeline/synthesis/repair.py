@@ -22,23 +22,39 @@ from validation.sandbox import SandboxPool
 MAX_ADDED = 12
 
 
-def _targets(report: GateReport) -> tuple[set[int], set[tuple[str, str]]]:
+def _targets(report: GateReport) -> tuple[set[int], set[tuple[str, str]], set[str]]:
+    """What the added tests aim at: the lines no test runs, the interaction edges none exercises, and the
+    public methods none calls or notices emptied (the gate's `method_deletions` evidence)."""
     missing = set(report.missing_lines)
     edges: set[tuple[str, str]] = set()
-    interaction = report.evidence.get("interaction") if isinstance(report.evidence, dict) else None
+    evidence = report.evidence if isinstance(report.evidence, dict) else {}
+    interaction = evidence.get("interaction")
     for edge in (interaction or {}).get("edges", []) if isinstance(interaction, dict) else []:
         if isinstance(edge, dict) and not edge.get("exercised"):
             edges.add((str(edge.get("source")), str(edge.get("target"))))
-    return missing, edges
+    deletions = evidence.get("method_deletions")
+    deletions = deletions if isinstance(deletions, dict) else {}
+    untested = {str(m) for key in ("not_called", "deletion_survives") for m in deletions.get(key) or ()}
+    return missing, edges, untested
 
 
-def _pick(runs: list[ScenarioRun], missing: set[int], edges: set[tuple[str, str]]) -> list[ScenarioRun]:
+def _values_shown(run: ScenarioRun, methods: set[str]) -> set[str]:
+    """The methods of `methods` that a step of the run sees return a stable value other than None: a test of
+    the run asserts it, and a body emptied to `pass` (which returns None) fails that assertion."""
+    return {step.method for step, outcome in zip(run.scenario.steps, run.steps)
+            if step.method in methods and outcome["kind"] == "return" and not outcome.get("unstable")
+            and outcome.get("literal") is not None and not outcome.get("is_none")}
+
+
+def _pick(runs: list[ScenarioRun], missing: set[int], edges: set[tuple[str, str]],
+          untested: set[str] = frozenset()) -> list[ScenarioRun]:
     chosen: list[ScenarioRun] = []
-    lines_left, edges_left = set(missing), set(edges)
+    lines_left, edges_left, methods_left = set(missing), set(edges), set(untested)
     usable = [r for r in runs if r.usable]
     while len(chosen) < MAX_ADDED:
         def gain(run: ScenarioRun) -> int:
-            return len(run.lines & lines_left) + 2 * len({(e[1], e[2]) for e in run.edges} & edges_left)
+            return (len(run.lines & lines_left) + 2 * len({(e[1], e[2]) for e in run.edges} & edges_left)
+                    + 3 * len(_values_shown(run, methods_left)))
         best = max(usable, key=lambda r: (gain(r), -len(r.scenario.steps)), default=None)
         if best is None or gain(best) == 0:
             break
@@ -46,6 +62,7 @@ def _pick(runs: list[ScenarioRun], missing: set[int], edges: set[tuple[str, str]
         usable.remove(best)
         lines_left -= best.lines
         edges_left -= {(e[1], e[2]) for e in best.edges}
+        methods_left -= _values_shown(best, methods_left)
     return chosen
 
 
@@ -67,14 +84,15 @@ def _defects(candidate: Candidate, found: tuple[dict, ...]) -> dict[str, list[di
 
 
 def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool) -> Candidate:
-    """The candidate with its over-specified checks weakened, and tests added for its missing lines and
-    unexercised edges when the gate found too few (unchanged when nothing can be done). Raises
+    """The candidate with its over-specified checks weakened, and tests added for its missing lines,
+    unexercised edges and untested public methods (a run showing what such a method returns) when the gate
+    found too few (unchanged when nothing can be done). Raises
     pipeline.synthesis.jobs.JobFailed when the sandbox returns no result."""
     candidate, _ = weaken_overspecified(candidate, report)
     if report.reasons and set(report.reasons) <= {RejectReason.OVERSPECIFIED_TESTS}:
         return candidate  # coverage and interaction were enough: the gate measures them again after weakening
-    missing, edges = _targets(report)
-    if not missing and not edges:
+    missing, edges, untested = _targets(report)
+    if not missing and not edges and not untested:
         return candidate
     model = analyse(candidate.solution_code, candidate.class_name)
     public = {m.name for m in model.public_methods()}
@@ -85,7 +103,7 @@ def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool)
     runs = run_oracle(pool, source=candidate.solution_code, module=candidate.module_name,
                       class_name=candidate.class_name, scenarios=scenarios)
     runs, defects = stated_runs(runs, candidate.solution_code, candidate.class_name)  # every origin: testgen's rule
-    chosen = _pick(runs, missing, edges)
+    chosen = _pick(runs, missing, edges, untested)
     if not chosen:
         return candidate
     unordered = (unordered_methods(candidate.solution_code, candidate.class_name)
