@@ -140,17 +140,21 @@ def main() -> None:
 
     if args.full:
         full_tasks = tasks[: min(args.full, distinct)]
-        started = time.perf_counter()
-        with SandboxPool(jobs=args.jobs) as gate_pool:  # the gate stage's items, through the driver
-            reports = run_stage(GateOnInputs(full_tasks, GatePolicy()), command_context(settings.Settings.from_environment()),
-                                ThreadExecutor(jobs=args.jobs, pool=gate_pool))
-        full_seconds = time.perf_counter() - started
-        mutants = sum((r.evidence.get("mutation") or {}).get("mutants", 0) for r in reports)
-        print(f"full gate (base + coverage + interaction, 2 robustness runs, vacuous run, up to "
-              f"{GatePolicy().max_mutants} mutants): {len(full_tasks)} tasks in {full_seconds:.1f} s = "
-              f"{full_seconds / len(full_tasks):.2f} s/task wall at {args.jobs} jobs "
-              f"({mutants} mutants run, {sum(r.passed for r in reports)} passed)")
-
+        seconds: dict[bool, float] = {}
+        for deleting in (False, True, False, True):  # interleaved: other load slows both alike
+            policy = GatePolicy(method_deletion=deleting)
+            started = time.perf_counter()
+            with SandboxPool(jobs=args.jobs) as gate_pool:  # the gate stage's items, through the driver
+                reports = run_stage(GateOnInputs(full_tasks, policy), command_context(settings.Settings.from_environment()),
+                                    ThreadExecutor(jobs=args.jobs, pool=gate_pool))
+            full_seconds = time.perf_counter() - started
+            seconds[deleting] = seconds.get(deleting, 0.0) + full_seconds
+            mutants = sum((r.evidence.get("mutation") or {}).get("mutants", 0) for r in reports)
+            print(f"full gate (base + coverage + interaction, 2 robustness runs, vacuous run, up to "
+                  f"{GatePolicy().max_mutants} mutants{', method deletions' if deleting else ''}): {len(full_tasks)} "
+                  f"tasks in {full_seconds:.1f} s = {full_seconds / len(full_tasks):.2f} s/task wall at {args.jobs} jobs "
+                  f"({mutants} mutants run, {sum(r.passed for r in reports)} passed)")
+        print(f"method deletions cost {seconds[True] / seconds[False]:.2f}x the full gate without them")
 
 if __name__ == "__main__":
     main()

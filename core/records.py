@@ -88,6 +88,8 @@ class RejectReason(str, Enum):
     # no test in which a value of one part changes what the other part returns (the gate's seam check)
     INCOHERENT_FUSION = "incoherent_fusion"
     VACUOUS_TESTS = "vacuous_tests"  # too many tests pass against the bodiless skeleton
+    # a public method no test calls, or whose body replaced by `pass` fails no test (the gate names it)
+    UNTESTED_METHOD = "untested_method"
     LOW_MUTATION_SCORE = "low_mutation_score"
     OVERSPECIFIED_TESTS = "overspecified_tests"  # a test fails a faithful variant: it checks what the skeleton leaves open
     JUDGE_REJECTED = "judge_rejected"

@@ -48,6 +48,7 @@ from core.analysis.skeleton import make_skeleton
 from core.records import Candidate, CheckResult, GateReport, Origin, RejectReason, TestOutcome
 from core.timing import timed
 from validation.faithful import FaithfulVariant, faithful_variants
+from validation.method_deletion import Deletion, method_deletions
 from validation.mutation import Mutant, generate_mutants
 from validation.policy import GatePolicy
 from validation.sandbox import MutantJob, RunResult, SandboxJob, SandboxPool, SandboxUnavailable
@@ -72,6 +73,7 @@ REASON_ORDER = (
     RejectReason.LOW_INTERACTION,
     RejectReason.INCOHERENT_FUSION,
     RejectReason.VACUOUS_TESTS,
+    RejectReason.UNTESTED_METHOD,
     RejectReason.OVERSPECIFIED_TESTS,
     RejectReason.LOW_MUTATION_SCORE,
 )
@@ -820,16 +822,79 @@ def _lines_per_test(base: RunResult) -> dict[str, set[int]]:
 
 def _strength_checks(report: _Report, candidate: Candidate, base: RunResult, contexts: dict[int, list[str]],
                      policy: GatePolicy, pool: SandboxPool, *, failing: bool) -> None:
-    """The mutation score and the faithful variants, as configured, when every test passed (a failing suite
-    says nothing of either). The variants ride in the mutants' sessions when both run."""
+    """The mutation score, the faithful variants and the method deletions, as configured, when every test
+    passed (a failing suite says nothing of any). The variants and deletions ride in the mutants' sessions
+    when the mutants run."""
     plan = _faithful_plan(report, candidate, base, contexts or None) if policy.faithful_variants and not failing else None
+    deletions = _deletion_plan(report, candidate, base, contexts) if policy.method_deletion and not failing else None
     rode: dict[str, dict] = {}
     if policy.run_mutation and not failing:
-        rode = _mutation(report, candidate, contexts, policy, pool, base.duration_seconds,
-                         riders=plan.forks() if plan is not None else ())
+        riders = [*(plan.forks() if plan is not None else ()), *(deletions.forks() if deletions is not None else ())]
+        rode = _mutation(report, candidate, contexts, policy, pool, base.duration_seconds, riders=riders)
     if plan is not None:
         with timed("gate", "faithful variants"):
             _faithful(report, candidate, plan, policy, pool, rode)
+    if deletions is not None:
+        with timed("gate", "method deletions"):
+            _deletion_check(report, candidate, deletions, policy, pool, rode)
+
+
+@dataclass
+class _DeletionPlan:
+    """Each public method's deletion and the tests that ran the method on the reference."""
+
+    deletions: list[Deletion]
+    selected: dict[str, list[str]]
+
+    def forks(self) -> list[MutantJob]:
+        return [MutantJob(d.id, d.source, tuple(self.selected[d.id])) for d in self.deletions if self.selected[d.id]]
+
+
+def _deletion_plan(report: _Report, candidate: Candidate, base: RunResult,
+                   contexts: dict[int, list[str]]) -> _DeletionPlan | None:
+    """The deletions to run (`validation/method_deletion.py`); None, reported and not gated, when they could
+    not be made."""
+    try:
+        deletions = method_deletions(candidate.solution_code, candidate.class_name)
+    except Exception as exc:  # noqa: BLE001 - the check cannot run: reported, not gated
+        report.check("public_methods_tested", None, 0, True, gated=False,
+                     detail=f"method deletions could not be made: {type(exc).__name__}: {exc}")
+        return None
+    missing = set(report.fields.get("missing_lines") or ())
+    selected = {d.id: _tests_running(range(d.lines[0], d.lines[1] + 1), contexts or None, missing, base.collected)
+                for d in deletions}
+    return _DeletionPlan(deletions, selected)
+
+
+def _deletion_check(report: _Report, candidate: Candidate, plan: _DeletionPlan, policy: GatePolicy, pool: SandboxPool,
+                    verdicts: dict[str, dict]) -> None:
+    """Every public method is run by a test, and its deletion fails one (else `untested_method`, naming it).
+    Deletions without a verdict from the mutants' sessions run in a batch of their own."""
+    verdicts = dict(verdicts)
+    if own := [fork for fork in plan.forks() if fork.id not in verdicts]:
+        test_file = test_file_name(candidate.module_name)
+        limits = policy.limits()
+        budget = min(policy.wall_seconds * (1 + len(own)), 1800.0)
+        limits = type(limits)(**{**limits.to_dict(), "wall_seconds": budget, "cpu_seconds": int(budget) + 5})
+        run = pool.run(SandboxJob(files={f"{candidate.module_name}.py": candidate.solution_code,
+                                         test_file: candidate.test_code}, test_file=test_file, profile="base",
+                                  mutants=tuple(own), mutant_module=candidate.module_name, limits=limits))
+        verdicts.update({m["id"]: m for m in run.mutants})
+    uncalled = [d.method for d in plan.deletions if not plan.selected[d.id]]
+    surviving = [d.method for d in plan.deletions if plan.selected[d.id] and d.id in verdicts
+                 and not verdicts[d.id]["killed"]]
+    unmeasured = [d.method for d in plan.deletions if plan.selected[d.id] and d.id not in verdicts]
+    evidence = {"methods": [d.method for d in plan.deletions], "not_called": uncalled,
+                "deletion_survives": surviving, "not_measured": unmeasured}
+    report.evidence["method_deletions"] = evidence
+    bad = uncalled + surviving
+    detail = (f"{len(plan.deletions) - len(bad) - len(unmeasured)} of {len(plan.deletions)} public methods are "
+              "called by a test that fails when the method's body is `pass`"
+              + (f"; no test calls {', '.join(uncalled)}" if uncalled else "")
+              + (f"; every test passes with {', '.join(surviving)} emptied" if surviving else "")
+              + (f"; not measured: {', '.join(unmeasured)}" if unmeasured else ""))
+    report.check("public_methods_tested", len(bad), 0, not bad, detail=detail,
+                 reason=RejectReason.UNTESTED_METHOD, evidence=evidence)
 
 
 def check_faithful(candidate: Candidate, policy: GatePolicy, pool: SandboxPool) -> GateReport:

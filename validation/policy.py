@@ -41,6 +41,10 @@ class GatePolicy(BaseModel):
         True, description="Run faithful variants of the reference (validation/faithful/): a test that fails one "
                           "checks what the skeleton does not state, and the candidate is rejected overspecified_tests.",
     )
+    method_deletion: bool = Field(
+        True, description="Replace each public method's body by `pass` (validation/method_deletion.py): a method "
+                          "no test calls, or whose deletion no test fails, rejects the candidate untested_method.",
+    )
     robustness: bool = Field(
         True, description="Rerun with another hash seed and shuffled order, and on a moved clock / other user and host."
     )

@@ -29,7 +29,6 @@ from pipeline.mining.stated_tests import keep_stated_tests
 from pipeline.synthesis.jobs import JobFailed
 from pipeline.synthesis.long_walks import long_walks
 from pipeline.synthesis.stated_orders import unordered_methods
-from pipeline.synthesis.stated_raises import documented_raises
 from pipeline.synthesis.testgen import snake, synthesize_tests
 from validation.sandbox import SandboxPool
 
@@ -91,16 +90,16 @@ def _defined_names(source: str) -> set[str]:
     return names
 
 
-def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool, rng_seed: int) -> tuple[str, int, str]:
+def _oracle_tests(mined: MinedClass, module: str, pool: SandboxPool,
+                  rng_seed: int) -> tuple[str, int, str, tuple[dict, ...]]:
     model = analyse(mined.slice_code, mined.class_name)
     pools = static_pools(mined.slice_code, mined.class_name)
     rng = random.Random(f"{rng_seed}:{mined.mined_id}")
-    shows = documented_raises(mined.slice_code, mined.class_name)  # the author's docstrings, or derived ones
     walks = long_walks(model, pools, random.Random(f"{rng_seed}:{mined.mined_id}:long"))  # apart: the random walks stay as they were
     result = synthesize_tests(pool, source=mined.slice_code, module=module, model=model, pools=pools,
-                              extra=walks, rng=rng, shows=shows,
+                              extra=walks, rng=rng,  # raises the docstrings (author's or derived) leave out: dropped there
                               unordered=unordered_methods(mined.slice_code, mined.class_name))
-    return result.test_code, result.tests, result.outcomes
+    return result.test_code, result.tests, result.outcomes, result.reference_defects
 
 
 def with_oracle_tests(repo_tests: str, oracle_tests: str) -> str | None:
@@ -158,11 +157,11 @@ def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
             if tests is not None:
                 break
     try:
-        oracle, count, outcomes = _oracle_tests(mined, module, pool, rng_seed)
+        oracle, count, outcomes, defects = _oracle_tests(mined, module, pool, rng_seed)
     except (JobFailed, SyntaxError, LookupError) as exc:
         if tests is None:
             return _rejection(mined, RejectReason.GENERATION_FAILED, f"test synthesis failed: {exc}")
-        oracle, count, outcomes = "", 0, ""
+        oracle, count, outcomes, defects = "", 0, "", ()
     if tests is None:
         kind = "oracle"
         if count == 0:
@@ -187,6 +186,7 @@ def build_candidate(mined: MinedClass, *, pool: SandboxPool, rng_seed: int,
                                 parameters={"stage": STAGE, "tests": kind, "found_by": mined.found_by,
                                             "rng_seed": rng_seed, "docstrings": _docstrings_origin(mined),
                                 **({WELL_KNOWN: well_known} if well_known else {}),
-                                **({"repo_tests_dropped": dropped} if dropped and kind != "oracle" else {})}),
+                                **({"repo_tests_dropped": dropped} if dropped and kind != "oracle" else {}),
+                                **({"reference_defects": [dict(d) for d in defects]} if defects else {})}),
         requires_python=requires_python(mined.slice_code, tests),
     )

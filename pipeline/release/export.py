@@ -13,7 +13,9 @@ class, the reference included. So the export differs from the released `Task` in
   keeps its `import pytest` (the harness's environment needs pytest installed). The test's own
   `from <module_name> import ...` lines are removed: the class is the one defined just above it. A plain
   `import <module_name>` (tests that write `module.Class`) cannot be rewritten safely and is left as is.
-- `test_classes` names those classes; `methods_info[].test_class` / `test_code` name and hold each method's.
+- `test_classes` names those classes, and the module's own test classes (a repository's tests are often
+  plain pytest classes: made `unittest.TestCase` subclasses, `as_test_case`), so the harness runs every test
+  the module holds; `methods_info[].test_class` / `test_code` name and hold each method's.
 - `solution_code` is the whole reference module, its imports first, so it runs on its own as ClassEval's
   does; `import_statement` lists those imports for the completions, then the module-level statements above
   the class (constants, helpers): the harness puts `import_statement` in front of the code it cut out of
@@ -77,6 +79,7 @@ class UnittestModule:
     classes: dict[str, str] = field(default_factory=dict)  # class name -> its source, in module order
     method_class: dict[str, str] = field(default_factory=dict)  # method under test -> its own class
     not_converted: list[str] = field(default_factory=list)  # test functions left as module-level functions
+    kept_classes: list[str] = field(default_factory=list)  # the module's own test classes, as TestCase classes
 
 
 def _called_methods(function: ast.AST, methods: frozenset[str]) -> set[str]:
@@ -113,7 +116,10 @@ def to_unittest(test: str, class_name: str, method_names: Sequence[str],
     uses_unittest = False
     fixtures = inlinable_fixtures(module)
     # statement by statement in libcst's terms (`import a; import b` is one libcst line, two ast nodes)
+    kept_classes: list[str] = []
     for statement in module.body:
+        if isinstance(statement, cst.ClassDef) and _test_methods(statement):
+            statement = _kept_class(statement, kept_classes, not_converted)
         if isinstance(statement, cst.FunctionDef) and statement.name.value.startswith("test"):
             params = statement.params
             if params.params and not statement.decorators and not statement.asynchronous:
@@ -155,7 +161,48 @@ def to_unittest(test: str, class_name: str, method_names: Sequence[str],
         classes[name] = definition
     code = module.with_changes(body=[*head, *classes.values()]).code
     sources = {name: cst.Module(body=[c.with_changes(leading_lines=[])]).code for name, c in classes.items()}
-    return UnittestModule(code=code, classes=sources, method_class=method_class, not_converted=not_converted)
+    return UnittestModule(code=code, classes=sources, method_class=method_class, not_converted=not_converted,
+                          kept_classes=kept_classes)
+
+
+PYTEST_HOOKS = {"setup_method": "setUp", "teardown_method": "tearDown"}
+"""pytest's per-test hooks of a test class and their unittest names (both take only `self` here)."""
+
+
+def _kept_class(node: cst.ClassDef, kept: list[str], not_converted: list[str]) -> cst.ClassDef:
+    """A test class of the module as a TestCase (its name added to `kept`), or as it is (to `not_converted`)."""
+    converted = as_test_case(node)
+    (not_converted if converted is None else kept).append(node.name.value)
+    return converted or node
+
+
+def _test_methods(node: cst.ClassDef) -> list[cst.FunctionDef]:
+    return [f for f in node.body.body if isinstance(f, cst.FunctionDef) and f.name.value.startswith("test")]
+
+
+def as_test_case(node: cst.ClassDef) -> cst.ClassDef | None:
+    """A test class of the module (a repository's tests are often plain pytest classes) as a class the
+    harness's `loadTestsFromTestCase` runs: a `unittest.TestCase` subclass stays as it is; a plain class
+    (no base) whose tests take only `self`, without decorators, gets the base, and its `setup_method` /
+    `teardown_method` become `setUp` / `tearDown`. None when it cannot be run that way (another base,
+    fixtures as parameters, class-level pytest hooks, parametrised tests)."""
+    bases = [cst.Module([]).code_for_node(b.value) for b in node.bases]
+    if any(b.rsplit(".", 1)[-1] in ("TestCase", "IsolatedAsyncioTestCase") for b in bases):
+        return node
+    functions = [f for f in node.body.body if isinstance(f, cst.FunctionDef)]
+    names = {f.name.value for f in functions}
+    if bases or node.keywords or node.decorators or names & {"setup_class", "teardown_class", "setUp", "tearDown"}:
+        return None
+    for function in functions:
+        if function.name.value.startswith("test") or function.name.value in PYTEST_HOOKS:
+            params = function.params
+            if (function.decorators or function.asynchronous or len(params.params) != 1
+                    or isinstance(params.star_arg, cst.Param) or params.kwonly_params or params.star_kwarg or params.posonly_params):
+                return None
+    body = [f.with_changes(name=cst.Name(PYTEST_HOOKS[f.name.value]))
+            if isinstance(f, cst.FunctionDef) and f.name.value in PYTEST_HOOKS else f for f in node.body.body]
+    return node.with_changes(bases=[cst.Arg(cst.parse_expression("unittest.TestCase"))],
+                             body=node.body.with_changes(body=body))
 
 
 def _without_unused_fixtures(head: list[cst.CSTNode], inlinable: set[str]) -> list[cst.CSTNode]:
@@ -233,7 +280,7 @@ def classeval_entry(task: Task, notes: ExportNotes | None = None) -> dict:
         "class_description": task.class_description,
         "methods_info": methods,
         "class_name": task.class_name,
-        "test_classes": list(converted.classes),
+        "test_classes": [*converted.classes, *converted.kept_classes],
         "class_constructor": task.class_constructor,
         "fields": list(task.fields),
         "source_date": task.source_date,

@@ -95,7 +95,9 @@ class BuildConfig(BaseModel):
         for name in ("as_seeds", "derive_docstrings"):  # at their defaults they keep the run ids of builds
             if getattr(self.mine, name):                 # made before the settings existed
                 del settings["mine"][name]
-        if self.mine.shape.min_dependent_methods == ShapeLimits().min_dependent_methods:  # likewise
+        if self.gate.method_deletion:  # likewise
+            del settings["gate"]["method_deletion"]
+        if self.mine.shape.min_dependent_methods == ShapeLimits().min_dependent_methods:
             del settings["mine"]["shape"]["min_dependent_methods"]
         defaults = ReleaseConfig()
         for name in RELEASE_SETTINGS_ADDED:  # likewise the release's settings added since

@@ -19,7 +19,8 @@ from validation.sandbox import SandboxPool
 
 # Failures that more tests can fix; any other reason (a failing or flaky test, a sandbox violation) cannot.
 REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION,
-                        RejectReason.OVERSPECIFIED_TESTS})  # weakened, then gated again
+                        RejectReason.OVERSPECIFIED_TESTS,  # weakened, then gated again
+                        RejectReason.UNTESTED_METHOD})  # tests aimed at the uncalled method's missing lines
 
 
 class RepairStage(ReusedResults, RecordStage):

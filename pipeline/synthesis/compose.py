@@ -666,7 +666,7 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: San
     except JobFailed as exc:
         return _rejection(a, b, config.rng_seed, f"sandbox job failed: {exc}")
     if result.tests < MIN_TESTS:
-        return _rejection(a, b, config.rng_seed, f"only {result.tests} tests written")
+        return _rejection(a, b, config.rng_seed, f"only {result.tests} tests written", **result.defects_recorded())
     return Candidate(
         candidate_id=Candidate.make_id(fusion.class_name, fusion.source, result.test_code),
         class_name=fusion.class_name,
@@ -685,7 +685,7 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: San
             "stage": STAGE, "links": [_link_label(link) for link in fusion.links],
             "scenarios_run": result.scenarios_run,
             # the gate's seam check (validation/seam.py) reads which members belong to which part
-            "parts": {part.name: part.to_json() for part in fusion.parts}}),
+            "parts": {part.name: part.to_json() for part in fusion.parts}, **result.defects_recorded()}),
         requires_python=requires_python(fusion.source, result.test_code),
     )
 

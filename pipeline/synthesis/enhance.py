@@ -116,7 +116,8 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
     except JobFailed as exc:
         return _rejection(seed, names, config.rng_seed, f"oracle run failed: {exc}", error=str(exc))
     if result.tests < MIN_TESTS:
-        return _rejection(seed, names, config.rng_seed, f"only {result.tests} tests written", tests=result.tests)
+        return _rejection(seed, names, config.rng_seed, f"only {result.tests} tests written", tests=result.tests,
+                          **result.defects_recorded())
     skeleton = make_skeleton(solution, seed.class_name)
     feature_words = ", ".join(n.replace("_", " ") for n in names)
     return Candidate(
@@ -133,7 +134,8 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
                                    source=seed.provenance.source),
         generator=GeneratorSpec(backend="offline", parameters={"stage": STAGE, "features": list(names),
                                                                "scenarios_run": result.scenarios_run,
-                                                               "skipped_transforms": dict(skipped or {})}),
+                                                               "skipped_transforms": dict(skipped or {}),
+                                                               **result.defects_recorded()}),
         requires_python=requires_python(solution, result.test_code),
     )
 

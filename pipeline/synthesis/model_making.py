@@ -36,9 +36,13 @@ from models.feedback import (
     failing_test_names,
     failure_findings,
 )
+from pipeline.synthesis.stated_raises import unstated_expectations
 from pipeline.synthesis.weaken import weaken_overspecified
 
-REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION, RejectReason.OVERSPECIFIED_TESTS})
+# What a feedback round can lift: more tests (coverage, interaction, a public method no test calls or notices
+# emptied: the gate's detail names it to the test writer) or weakened ones (over-specified)
+REPAIRABLE = frozenset({RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION, RejectReason.UNTESTED_METHOD,
+                        RejectReason.OVERSPECIFIED_TESTS})
 MAX_WEAKENINGS = 2  # each weakens only what still failed a variant: a second catches a check the first exposed
 
 
@@ -105,6 +109,7 @@ class _Maker:
 
     def candidate(self, reference: str, tests: str) -> Candidate:
         b = self.blueprint
+        tests = self._stated_only(tests)
         models = {role.value: self.models.model_for(role)
                   for role in (b.role, Role.TEST_WRITER, Role.REFERENCE_WRITER)}
         parameters: dict[str, Any] = {
@@ -124,6 +129,18 @@ class _Maker:
             generator=GeneratorSpec(backend="litellm", model=models[b.role.value],
                                     prompt_version=self.talk.answers[0]["prompt"], parameters=parameters),
             requires_python=requires_python(reference, tests))
+
+    def _stated_only(self, tests: str) -> str:
+        """The tests without those expecting an exception no docstring of the skeleton states (recorded as
+        dropped): whatever the reference raises there is its own accident or defect, not the specification."""
+        try:
+            unstated = unstated_expectations(tests, self.skeleton, self.blueprint.class_name)
+        except (SyntaxError, StopIteration):  # the gate says what is wrong with code that does not parse
+            return tests
+        if not unstated:
+            return tests
+        self.dropped.update(unstated)
+        return drop_tests(tests, set(unstated))
 
     def description(self) -> str:
         """The skeleton's class docstring (what the model specified), else the blueprint's description."""

@@ -1,4 +1,4 @@
-"""Tests that expect only the exceptions the skeleton states, for mined classes.
+"""Tests that expect only the exceptions the skeleton states, whatever the class's origin.
 
 A class documented from one oracle run (`pipeline/mining/derived_docs.py`, `docstrings: derived`) names the
 exceptions that run observed; a class its author documented names those the author thought of. The test
@@ -6,8 +6,9 @@ synthesis, and the repair that adds tests for missed lines, run scenarios with v
 alone, and many raise what no docstring states (a `TypeError` from a value of the wrong type); a test
 expecting it is one a correct implementation of the skeleton may fail, and the consistency judge rejects
 the task for it (it rejected 34 of 57 mined candidates that reached it in a corpus build, mostly for this).
-For mined classes such runs are not made into tests. Seeds and their variants have hand-written tests and
-docstrings written with them, and are left as they are.
+Such runs are not made into tests, for every origin (`testgen.synthesize_tests`): an imported benchmark
+task's reference popping an empty stack (an `IndexError` where its docstring says "False otherwise") is a
+defect of that reference, and a test expecting it would lock the defect in. The run is recorded as such.
 """
 
 from __future__ import annotations
@@ -26,16 +27,76 @@ def documented_raises(source: str, class_name: str) -> Callable[[Any], bool]:
     """A predicate on scenario runs (`ScenarioRun`): true when every exception the run raised is named by the
     docstring of the method that raised it, or by the class docstring (`core.analysis.statements.exception_named`,
     the rule that says what a docstring documents)."""
+    class_doc, docs = _docs(source, class_name)
+
+    def shows(run: Any) -> bool:  # a ScenarioRun
+        return _first_unstated(run, class_doc, docs) is None
+
+    return shows
+
+
+def _docs(source: str, class_name: str) -> tuple[str, dict[str, str]]:
+    """The class docstring, and per method its docstring followed by the class's."""
     tree = ast.parse(source)
     node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name)
     class_doc = ast.get_docstring(node) or ""
-    docs = {f.name: (ast.get_docstring(f) or "") + "\n" + class_doc for f in node.body
-            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return class_doc, {f.name: (ast.get_docstring(f) or "") + "\n" + class_doc for f in node.body
+                       if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
-    def shows(run: Any) -> bool:  # a ScenarioRun
-        for step, outcome in zip(run.scenario.steps, run.steps):
-            if outcome.get("kind") == "raise" and not exception_named(outcome["exc"], docs.get(step.method, class_doc)):
-                return False
-        return True
 
-    return shows
+def _first_unstated(run: Any, class_doc: str, docs: dict[str, str]) -> tuple[str, str] | None:
+    for step, outcome in zip(run.scenario.steps, run.steps):
+        if outcome.get("kind") == "raise" and not exception_named(outcome["exc"], docs.get(step.method, class_doc)):
+            return step.method, outcome["exc"]
+    return None
+
+
+def unstated_raise(run: Any, source: str, class_name: str) -> tuple[str, str]:
+    """(method, exception) of the first step of `run` that raised what no docstring states."""
+    class_doc, docs = _docs(source, class_name)
+    return _first_unstated(run, class_doc, docs) or ("", "")
+
+
+def _raised_names(node: ast.expr) -> list[str]:
+    """`ValueError`, `errors.ValueError` -> ['ValueError']; a tuple gives each of its names."""
+    items = node.elts if isinstance(node, ast.Tuple) else [node]
+    return [item.attr if isinstance(item, ast.Attribute) else item.id for item in items
+            if isinstance(item, (ast.Name, ast.Attribute))]
+
+
+def _expected_raises(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[list[str], set[str]]]:
+    """Per `with pytest.raises(X)` / `self.assertRaises(X)` block of a test: the exceptions it expects and the
+    methods called inside it (by attribute name)."""
+    found = []
+    for node in ast.walk(function):
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                call = item.context_expr
+                if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                        and call.func.attr in ("raises", "assertRaises", "assertRaisesRegex") and call.args):
+                    called = {c.func.attr for stmt in node.body for c in ast.walk(stmt)
+                              if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)}
+                    found.append((_raised_names(call.args[0]), called))
+    return found
+
+
+def unstated_expectations(test_code: str, source: str, class_name: str) -> dict[str, str]:
+    """Test functions (top-level or in classes) that expect an exception no docstring states, by the rule of
+    `documented_raises` (the docstrings of the methods called in the block, and the class's): name -> why.
+    Written before the reference, such a test checks what the skeleton leaves open; run against it, it locks
+    in what the reference happens to raise."""
+    class_doc, docs = _docs(source, class_name)
+    found: dict[str, str] = {}
+    for node in ast.walk(ast.parse(test_code)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.name.startswith("test"):
+            continue
+        for expected, called in _expected_raises(node):
+            stated = "\n".join([class_doc, *(docs[m] for m in called if m in docs)])
+            # `pytest.raises(Exception)` checks only that something is raised (the weakening writes it where a
+            # docstring states a raise whose exact class is open): never an unstated exception of its own
+            unstated = [name for name in expected if name not in ("Exception", "BaseException")
+                        and not exception_named(name, stated)]
+            if unstated and len(unstated) == len(expected):
+                found[node.name] = f"it expects {', '.join(unstated)}, which no docstring of the skeleton states"
+                break
+    return found

@@ -29,6 +29,7 @@ from core.timing import timed
 from pipeline.synthesis.naming import NamedStep, TestNamer, fixture_names, snake
 from pipeline.synthesis.oracle import ScenarioRun, outcome_summary, run_oracle
 from pipeline.synthesis.pruning import ClassReads, RunFacts, StepFacts, class_reads, prune_suite
+from pipeline.synthesis.stated_raises import documented_raises, unstated_raise
 from pipeline.synthesis.stated_orders import order_free_assertion
 from pipeline.synthesis.tracing import ArgumentPools, replay_scenarios
 from pipeline.synthesis.transforms.base import CALL_COUNTER_FIELDS, FEATURE_METHODS
@@ -52,6 +53,13 @@ class SynthesisResult:
     scenarios_run: int
     tests: int  # test functions written (a chosen scenario that renders to a bare constructor is not written)
     outcomes: str = ""  # what the oracle's runs did (`oracle.outcome_summary`), for a rejection when no test is
+    # scenarios dropped as reference defects: the reference raised what no docstring states (`reference_defects`)
+    reference_defects: tuple[dict[str, Any], ...] = ()
+
+    def defects_recorded(self) -> dict[str, list[dict[str, Any]]]:
+        """The generator parameter (or rejection evidence) recording the scenarios dropped as reference defects;
+        none: no entry, so the candidates of a clean reference stay as they were."""
+        return {"reference_defects": [dict(d) for d in self.reference_defects]} if self.reference_defects else {}
 
 
 @dataclass(frozen=True)
@@ -506,18 +514,43 @@ def synthesize_tests(pool: SandboxPool, *, source: str, module: str, model: Clas
     """Propose scenarios, run them on the reference in the sandbox, select and render the tests.
 
     `shows`, when given, is asked about each run: one it refuses is not selected (a scenario made to show
-    an effect that its run on the reference does not show). `unordered`: see `Renderer`."""
+    an effect that its run on the reference does not show). `unordered`: see `Renderer`.
+
+    Whatever the origin (a seed, an imported benchmark task, a mined class, a composition), a run in which
+    the reference raised an exception its docstrings do not state (`stated_raises.documented_raises`) shows a
+    defect of the reference, not a behaviour: it is never made into a test, and is recorded in the result's
+    `reference_defects` (method, exception, count)."""
     with timed("synthesis", "scenarios: propose"):
         bases = replay_scenarios(pools)[:MAX_REPLAYS]
         scenarios = dedupe(list(bases) + list(extra) + random_walks(model, pools, rng, WALKS))
     with timed("synthesis", "scenarios: oracle runs (one batched session + reseeded)"):
         runs = run_oracle(pool, source=source, module=module, class_name=model.name, scenarios=scenarios)
     with timed("synthesis", "tests: select and render"):
-        chosen = select([r for r in runs if shows is None or shows(r)], max_tests)
+        stated, defects = stated_runs(runs, source, model.name)
+        chosen = select([r for r in stated if shows is None or shows(r)], max_tests)
         renderer = Renderer(model, module, source, unordered=unordered)
         text = renderer.module_text(chosen)
     return SynthesisResult(text, len(scenarios), renderer.written,
-                           "" if renderer.written else _no_test_summary(runs, chosen, model.name))
+                           "" if renderer.written else _no_test_summary(runs, chosen, model.name), defects)
+
+
+def stated_runs(runs: Sequence[ScenarioRun], source: str,
+                 class_name: str) -> tuple[list[ScenarioRun], tuple[dict[str, Any], ...]]:
+    """The runs whose every exception a docstring states, and the reference defects the others show: per
+    (method, exception) the number of runs dropped for it, in order of first sight."""
+    try:
+        stated = documented_raises(source, class_name)
+    except (SyntaxError, StopIteration):  # the class cannot be read: no docstring to hold the runs to
+        return list(runs), ()
+    kept: list[ScenarioRun] = []
+    defects: Counter[tuple[str, str]] = Counter()
+    for run in runs:
+        if stated(run):
+            kept.append(run)
+        else:
+            defects[unstated_raise(run, source, class_name)] += 1
+    return kept, tuple({"method": method, "exception": exc, "scenarios": count}
+                       for (method, exc), count in defects.items())
 
 
 def _no_test_summary(runs: Sequence[ScenarioRun], chosen: Sequence[ScenarioRun], class_name: str) -> str:

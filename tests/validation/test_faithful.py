@@ -193,7 +193,8 @@ def test_order_of_balances():
 }
 
 POLICY_OFF = dict(run_mutation=False, robustness=False, min_line_coverage=0.0, min_interaction_edge_coverage=0.0,
-                  min_methods_on_one_instance=0, require_interaction_edges=False, max_vacuous_share=1.0)
+                  min_methods_on_one_instance=0, require_interaction_edges=False, max_vacuous_share=1.0,
+                  method_deletion=False)
 
 
 def _candidate(candidate_of, tests: str, solution: str = LEDGER):

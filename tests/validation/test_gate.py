@@ -195,7 +195,10 @@ def test_weak_tests_fail_coverage_interaction_and_vacuity(pool, candidate_of):
     tests = ("from tally import Tally\n\n\ndef test_top_empty():\n    assert Tally().top() is None\n\n\n"
              "def test_builds():\n    assert Tally() is not None\n")
     report = validate_candidate(candidate_of(TALLY, tests, "Tally", "tally"), NO_MUTATION, pool)
-    assert set(report.reasons) == {RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION, RejectReason.VACUOUS_TESTS}
+    # and the methods besides `top` are called by no test
+    assert set(report.reasons) == {RejectReason.LOW_COVERAGE, RejectReason.LOW_INTERACTION, RejectReason.VACUOUS_TESTS,
+                                   RejectReason.UNTESTED_METHOD}
+    assert "top" not in report.evidence["method_deletions"]["not_called"]
     assert report.line_coverage < 0.9 and report.missing_lines
     assert report.evidence["vacuous"]["passing"] == ["test_tally.py::test_builds"]
 

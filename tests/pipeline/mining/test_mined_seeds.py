@@ -27,6 +27,8 @@ from pipeline.stages.seeds import SeedsStage, default_run_id, load_seed_records
 from pipeline.stages.synthesis import PAIR_SEPARATOR, SynthesisStage
 from validation.policy import GatePolicy
 
+# `above` gives the pair's composition enough stated behaviour for five tests once the ledger's undocumented
+# RuntimeError (an addition after close) is dropped from them as a reference defect
 SAMPLES = '''
 
 class SampleStats:
@@ -56,6 +58,10 @@ class SampleStats:
         if not self.samples:
             return 0.0
         return max(self.samples) - min(self.samples)
+
+    def above(self, threshold: float) -> int:
+        """How many samples are larger than `threshold`."""
+        return sum(1 for sample in self.samples if sample > threshold)
 
     def clear(self) -> int:
         """Forget every sample and return how many there were."""
@@ -142,3 +148,8 @@ def test_mined_classes_that_pass_the_gate_are_enhanced_and_composed_with_their_p
     assert composed.origin is Origin.COMPOSED and set(composed.domains) == {"Math_Stats"}
     assert set(composed.provenance.seed_ids) == {ledger.seed_id, samples.seed_id}
     assert composed.provenance.first_commit_date == "2025-05-10"  # the newer of the two classes
+    # The ledger's docstrings never say that an addition after close raises RuntimeError: the composition's
+    # runs that show it are dropped as reference defects and recorded, and no test expects it
+    assert {(d["method"], d["exception"]) for d in composed.generator.parameters["reference_defects"]} == {
+        ("add", "RuntimeError")}
+    assert "RuntimeError" not in composed.test_code

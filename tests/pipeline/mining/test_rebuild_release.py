@@ -38,7 +38,8 @@ from validation.policy import GatePolicy
 SHELF = '''
 
 class StockShelf:
-    """Counts of items on a shelf that holds at most `capacity` items in all."""
+    """Counts of items on a shelf that holds at most `capacity` items in all; a refused put or take leaves
+    the shelf unchanged."""
 
     def __init__(self, capacity: int = 10) -> None:
         """Start with an empty shelf."""

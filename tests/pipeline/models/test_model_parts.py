@@ -30,7 +30,7 @@ from validation.sandbox import SandboxPool
 SEEDS = settings.PROJECT_ROOT / "seeds"
 POLICY = GatePolicy(run_mutation=False, robustness=False, faithful_variants=False, min_line_coverage=0.0,
                     min_interaction_edge_coverage=0.0, min_methods_on_one_instance=0,
-                    require_interaction_edges=False, max_vacuous_share=1.0)
+                    require_interaction_edges=False, max_vacuous_share=1.0, method_deletion=False)
 
 # The scripted hybrid with `record` no longer converting: the histogram half bins what it is given and the
 # converter half converts for nobody. Both halves work, side by side.

@@ -128,10 +128,16 @@ def test_repair_adds_a_test_for_missed_lines(sandbox_pool):
 
     tests = ("from account import Account\n\n\ndef test_deposit():\n    account = Account(\"x\", 1)\n"
              "    assert account.deposit(2) == 3\n    assert account.withdraw(1) == 2\n")
+    # the missed line raises: a test of it is added only where a docstring states the exception (every origin)
+    stated = ACCOUNT.replace('"""Take money out; return the new balance."""',
+                             '"""Take money out; return the new balance; ValueError when the balance is short."""')
     candidate = Candidate(candidate_id="c", class_name="Account", module_name="account", domains=("X",),
-                          description="d", skeleton="s", solution_code=ACCOUNT, test_code=tests,
+                          description="d", skeleton="s", solution_code=stated, test_code=tests,
                           origin=Origin.ENHANCED, provenance=Provenance(), generator=GeneratorSpec(backend="offline"))
-    missing = tuple(i + 1 for i, line in enumerate(ACCOUNT.splitlines()) if "insufficient funds" in line)
+    missing = tuple(i + 1 for i, line in enumerate(stated.splitlines()) if "insufficient funds" in line)
+    unstated = repair_tests(candidate.model_copy(update={"solution_code": ACCOUNT}),
+                            GateReport(candidate_id="c", passed=False, missing_lines=missing), pool=sandbox_pool)
+    assert "pytest.raises(ValueError)" not in unstated.test_code
     repaired = repair_tests(candidate, GateReport(candidate_id="c", passed=False, missing_lines=missing), pool=sandbox_pool)
     assert repaired.test_code.startswith("import pytest\n") and tests.strip() in repaired.test_code
     added = repaired.test_code.split("coverage repair", 1)[1]
