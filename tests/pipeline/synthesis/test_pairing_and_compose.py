@@ -286,6 +286,30 @@ def test_mined_classes_of_one_domain_pair_across_repositories_and_come_first():
     assert all({a.seed_id, b.seed_id} & {"A/m1", "A/m2"} for a, b in few) and len(few) == 4
 
 
+def test_a_class_found_later_adds_its_own_pairs_and_moves_no_other():
+    """A rebuild composes what changed: with one more mined class, every pair without it is one the build
+    before composed too (the bundled seeds' use counter is not the mined classes', and a mined class's
+    partners are drawn from it and the bundled seeds alone), even with caps and a quota that bind."""
+    bundled = [_seed(d, f"{d.lower()}_{i}") for d in ("A", "B", "C", "D") for i in range(4)]
+    found = [_mined(d, f"m{i}", f"x/r{i}") for i, d in enumerate(("A", "B", "C", "A", "D"))]
+
+    def pairs(seeds: list[SeedClass]) -> list[tuple[str, str]]:
+        return [(a.seed_id, b.seed_id) for a, b in
+                pair_seeds(seeds, rng_seed=5, max_pairs=30, max_uses_per_seed=3, composable={})]
+
+    for known in range(len(found)):
+        before, after = pairs(bundled + found[:known]), pairs(bundled + found[:known + 1])
+        new = found[known].seed_id
+        assert [p for p in after if new not in p] == [p for p in before if p in after]
+        assert set(p for p in after if new not in p) <= set(before)
+        assert any(new in p for p in after)
+        # the bundled pairs are the first ones of the bundled seeds' own order
+        alone = pairs(bundled)
+        mine = [p for p in after if not any(s.startswith(tuple(f.seed_id for f in found)) for s in p)]
+        assert mine == alone[:len(mine)]
+        assert len(after) == min(30, len(alone) + len(after) - len(mine))
+
+
 FIRST_PAIRS = [("C/c_3", "A/a_1"), ("B/b_3", "C/c_1"), ("B/b_0", "A/a_2")]
 
 
