@@ -8,18 +8,18 @@ enhance does), with one exception: mined classes taken as seeds (`[mine] as_seed
 of one domain are paired when they come from different repositories, since two independent authors' code of
 one field is as fresh a combination as two domains.
 
-Pairs holding a mined class (fresh pairs) are taken before any pair of bundled seeds, so that with a quota
-they are not crowded out, and the two kinds are chosen apart so that a rebuild composes what changed and
-nothing else:
+Pairs holding a mined class (fresh pairs) are chosen apart from the pairs of bundled seeds, each kind with
+its own quota (`max_pairs`) and its own use counter, so that a rebuild composes what changed and nothing
+else:
 
-- the bundled pairs are those of the bundled seeds alone (same draws, their own use counter), cut to what
-  the fresh pairs left of the quota: whatever mining found, they are the first pairs of one fixed order, so
-  every bundled pair of a rebuild is one an earlier build (with as many or more fresh pairs) composed too;
+- the bundled pairs are those of the bundled seeds alone: whatever mining found (and a rebuild finds the
+  classes an earlier release holds no more: they are `duplicate` at the mine stage), they are the pairs of
+  every build of the same corpus and settings, and a rebuild reuses them or drops them as released;
 - each mined class's pairs with bundled seeds depend on it and the bundled seeds alone: its partners in an
   order drawn from its own seed id, spread over the partners' domains, at most `max_uses_per_seed` of them.
   Pairs of two mined classes come after, in an order drawn from their ids, each class in at most
-  `max_uses_per_seed` of them. So a class found by a later build adds its own
-  pairs and leaves those of the classes found before as they were.
+  `max_uses_per_seed` of them. So a class found by a later build adds its own pairs and leaves those of
+  the classes found before as they were. The fresh pairs come first in the list.
 """
 
 from __future__ import annotations
@@ -62,22 +62,22 @@ def allowed_pairs(seeds: Sequence[SeedClass], composable: Mapping[str, Sequence[
 def pair_seeds(seeds: Sequence[SeedClass], *, rng_seed: int, max_pairs: int, max_uses_per_seed: int,
                composable: Mapping[str, Sequence[str]], fits: Fits | None = None) -> list[Pair]:
     """Pairs of seeds from different, composable domains (and of mined classes of one domain from different
-    repositories), fresh pairs first (see the module's docstring); with `fits`, only the pairs it accepts
+    repositories): at most `max_pairs` fresh pairs, then at most `max_pairs` pairs of bundled seeds, those
+    of a corpus of bundled seeds alone (see the module's docstring); with `fits`, only the pairs it accepts
     (the offline composer's `may_link`: a pair that cannot be linked would only be rejected, and would take
-    a seed's turn from a pair that can). The bundled seeds' pairs are those of a corpus of bundled seeds
-    alone, cut to the quota the fresh pairs left."""
+    a seed's turn from a pair that can)."""
     bundled = [s for s in seeds if s.mined_from is None]
     mined = sorted((s for s in seeds if s.mined_from is not None), key=lambda s: s.seed_id)
     chosen = fresh_pairs(bundled, mined, rng_seed=rng_seed, max_uses_per_seed=max_uses_per_seed,
                          composable=composable, fits=fits)[:max_pairs]
-    return chosen + bundled_pairs(bundled, rng_seed=rng_seed, max_pairs=max_pairs - len(chosen),
+    return chosen + bundled_pairs(bundled, rng_seed=rng_seed, max_pairs=max_pairs,
                                   max_uses_per_seed=max_uses_per_seed, composable=composable, fits=fits)
 
 
 def bundled_pairs(seeds: Sequence[SeedClass], *, rng_seed: int, max_pairs: int, max_uses_per_seed: int,
                   composable: Mapping[str, Sequence[str]], fits: Fits | None = None) -> list[Pair]:
     """Pairs of seeds of different domains, domain pair by domain pair in a seeded order, each seed in at
-    most `max_uses_per_seed` of them; with a smaller `max_pairs`, the first pairs of the same order."""
+    most `max_uses_per_seed` of them, at most `max_pairs` in all."""
     rng = random.Random(f"{rng_seed}:pairing")
     by_domain: dict[str, list[SeedClass]] = {}
     for seed in sorted(seeds, key=lambda s: s.seed_id):
