@@ -88,6 +88,10 @@ class GateStage(ReusedResults, RecordStage):
     def is_done(self, ctx: RunContext, item: str) -> bool:
         return ctx.store.has(ctx.run_id, Stage.VALIDATE, item)
 
+    def settled(self, ctx: RunContext, item: str) -> bool:
+        """A candidate an earlier release holds: its `duplicate` report needs no sandbox."""
+        return already_released(ctx, generated_candidate(ctx.store, ctx.run_id, item)) is not None
+
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> bool:
         return gate_recorded(ctx, generated_candidate(ctx.store, ctx.run_id, item), kit, last_attempt).passed
 

@@ -42,9 +42,16 @@ def released_match(code: str, released: Mapping[str, tuple[str, str]]) -> tuple[
     if not released:
         return None
     try:
-        return released.get(module_structure(code))
+        return released.get(_structure(code))
     except SyntaxError:
         return None
+
+
+@lru_cache(maxsize=2048)
+def _structure(code: str) -> str:
+    # A rebuild asks of every candidate several times (its result key, whether the driver settles it, its
+    # report); parsing it each time was most of a rebuild's gate stage. A SyntaxError is not cached.
+    return module_structure(code)
 
 
 def released_report(candidate_id: str, match: tuple[str, str]) -> GateReport:

@@ -292,7 +292,12 @@ def test_gate_reports_are_reused_whole_and_a_released_candidate_never_reaches_th
     # and never gated (validate_guarded still fails the test if called).
     released = {module_structure(candidates[0].solution_code): ("2026.12.0", "task-counter")}
     monkeypatch.setattr("pipeline.stages.gate.released_code", lambda store: released)
+    handed: list[str] = []  # items given to the executor: the duplicate's report is written at once
+    executor_run = ThreadExecutor.run
+    monkeypatch.setattr(ThreadExecutor, "run", lambda self, stage, ctx, items, on_done: (
+        handed.extend(items), executor_run(self, stage, ctx, items, on_done))[1])
     third = _gate(artifacts, "run-c", candidates, GATE)
+    assert candidates[0].candidate_id not in handed
     report = third.read("run-c", Stage.VALIDATE, candidates[0].candidate_id, GateReport)
     assert (report.passed, report.reasons, report.tests) == (False, (RejectReason.DUPLICATE,), ())
     assert "released in 2026.12.0 as task-counter" in report.checks[0].detail
