@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from core.errors import InputError
 from core.records import RejectReason, Task
-from pipeline.release.normalise import code_tokens, normalised_source, structural_hash
+from pipeline.release.normalise import code_tokens, normal_forms, structural_hash
 from pipeline.release.task_builder import split_imports
 
 
@@ -66,8 +66,7 @@ def full_source(task: Task) -> str:
 def fingerprint(task: Task, shingle_size: int) -> _Fingerprint:
     source = full_source(task)
     try:
-        normal = normalised_source(source)
-        structural = structural_hash(source)
+        normal, structural = normal_forms(source)
     except SyntaxError as exc:
         raise InputError(f"task {task.task_id}: solution_code does not parse: line {exc.lineno}: {exc.msg}") from None
     tokens = code_tokens(normal)

@@ -53,6 +53,9 @@ class RecordingStore(ArtifactStore):
         self._written: set[tuple[str, str]] = set()
         self.resumed = False
 
+    def not_for_reuse(self) -> None:
+        self.resumed = True  # kept no more than a capture that may be partial
+
     def _own(self, run_id: str, folder: str, record_id: str) -> bool:
         return run_id == self.run_id and folder in self.writes and (folder, record_id) not in self._written
 
@@ -139,6 +142,7 @@ class ReusedResults:
     result_version: int = 1  # raise when the output for the same inputs and code changes
     result_code: tuple[str, ...] = ("core", "validation", "pipeline")  # folders of the code the work runs
     result_writes: tuple[str, ...] = ()  # folders of the run the work writes
+    keeps_empty_results: bool = False  # whether work that wrote nothing is a result (else it is done again)
 
 
 @dataclass
@@ -168,7 +172,8 @@ class RecordingStage:
             return self.inner.run_one(ctx, item, kit, last_attempt=last_attempt)
         recording = RecordingStore(ctx.store, ctx.run_id, self.writes)
         note = self.inner.run_one(ctx.on_store(recording), item, kit, last_attempt=last_attempt)
-        if recording.records and not recording.resumed and not failed_in_pipeline(recording.records):
+        wrote = recording.records or getattr(self.inner, "keeps_empty_results", False)
+        if wrote and not recording.resumed and not failed_in_pipeline(recording.records):
             stopping.check()  # a result reached after a stop may rest on a killed sandbox run
             with timed("reuse", "keep results"):
                 ResultStore(self.root).put(StoredResult.of(str(self.inner.stage), key, tuple(recording.records)))
