@@ -15,7 +15,7 @@ and the outcome does not depend on the order a build happened to produce them in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.errors import InputError
@@ -63,10 +63,13 @@ def full_source(task: Task) -> str:
     return "\n".join([*task.import_statement, task.solution_code])
 
 
-def fingerprint(task: Task, shingle_size: int) -> _Fingerprint:
+NormalForms = Callable[[str], tuple[str, str]]  # source -> (normalised source, structural hash)
+
+
+def fingerprint(task: Task, shingle_size: int, forms: NormalForms = normal_forms) -> _Fingerprint:
     source = full_source(task)
     try:
-        normal, structural = normal_forms(source)
+        normal, structural = forms(source)
     except SyntaxError as exc:
         raise InputError(f"task {task.task_id}: solution_code does not parse: line {exc.lineno}: {exc.msg}") from None
     tokens = code_tokens(normal)
@@ -107,9 +110,11 @@ def deduplicate(
     tasks: Sequence[Task],
     earlier: Sequence[tuple[str, Task]] = (),
     settings: DedupSettings = DedupSettings(),
+    forms: NormalForms = normal_forms,
 ) -> DedupOutcome:
     """Split `tasks` into kept ones and findings; `earlier` is (release version, task) for every earlier task.
-    Of two duplicates, the one earlier in `tasks` is kept (see the module doc)."""
+    Of two duplicates, the one earlier in `tasks` is kept (see the module doc). `forms` normalises a
+    source (a rebuild passes one that keeps what earlier runs normalised: pipeline/stages/reuse.py)."""
     from datasketch import MinHash, MinHashLSH  # imported here: numpy/scipy import cost
 
     lsh = MinHashLSH(threshold=settings.lsh_threshold, num_perm=settings.num_perm)
@@ -129,11 +134,11 @@ def deduplicate(
     for version, task in earlier:
         key = f"{version}/{task.task_id}"
         if key not in seen:
-            remember(key, version, fingerprint(task, settings.shingle_size))
+            remember(key, version, fingerprint(task, settings.shingle_size, forms))
 
     outcome = DedupOutcome()
     for task in tasks:
-        fp = fingerprint(task, settings.shingle_size)
+        fp = fingerprint(task, settings.shingle_size, forms)
         first = by_structure.get(fp.structural)
         if first is not None:
             release, _ = seen[first]

@@ -14,7 +14,7 @@ from core.timing import timed
 from models.run_state import manifest_usage
 from pipeline.release.assemble import release
 from pipeline.stages.driver import Counts, RecordStage, RunContext
-from pipeline.stages.reuse import ReusedResults
+from pipeline.stages.reuse import ReusedResults, kept_normal_forms
 from pipeline.stages.judge import judged_task, release_interpreters, released_items, task_inputs
 from pipeline.stages.runs import FUNNEL_FILE, RunOutcome, finished_outcome, read_funnel, record_outcome
 from pipeline.stages.seeds import corpus_hash
@@ -87,7 +87,8 @@ class ReleaseStage(ReusedResults, RecordStage):
         })
         judging = read_agreement(store, run_id) if config.judges.enabled else None
         result = release(store, run_id, tasks, self.funnel, release_config, benchmarks=config.benchmarks,
-                         judging=judging, interpreters=release_interpreters(store, run_id, taken))
+                         judging=judging, interpreters=release_interpreters(store, run_id, taken),
+                         forms=kept_normal_forms(config, ctx.settings))
         for rejection in result.rejections:
             store.write(run_id, Folder.REJECTIONS, record_file_id(rejection.candidate_id), rejection)
         store.write_run_file(run_id, FUNNEL_FILE, result.funnel.to_json() + "\n")

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+import logging
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import metadata
@@ -33,13 +35,16 @@ from pathlib import Path
 from typing import Any
 
 from core import stopping
+from core.content_files import ContentFiles
 from core.records import RejectReason, content_hash
 from core.results import REUSE_FILE, ResultStore, StoredRecord, StoredResult, usage_table
 from core.settings import PROJECT_ROOT
 from core.store import ArtifactStore
 from core.timing import timed
+from pipeline.release.normalise import normal_forms
 
 KEY_LENGTH = 32
+log = logging.getLogger(__name__)
 
 
 class RecordingStore(ArtifactStore):
@@ -129,6 +134,36 @@ def result_store(config: Any, settings: Any, *, enabled_only: bool = True) -> Re
     or None when `[cache] enabled = false` (unless `enabled_only` is off: the `cache` command)."""
     cache = config.cache
     return ResultStore(cache.path or settings.results_cache) if cache.enabled or not enabled_only else None
+
+
+NORMAL_FORMS = "normal_forms"  # a folder of the result store beside the stages'
+
+
+def kept_normal_forms(config: Any, settings: Any) -> Callable[[str], tuple[str, str]]:
+    """`normal_forms` (pipeline/release/normalise.py) kept in the result store by source, Python version and
+    that code: deduplication normalises every task released so far and every new one, which was most of a
+    rebuild's release stage. Without a store, the function itself. A file that does not parse, names
+    another key or whose digest does not match is computed again, never trusted."""
+    results = result_store(config, settings)
+    if results is None:
+        return normal_forms
+    files = ContentFiles(results.root / NORMAL_FORMS)
+    environment = content_hash(code_digest(("pipeline/release",)), list(sys.version_info[:3]), length=KEY_LENGTH)
+
+    def forms(source: str) -> tuple[str, str]:
+        key = content_hash(environment, source, length=KEY_LENGTH)
+        try:
+            stored = json.loads(files.read(key) or b"null")
+            if stored and stored["key"] == key and stored["digest"] == content_hash(stored["forms"], length=KEY_LENGTH):
+                return tuple(stored["forms"])  # type: ignore[return-value]
+        except (ValueError, KeyError, TypeError):
+            log.warning("kept normal form %s is unreadable, computing it again", files.path(key))
+        computed = normal_forms(source)
+        files.write(key, json.dumps({"key": key, "forms": list(computed),
+                                     "digest": content_hash(list(computed), length=KEY_LENGTH)}) + "\n")
+        return computed
+
+    return forms
 
 
 def result_writes(stage: Any) -> frozenset[str]:
