@@ -52,6 +52,9 @@ class DedupOutcome:
     findings: list[DedupFinding] = field(default_factory=list)
 
 
+NormalForms = Callable[[str], tuple[str, str]]  # source -> (normalised source, structural hash)
+
+
 @dataclass(frozen=True)
 class _Fingerprint:
     structural: str
@@ -61,9 +64,6 @@ class _Fingerprint:
 def full_source(task: Task) -> str:
     """The solution module as it runs: import lines, then the solution."""
     return "\n".join([*task.import_statement, task.solution_code])
-
-
-NormalForms = Callable[[str], tuple[str, str]]  # source -> (normalised source, structural hash)
 
 
 def fingerprint(task: Task, shingle_size: int, forms: NormalForms = normal_forms) -> _Fingerprint:
@@ -88,13 +88,14 @@ def module_structure(source: str) -> str:
     return structural_hash("\n".join([*imports, solution]))
 
 
-def released_structures(earlier: Sequence[tuple[str, Task]]) -> dict[str, tuple[str, str]]:
+def released_structures(earlier: Sequence[tuple[str, Task]],
+                        forms: NormalForms = normal_forms) -> dict[str, tuple[str, str]]:
     """Structural hash of every released task's solution -> (the release, the task id) that first had it:
     what a class must differ from to be more than an exact duplicate."""
     out: dict[str, tuple[str, str]] = {}
     for version, task in earlier:
         try:
-            out.setdefault(structural_hash(full_source(task)), (version, task.task_id))
+            out.setdefault(forms(full_source(task))[1], (version, task.task_id))
         except SyntaxError as exc:
             raise InputError(f"release {version}, task {task.task_id}: solution_code does not parse: "
                              f"line {exc.lineno}: {exc.msg}") from None

@@ -145,9 +145,20 @@ def kept_normal_forms(config: Any, settings: Any) -> Callable[[str], tuple[str, 
     rebuild's release stage. Without a store, the function itself. A file that does not parse, names
     another key or whose digest does not match is computed again, never trusted."""
     results = result_store(config, settings)
-    if results is None:
+    return normal_forms_in(results.root if results is not None else None)
+
+
+def results_root(ctx: Any) -> Path | None:
+    """The root of the run's result store, or None when it is off."""
+    results = result_store(ctx.config, ctx.settings)
+    return results.root if results is not None else None
+
+
+def normal_forms_in(root: Path | None) -> Callable[[str], tuple[str, str]]:
+    """`normal_forms` kept under the result store at `root` (see `kept_normal_forms`); None: computed."""
+    if root is None:
         return normal_forms
-    files = ContentFiles(results.root / NORMAL_FORMS)
+    files = ContentFiles(root / NORMAL_FORMS)
     environment = content_hash(code_digest(("pipeline/release",)), list(sys.version_info[:3]), length=KEY_LENGTH)
 
     def forms(source: str) -> tuple[str, str]:

@@ -292,7 +292,7 @@ def test_gate_reports_are_reused_whole_and_a_released_candidate_never_reaches_th
     # The first candidate's code is in an earlier release: reported duplicate, whatever the store holds,
     # and never gated (validate_guarded still fails the test if called).
     released = {module_structure(candidates[0].solution_code): ("2026.12.0", "task-counter")}
-    monkeypatch.setattr("pipeline.stages.gate.released_code", lambda store: released)
+    monkeypatch.setattr("pipeline.stages.gate.released_code", lambda store, results=None: released)
     handed: list[str] = []  # items given to the executor: the duplicate's report is written at once
     executor_run = ThreadExecutor.run
     monkeypatch.setattr(ThreadExecutor, "run", lambda self, stage, ctx, items, on_done: (
