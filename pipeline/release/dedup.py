@@ -80,12 +80,13 @@ def fingerprint(task: Task, shingle_size: int, forms: NormalForms = normal_forms
     return _Fingerprint(structural, shingles)
 
 
-def module_structure(source: str) -> str:
+def module_structure(source: str, forms: NormalForms | None = None) -> str:
     """The structural hash a task whose reference module is `source` is deduplicated by: its imports moved
-    in front, as the released `import_statement` and `solution_code` put them back together. Raises
-    SyntaxError for code that does not parse."""
+    in front, as the released `import_statement` and `solution_code` put them back together (taken from
+    `forms` when given). Raises SyntaxError for code that does not parse."""
     imports, solution = split_imports(source)
-    return structural_hash("\n".join([*imports, solution]))
+    module = "\n".join([*imports, solution])
+    return structural_hash(module) if forms is None else forms(module)[1]
 
 
 def released_structures(earlier: Sequence[tuple[str, Task]],

@@ -12,7 +12,7 @@ from core.layout import CANDIDATE_STAGES, Stage
 from core.records import Candidate, GateReport, Rejection, RejectReason
 from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFailure
 from pipeline.stages.released import released_code, released_match, released_report
-from pipeline.stages.reuse import ReusedResults, results_root
+from pipeline.stages.reuse import ReusedResults, normal_forms_in, results_root
 from pipeline.stages.run_records import gate_report, generated_candidate, generated_candidates, rejection_count
 from validation.gate import validate_guarded
 from validation.policy import GatePolicy
@@ -46,7 +46,8 @@ def gate_recorded(ctx: RunContext, candidate: Candidate, pool: SandboxPool, last
 
 def already_released(ctx: RunContext, candidate: Candidate) -> tuple[str, str] | None:
     """(release, task id) of the released task with this candidate's code, or None."""
-    return released_match(candidate.solution_code, released_code(ctx.store, results_root(ctx)))
+    results = results_root(ctx)
+    return released_match(candidate.solution_code, released_code(ctx.store, results), normal_forms_in(results))
 
 
 def gate_inputs(ctx: RunContext, candidate: Candidate) -> list | None:

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from core.records import CheckResult, GateReport, RejectReason
 from core.store import ArtifactStore
 from pipeline.release.assemble import earlier_tasks
-from pipeline.release.dedup import module_structure, released_structures
+from pipeline.release.dedup import NormalForms, module_structure, released_structures
 from pipeline.release.versioning import sorted_versions
 from pipeline.stages.reuse import normal_forms_in
 
@@ -38,22 +38,18 @@ def _released_code(root: Path, versions: tuple[str, ...], results: Path | None) 
     return MappingProxyType(released_structures(earlier_tasks(ArtifactStore(root), versions), normal_forms_in(results)))
 
 
-def released_match(code: str, released: Mapping[str, tuple[str, str]]) -> tuple[str, str] | None:
+def released_match(code: str, released: Mapping[str, tuple[str, str]],
+                   forms: NormalForms | None = None) -> tuple[str, str] | None:
     """(release, task id) of the released task with this module's normalised syntax tree, or None (also for
-    code that does not parse: the candidate's own checks say what is wrong with it)."""
+    code that does not parse: the candidate's own checks say what is wrong with it). `forms`: where the
+    module's normal forms are kept (`normal_forms_in`); a rebuild asks of every candidate several times
+    (its result key, whether the driver settles it, its report)."""
     if not released:
         return None
     try:
-        return released.get(_structure(code))
+        return released.get(module_structure(code, forms))
     except SyntaxError:
         return None
-
-
-@lru_cache(maxsize=2048)
-def _structure(code: str) -> str:
-    # A rebuild asks of every candidate several times (its result key, whether the driver settles it, its
-    # report); parsing it each time was most of a rebuild's gate stage. A SyntaxError is not cached.
-    return module_structure(code)
 
 
 def released_report(candidate_id: str, match: tuple[str, str]) -> GateReport:
