@@ -15,6 +15,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from commands.help import tidy_help
@@ -29,7 +30,7 @@ from core.funnel import Funnel
 from core.store import ArtifactStore, atomic_write_text
 from core.timing import format_profile, step_times
 from flows.runners import runner_from_options
-from flows.server import build_server
+from flows.server import build_server, launch_build_server
 from flows.server_watch import stop_watch
 from models.config import apply_build_options
 from models.preflight import check_models
@@ -189,34 +190,19 @@ def build(
     cfg = apply_build_options(load_config(config), backend=backend, model=model, enhance_model=enhance_model,
                               compose_model=compose_model, test_model=test_model, reference_model=reference_model,
                               api_base=api_base, max_cost_usd=max_cost, max_calls=max_calls, no_cache=no_cache)
-    # Check the inputs before Prefect starts (its temporary server takes seconds, and an input error raised
-    # inside the flow is logged with a traceback): a broken seed or setting ends here with one line.
     resolved = settings.Settings.from_environment()  # the environment, read once for the whole run
-    if cfg.models.uses_models:  # a missing key: exit 2 now, not retried server errors in every stage
-        roles = ("enhancer", "composer", "test_writer", "reference_writer")
-        check_models(dict.fromkeys(n for n in (getattr(cfg.models, r) or cfg.models.model for r in roles) if n),
-                     resolved.model_keys, api_base=cfg.models.api_base, option="[models]")
-    check_models(cfg.judges.models, resolved.model_keys, api_base=cfg.judges.api_base, option="[judges] models")
-    _, seeds = load_seed_records(cfg, resolved)
-    cfg.sandbox_interpreter()
-    run_id = run_id or default_run_id(cfg, seeds, resolved)
-    store = ArtifactStore(resolved.artifacts)
-    # A finished run is a record: say how it ended and touch nothing (no Prefect, no file written).
-    if (outcome := runs.finished_outcome(store, run_id)) is not None:
-        console.print(outcome.sentence(), highlight=False, soft_wrap=True)
+    if (run_id := _checked_run(cfg, resolved, run_id)) is None:  # finished: no Prefect, no file written
         return
-    from rich.markup import escape
+    store = ArtifactStore(resolved.artifacts)
+    # The Prefect server answers seconds after it starts: Prefect is imported meanwhile.
+    server = launch_build_server(Path(os.environ["PREFECT_HOME"]))
+    from flows.build import build_flow  # imports Prefect (about two seconds) once its API is set
 
-    for warning in cfg.judges.warnings:  # a setting that weakens the release: said before anything runs
-        err_console.print(f"[yellow]warning[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
-    runs.record_configuration(store, run_id, cfg)  # a resumed run under another configuration ends here
     try:
         # From here on the signals stop the build (the flow takes them over when it starts); the Prefect
         # server it reports to outlives a terminal's Ctrl-C and is stopped after the build (build_server).
-        with stopping.stop_on_signals(), build_server(Path(os.environ["PREFECT_HOME"])):
+        with stopping.stop_on_signals(), build_server(Path(os.environ["PREFECT_HOME"]), server):
             try:
-                from flows.build import build_flow  # imports Prefect (about a second) once its API is set
-
                 runner = runner_from_options(task_runner, jobs=cfg.jobs, dask_address=dask_address,
                                              dask_workers=dask_workers)
                 summary = build_flow.with_options(task_runner=runner)(cfg, run_id)
@@ -245,6 +231,30 @@ def build(
         console.print(summary.release_message, highlight=False, soft_wrap=True)
     for line in summary_lines(summary.run_dir):
         console.print(line, highlight=False, soft_wrap=True, markup=False)
+
+
+def _checked_run(cfg, resolved: settings.Settings, run_id: str | None) -> str | None:  # noqa: ANN001 - BuildConfig
+    """The run to build, its configuration recorded; None for a finished run, whose outcome is printed.
+
+    The inputs are checked before Prefect starts its work (an input error raised inside the flow is logged
+    with a traceback): a broken seed or setting ends here with one line."""
+    if cfg.models.uses_models:  # a missing key: exit 2 now, not retried server errors in every stage
+        roles = ("enhancer", "composer", "test_writer", "reference_writer")
+        check_models(dict.fromkeys(n for n in (getattr(cfg.models, r) or cfg.models.model for r in roles) if n),
+                     resolved.model_keys, api_base=cfg.models.api_base, option="[models]")
+    check_models(cfg.judges.models, resolved.model_keys, api_base=cfg.judges.api_base, option="[judges] models")
+    _, seeds = load_seed_records(cfg, resolved)
+    cfg.sandbox_interpreter()
+    run_id = run_id or default_run_id(cfg, seeds, resolved)
+    store = ArtifactStore(resolved.artifacts)
+    # A finished run is a record: say how it ended and touch nothing (no Prefect, no file written).
+    if (outcome := runs.finished_outcome(store, run_id)) is not None:
+        console.print(outcome.sentence(), highlight=False, soft_wrap=True)
+        return None
+    for warning in cfg.judges.warnings:  # a setting that weakens the release: said before anything runs
+        err_console.print(f"[yellow]warning[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
+    runs.record_configuration(store, run_id, cfg)  # a resumed run under another configuration ends here
+    return run_id
 
 
 def _end_process(exit_code: int) -> None:

@@ -99,6 +99,11 @@ class ArtifactStore:
     def record_path(self, run_id: str, stage: str, record_id: str) -> Path:
         return self.stage_dir(run_id, stage) / f"{_check_id('record id', record_id)}.json"
 
+    def not_for_reuse(self) -> None:
+        """Say that the item being worked on ended for a passing reason (a sandbox run with no readable
+        result) although it wrote nothing wrong: a store that keeps results across runs
+        (pipeline/stages/reuse.py `RecordingStore`) then does not keep it. Nothing to do here."""
+
     def has(self, run_id: str, stage: str, record_id: str) -> bool:
         return self.record_path(run_id, stage, record_id).is_file()
 

@@ -79,7 +79,7 @@ def scheduled_build(config_path: str | None = None, publish_repo: str | None = N
             f"{exc if isinstance(exc, BuildStopped) else f'{type(exc).__name__}: {exc}'}"[:500])
         raise
     made = (f"release {summary.release_version} at {summary.release_path}" + (f", {published}" if published else "")
-            if summary.release_version else f"no release: {summary.release_message}")
+            if summary.release_version else summary.release_message)  # "no new release: ..." says why
     say(f"run {name} ended after {time.monotonic() - started:.0f} s: {made}; funnel: {funnel_line(summary.funnel)}")
     return ScheduledResult(run_id=summary.run_id, release_version=summary.release_version, published=published)
 

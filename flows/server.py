@@ -55,6 +55,22 @@ class PrefectServer:
     api_url: str
     log: Path
 
+    def wait_healthy(self, timeout_s: float = HEALTH_TIMEOUT_S) -> None:
+        """Return once the API answers; stop the server and raise `InputError` if it exits or stays silent."""
+        deadline = time.monotonic() + timeout_s
+        try:
+            while not is_healthy(self.api_url):
+                if self.process.poll() is not None:
+                    raise InputError(f"the Prefect server exited with {self.process.returncode} before answering; "
+                                     f"see {self.log}")
+                if time.monotonic() > deadline:
+                    raise InputError(f"the Prefect server at {self.api_url} did not answer within {timeout_s:.0f} s; "
+                                     f"see {self.log}")
+                time.sleep(0.5)
+        except BaseException:  # a Ctrl-C while it starts too: it is in its own session, nothing else would stop it
+            self.stop()
+            raise
+
     def stop(self, timeout_s: float = 30.0) -> None:
         if self.process.poll() is not None:
             return
@@ -76,30 +92,45 @@ def _end_with_parent() -> None:
     _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
-@contextmanager
-def build_server(home: Path) -> Iterator[str]:
-    """The Prefect API a build reports to: `PREFECT_API_URL` when it is set, else a server of the build's
-    own until the process exits (its address put in `PREFECT_API_URL` before Prefect is imported).
+def launch_build_server(home: Path) -> PrefectServer | None:
+    """Start the server a build reports to, without waiting for it to answer, and put its address in
+    `PREFECT_API_URL` (before Prefect is imported); None when `PREFECT_API_URL` names one already.
 
-    Why not the temporary server Prefect starts by itself: it is a plain child process in the build's
-    process group, so a Ctrl-C in a terminal (SIGINT to the whole group) killed it at the moment the build
-    began to stop, and the build's last state reports then retried a dead server until the server watch
-    gave up (exit 1, dozens of error dumps). This one runs in its own session and is stopped here, after
-    the build has finished stopping.
+    Why apart from `build_server`: a server takes seconds to answer (about 8 s on a busy machine with its
+    database made), which a rebuild that reuses everything spends mostly waiting; started first, it comes
+    up while the command checks its inputs and imports Prefect. Stopped at exit (see `build_server`) or by
+    the caller when no build follows.
     """
-    configured = os.environ.get("PREFECT_API_URL")
-    if configured:
-        yield configured
-        return
+    if os.environ.get("PREFECT_API_URL"):
+        return None
     # With its services: task runs reported from Dask workers reach the database through the server's
     # task run recorder (without it, an API-only server kept no task run of theirs).
-    server = start_server(home, extra_env={"PREFECT_UI_ENABLED": "false"})
-    # Stopped at exit, not when the block ends: Prefect's own exit handlers (registered later, so run
+    server = launch_server(home, extra_env={"PREFECT_UI_ENABLED": "false"})
+    # Stopped at exit, not when the build ends: Prefect's own exit handlers (registered later, so run
     # earlier) still send the run's last logs and events to it, which a server stopped first turned into
     # "Error logging to API" and error dumps.
     atexit.register(server.stop)
     os.environ["PREFECT_API_URL"] = server.api_url
+    return server
+
+
+@contextmanager
+def build_server(home: Path, launched: PrefectServer | None = None) -> Iterator[str]:
+    """The Prefect API a build reports to: `PREFECT_API_URL` when it is set (and no server was `launched`),
+    else a server of the build's own (`launched`, or started here) until the process exits, once it answers.
+
+    Why not the temporary server Prefect starts by itself: it is a plain child process in the build's
+    process group, so a Ctrl-C in a terminal (SIGINT to the whole group) killed it at the moment the build
+    began to stop, and the build's last state reports then retried a dead server until the server watch
+    gave up (exit 1, dozens of error dumps). This one runs in its own session and is stopped at exit,
+    after the build has finished stopping.
+    """
+    server = launched or launch_build_server(home)
+    if server is None:
+        yield os.environ["PREFECT_API_URL"]
+        return
     try:
+        server.wait_healthy()
         yield server.api_url
     finally:
         os.environ.pop("PREFECT_API_URL", None)
@@ -116,12 +147,21 @@ def _prefect_command() -> str:
 def start_server(home: Path, *, host: str = "127.0.0.1", port: int | None = None,
                  extra_env: dict[str, str] | None = None, timeout_s: float = HEALTH_TIMEOUT_S,
                  services: bool = True) -> PrefectServer:
-    """Start `prefect server start` on `host` with its database under `home`; wait until it answers.
+    """Start `prefect server start` on `host` with its database under `home`; wait until it answers
+    (`launch_server`, then `PrefectServer.wait_healthy`). `services`: False runs only the API (a build
+    needs no scheduler)."""
+    server = launch_server(home, host=host, port=port, extra_env=extra_env, services=services)
+    server.wait_healthy(timeout_s)
+    return server
+
+
+def launch_server(home: Path, *, host: str = "127.0.0.1", port: int | None = None,
+                  extra_env: dict[str, str] | None = None, services: bool = True) -> PrefectServer:
+    """Start `prefect server start` on `host` with its database under `home`, without waiting for it.
 
     Its own session and process group: stopping it also stops the web server processes it starts, and a
     terminal's Ctrl-C (sent to the foreground process group) does not reach it, so the process that
-    started it can still report to it while it stops, and then stops it itself. `services`: False runs
-    only the API (a build needs no scheduler).
+    started it can still report to it while it stops, and then stops it itself.
     """
     home.mkdir(parents=True, exist_ok=True)
     port = port or free_port(host)
@@ -139,17 +179,4 @@ def start_server(home: Path, *, host: str = "127.0.0.1", port: int | None = None
                                     *([] if services else ["--no-services"])],
                                    env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
                                    preexec_fn=_end_with_parent)
-    server = PrefectServer(process, api_url, log)
-    deadline = time.monotonic() + timeout_s
-    try:
-        while not is_healthy(server.api_url):
-            if process.poll() is not None:
-                raise InputError(f"the Prefect server exited with {process.returncode} before answering; see {log}")
-            if time.monotonic() > deadline:
-                raise InputError(f"the Prefect server at {server.api_url} did not answer within {timeout_s:.0f} s; "
-                                 f"see {log}")
-            time.sleep(0.5)
-    except BaseException:  # a Ctrl-C while it starts too: it is in its own session, nothing else would stop it
-        server.stop()
-        raise
-    return server
+    return PrefectServer(process, api_url, log)

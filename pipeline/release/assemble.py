@@ -42,12 +42,13 @@ from core.timing import timed
 from pipeline.release.card import render_card
 from pipeline.release.dataset_io import has_current_schema, read_split, split_file, write_split
 from pipeline.release.decontam import ContaminationReport, DecontamSettings, decontaminate
-from pipeline.release.dedup import DedupFinding, DedupSettings, deduplicate
+from pipeline.release.dedup import DedupFinding, DedupSettings, NormalForms, deduplicate
 from pipeline.release.diff import release_diff
 from pipeline.release.export import ExportNotes
 from pipeline.release.family import task_family
 from pipeline.release.formats import write_exports
 from pipeline.release.manifest import MANIFEST, build_manifest, manifest_text, verify_release
+from pipeline.release.normalise import normal_forms
 from pipeline.release.task_builder import task_requires_python
 from pipeline.release.task_list import TASKS_FILE, task_list
 from pipeline.release.variants import VariantChoice, choose_variants, features, preference_order
@@ -188,10 +189,12 @@ def _nothing_new(tasks: Sequence[Task], per_reason: Counter[RejectReason], funne
 
 def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Funnel, config: ReleaseConfig, *,
             benchmarks: Sequence[Path] = (), judging: Agreement | None = None,
-            interpreters: Sequence[str] = ()) -> ReleaseResult:
+            interpreters: Sequence[str] = (), forms: NormalForms = normal_forms) -> ReleaseResult:
     """Drop contaminated and duplicate tasks, then write the next release (or none if nothing is new).
 
-    `judging` is the judge stage's agreement figures over the run's gate survivors, when it ran:
+    `forms` normalises a task's source for deduplication (the default computes it; a build passes one that
+    keeps it across runs). `judging` is the judge stage's agreement figures over the run's gate survivors,
+    when it ran:
     the card renders it and the manifest records it. `interpreters` names the Pythons the gate ran the new
     tasks on (the card says so).
 
@@ -211,7 +214,7 @@ def release(store: ArtifactStore, run_id: str, tasks: Sequence[Task], funnel: Fu
     released_before = [t for _, t in earlier]
     with timed("release", "deduplicate"):
         # in the order of preference: of two near-duplicates the preferred variant stays
-        outcome = deduplicate(preference_order(clean, released_before), earlier, dedup)
+        outcome = deduplicate(preference_order(clean, released_before), earlier, dedup, forms)
     rejections += _duplicate_rejections(tasks, outcome.findings)
     choice = choose_variants(outcome.kept, released_before, config.max_variants_per_family)
     rejections += _variant_rejections(choice, config.max_variants_per_family)

@@ -15,12 +15,12 @@ and the outcome does not depend on the order a build happened to produce them in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.errors import InputError
 from core.records import RejectReason, Task
-from pipeline.release.normalise import code_tokens, normalised_source, structural_hash
+from pipeline.release.normalise import code_tokens, normal_forms, structural_hash
 from pipeline.release.task_builder import split_imports
 
 
@@ -52,6 +52,9 @@ class DedupOutcome:
     findings: list[DedupFinding] = field(default_factory=list)
 
 
+NormalForms = Callable[[str], tuple[str, str]]  # source -> (normalised source, structural hash)
+
+
 @dataclass(frozen=True)
 class _Fingerprint:
     structural: str
@@ -63,11 +66,10 @@ def full_source(task: Task) -> str:
     return "\n".join([*task.import_statement, task.solution_code])
 
 
-def fingerprint(task: Task, shingle_size: int) -> _Fingerprint:
+def fingerprint(task: Task, shingle_size: int, forms: NormalForms = normal_forms) -> _Fingerprint:
     source = full_source(task)
     try:
-        normal = normalised_source(source)
-        structural = structural_hash(source)
+        normal, structural = forms(source)
     except SyntaxError as exc:
         raise InputError(f"task {task.task_id}: solution_code does not parse: line {exc.lineno}: {exc.msg}") from None
     tokens = code_tokens(normal)
@@ -78,21 +80,23 @@ def fingerprint(task: Task, shingle_size: int) -> _Fingerprint:
     return _Fingerprint(structural, shingles)
 
 
-def module_structure(source: str) -> str:
+def module_structure(source: str, forms: NormalForms | None = None) -> str:
     """The structural hash a task whose reference module is `source` is deduplicated by: its imports moved
-    in front, as the released `import_statement` and `solution_code` put them back together. Raises
-    SyntaxError for code that does not parse."""
+    in front, as the released `import_statement` and `solution_code` put them back together (taken from
+    `forms` when given). Raises SyntaxError for code that does not parse."""
     imports, solution = split_imports(source)
-    return structural_hash("\n".join([*imports, solution]))
+    module = "\n".join([*imports, solution])
+    return structural_hash(module) if forms is None else forms(module)[1]
 
 
-def released_structures(earlier: Sequence[tuple[str, Task]]) -> dict[str, tuple[str, str]]:
+def released_structures(earlier: Sequence[tuple[str, Task]],
+                        forms: NormalForms = normal_forms) -> dict[str, tuple[str, str]]:
     """Structural hash of every released task's solution -> (the release, the task id) that first had it:
     what a class must differ from to be more than an exact duplicate."""
     out: dict[str, tuple[str, str]] = {}
     for version, task in earlier:
         try:
-            out.setdefault(structural_hash(full_source(task)), (version, task.task_id))
+            out.setdefault(forms(full_source(task))[1], (version, task.task_id))
         except SyntaxError as exc:
             raise InputError(f"release {version}, task {task.task_id}: solution_code does not parse: "
                              f"line {exc.lineno}: {exc.msg}") from None
@@ -108,9 +112,11 @@ def deduplicate(
     tasks: Sequence[Task],
     earlier: Sequence[tuple[str, Task]] = (),
     settings: DedupSettings = DedupSettings(),
+    forms: NormalForms = normal_forms,
 ) -> DedupOutcome:
     """Split `tasks` into kept ones and findings; `earlier` is (release version, task) for every earlier task.
-    Of two duplicates, the one earlier in `tasks` is kept (see the module doc)."""
+    Of two duplicates, the one earlier in `tasks` is kept (see the module doc). `forms` normalises a
+    source (a rebuild passes one that keeps what earlier runs normalised: pipeline/stages/reuse.py)."""
     from datasketch import MinHash, MinHashLSH  # imported here: numpy/scipy import cost
 
     lsh = MinHashLSH(threshold=settings.lsh_threshold, num_perm=settings.num_perm)
@@ -130,11 +136,11 @@ def deduplicate(
     for version, task in earlier:
         key = f"{version}/{task.task_id}"
         if key not in seen:
-            remember(key, version, fingerprint(task, settings.shingle_size))
+            remember(key, version, fingerprint(task, settings.shingle_size, forms))
 
     outcome = DedupOutcome()
     for task in tasks:
-        fp = fingerprint(task, settings.shingle_size)
+        fp = fingerprint(task, settings.shingle_size, forms)
         first = by_structure.get(fp.structural)
         if first is not None:
             release, _ = seen[first]

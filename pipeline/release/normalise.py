@@ -13,6 +13,7 @@ changes what a solver must write), imported and global names, literals.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import io
 import re
@@ -131,12 +132,26 @@ def normalised_tree(source: str) -> ast.Module:
 
 def normalised_source(source: str) -> str:
     """`source` with comments, docstrings, formatting and local names normalised (via `ast.unparse`)."""
-    return ast.unparse(normalised_tree(source))
+    return normal_forms(source)[0]
 
 
+@functools.lru_cache(maxsize=2048)
 def structural_hash(source: str) -> str:
-    """sha256 of the normalised tree's canonical dump: equal for code that differs only cosmetically."""
-    dump = ast.dump(normalised_tree(source), annotate_fields=False, include_attributes=False)
+    """sha256 of the normalised tree's canonical dump: equal for code that differs only cosmetically.
+    Cached per process: the gate asks it of every released task and candidate, the release again."""
+    return _tree_hash(normalised_tree(source))
+
+
+@functools.lru_cache(maxsize=1024)
+def normal_forms(source: str) -> tuple[str, str]:
+    """(`normalised_source`, `structural_hash`) of `source` from one normalisation: deduplication needs
+    both of every task, and normalising twice was most of a rebuild's release stage."""
+    tree = normalised_tree(source)
+    return ast.unparse(tree), _tree_hash(tree)
+
+
+def _tree_hash(tree: ast.AST) -> str:
+    dump = ast.dump(tree, annotate_fields=False, include_attributes=False)
     return hashlib.sha256(dump.encode("utf-8")).hexdigest()
 
 

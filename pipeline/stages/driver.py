@@ -119,6 +119,11 @@ class StageWork(Protocol[R]):
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> Any:
         """The work for one item: writes its records; returns a small note for `finish` (or None)."""
 
+    def settled(self, ctx: RunContext, item: str) -> bool:
+        """Whether the item's records follow from what the run already holds, without the sandbox or a
+        model (the gate's report on a candidate an earlier release holds): the driver then runs it at
+        once in its own thread, with no pool, instead of handing it to the executor."""
+
     def waves(self, ctx: RunContext, items: Sequence[str]) -> int:
         """How many items to start at once; the driver asks `enough` after each wave."""
 
@@ -146,6 +151,9 @@ class _OneWave:
         return max(1, len(items))
 
     def enough(self, ctx: RunContext, finished: Sequence[str]) -> bool:
+        return False
+
+    def settled(self, ctx: RunContext, item: str) -> bool:
         return False
 
 
@@ -300,6 +308,7 @@ def run_stage(stage: StageWork[R], ctx: RunContext, executor: Executor | None = 
                     notes[item] = note
                     step.advance()
 
+                todo = settle(stage, ctx, todo, done)
                 if todo:
                     executor.run(stage if reuse is None else reuse.recording(todo), ctx, todo, done)
             finished += batch
@@ -308,6 +317,23 @@ def run_stage(stage: StageWork[R], ctx: RunContext, executor: Executor | None = 
     if reuse is not None:
         reuse.record()
     return stage.finish(ctx, finished, notes)
+
+
+def settle(stage: StageWork, ctx: RunContext, items: Sequence[str], done: Callable[[str, Any], None]) -> list[str]:
+    """Run the items whose records follow from what the run holds (`stage.settled`) here, at once: a task
+    of the executor each (a Prefect task run, a sandbox pool opened for nothing) cost a rebuild more than
+    their work. The others are returned, for the executor."""
+    settled = getattr(stage, "settled", None)  # a stage written to the protocol alone may not have it
+    if settled is None:
+        return list(items)
+    rest = []
+    for item in items:
+        if settled(ctx, item):
+            stopping.check()
+            done(item, stage.run_one(ctx, item, None, last_attempt=True))
+        else:
+            rest.append(item)
+    return rest
 
 
 class Driver:

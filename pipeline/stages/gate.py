@@ -12,7 +12,7 @@ from core.layout import CANDIDATE_STAGES, Stage
 from core.records import Candidate, GateReport, Rejection, RejectReason
 from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFailure
 from pipeline.stages.released import released_code, released_match, released_report
-from pipeline.stages.reuse import ReusedResults
+from pipeline.stages.reuse import ReusedResults, normal_forms_in, results_root
 from pipeline.stages.run_records import gate_report, generated_candidate, generated_candidates, rejection_count
 from validation.gate import validate_guarded
 from validation.policy import GatePolicy
@@ -46,7 +46,8 @@ def gate_recorded(ctx: RunContext, candidate: Candidate, pool: SandboxPool, last
 
 def already_released(ctx: RunContext, candidate: Candidate) -> tuple[str, str] | None:
     """(release, task id) of the released task with this candidate's code, or None."""
-    return released_match(candidate.solution_code, released_code(ctx.store))
+    results = results_root(ctx)
+    return released_match(candidate.solution_code, released_code(ctx.store, results), normal_forms_in(results))
 
 
 def gate_inputs(ctx: RunContext, candidate: Candidate) -> list | None:
@@ -87,6 +88,10 @@ class GateStage(ReusedResults, RecordStage):
 
     def is_done(self, ctx: RunContext, item: str) -> bool:
         return ctx.store.has(ctx.run_id, Stage.VALIDATE, item)
+
+    def settled(self, ctx: RunContext, item: str) -> bool:
+        """A candidate an earlier release holds: its `duplicate` report needs no sandbox."""
+        return already_released(ctx, generated_candidate(ctx.store, ctx.run_id, item)) is not None
 
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> bool:
         return gate_recorded(ctx, generated_candidate(ctx.store, ctx.run_id, item), kit, last_attempt).passed

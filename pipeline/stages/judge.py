@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from core.layout import Folder, Stage
-from core.records import Candidate, GateReport, Layer, Task
+from core.records import Candidate, GateReport, Layer, Task, Verdict
 from core.store import ArtifactStore
 from judges.cache import VerdictCache
 from judges.config import JudgesConfig
@@ -161,10 +161,17 @@ def released_items(store: ArtifactStore, run_id: str, config: BuildConfig) -> li
 def judged_task(store: ArtifactStore, run_id: str, config: BuildConfig, item: str) -> Task:
     """The task of one released item (`released_items`), with every judge's verdict on it when the judge
     stage ran."""
+    return build_task(*task_inputs(store, run_id, config, item))
+
+
+def task_inputs(store: ArtifactStore, run_id: str, config: BuildConfig,
+                item: str) -> tuple[Candidate, GateReport, tuple[Verdict, ...]]:
+    """What one released item's task is built from: its survivor, the survivor's report and the judges'
+    verdicts on it (none when the judge stage is off)."""
     candidate, report = survivor(store, run_id, item)
     verdicts = store.read(run_id, Stage.JUDGE, candidate.candidate_id, PanelDecision).verdicts \
         if config.judges.enabled else ()
-    return build_task(candidate, report, verdicts)
+    return candidate, report, tuple(verdicts)
 
 
 def release_interpreters(store: ArtifactStore, run_id: str, items: Sequence[str]) -> list[str]:

@@ -49,6 +49,7 @@ from pipeline.mining.tally import Tally
 from pipeline.mining.well_known import Verdict, reference_corpus, well_known
 from pipeline.stages.driver import Counts, RecordStage, RunContext, TransientFailure
 from pipeline.stages.released import released_code, released_match
+from pipeline.stages.reuse import results_root
 from pipeline.synthesis.jobs import error_rejection, never_fatal
 
 # Repository items are "<source>:<name>", the source's name in pipeline/mining/sources.py's registry:
@@ -296,7 +297,7 @@ class MineStage(RecordStage):
     def open(self, ctx: RunContext, pool: Any) -> Iterator[tuple[Any, Any, Any, Any]]:
         clients = self._clients(ctx)
         documenter = make_documenter(ctx.config.mine, ctx.settings, self.model_client, pool=pool)
-        yield pool, clients, documenter, released_code(ctx.store)
+        yield pool, clients, documenter, released_code(ctx.store, results_root(ctx))
 
     def run_one(self, ctx: RunContext, item: str, kit: Any, *, last_attempt: bool) -> None:
         pool, clients, documenter, released = kit

@@ -14,12 +14,13 @@ from core.timing import timed
 from models.run_state import manifest_usage
 from pipeline.release.assemble import release
 from pipeline.stages.driver import Counts, RecordStage, RunContext
-from pipeline.stages.judge import judged_task, release_interpreters, released_items
+from pipeline.stages.reuse import ReusedResults, kept_normal_forms
+from pipeline.stages.judge import judged_task, release_interpreters, released_items, task_inputs
 from pipeline.stages.runs import FUNNEL_FILE, RunOutcome, finished_outcome, read_funnel, record_outcome
 from pipeline.stages.seeds import corpus_hash
 
 
-class ReleaseStage(RecordStage):
+class ReleaseStage(ReusedResults, RecordStage):
     """Tasks from the accepted candidates, decontaminated and deduplicated, written as the next release (or
     none when nothing is new). Its items are the accepted candidates, each writing its task
     (`release_tasks/`), then the release itself, in a wave of its own after them: it assembles the tasks
@@ -31,7 +32,17 @@ class ReleaseStage(RecordStage):
     reads = (Stage.SEEDS, Stage.VALIDATE, Stage.REPAIR, Stage.JUDGE)
     in_process = True
     uses_pool = False
+    result_writes = (Folder.RELEASE_TASKS,)
     ITEM: ClassVar[str] = "release"
+
+    def result_inputs(self, ctx: RunContext, item: str) -> list | None:
+        """A candidate's task is kept by what it is built from (`task_inputs`); the release itself depends on
+        the releases so far and is always made."""
+        if item == self.ITEM:
+            return None
+        candidate, report, verdicts = task_inputs(ctx.store, ctx.run_id, ctx.config, item)
+        return [candidate.model_dump(mode="json"), report.model_dump(mode="json"),
+                [v.model_dump(mode="json") for v in verdicts]]
 
     def __init__(self, funnel: Funnel) -> None:
         self.funnel = funnel  # the counts of the stages before it
@@ -76,7 +87,8 @@ class ReleaseStage(RecordStage):
         })
         judging = read_agreement(store, run_id) if config.judges.enabled else None
         result = release(store, run_id, tasks, self.funnel, release_config, benchmarks=config.benchmarks,
-                         judging=judging, interpreters=release_interpreters(store, run_id, taken))
+                         judging=judging, interpreters=release_interpreters(store, run_id, taken),
+                         forms=kept_normal_forms(config, ctx.settings))
         for rejection in result.rejections:
             store.write(run_id, Folder.REJECTIONS, record_file_id(rejection.candidate_id), rejection)
         store.write_run_file(run_id, FUNNEL_FILE, result.funnel.to_json() + "\n")

@@ -18,31 +18,36 @@ from types import MappingProxyType
 from core.records import CheckResult, GateReport, RejectReason
 from core.store import ArtifactStore
 from pipeline.release.assemble import earlier_tasks
-from pipeline.release.dedup import module_structure, released_structures
+from pipeline.release.dedup import NormalForms, module_structure, released_structures
 from pipeline.release.versioning import sorted_versions
+from pipeline.stages.reuse import normal_forms_in
 
 RELEASED_CHECK = "not_released"  # the gate's check that a candidate's code is not in an earlier release
 
 
-def released_code(store: ArtifactStore) -> Mapping[str, tuple[str, str]]:
-    """The structural hash of every task the artifact tree's releases hold -> (release, task id)."""
-    return _released_code(store.root, tuple(sorted_versions(store.existing_releases())))
+def released_code(store: ArtifactStore, results: Path | None = None) -> Mapping[str, tuple[str, str]]:
+    """The structural hash of every task the artifact tree's releases hold -> (release, task id); with
+    `results` (the result store's root), the hashes earlier runs kept there are not computed again."""
+    return _released_code(store.root, tuple(sorted_versions(store.existing_releases())), results)
 
 
 @lru_cache(maxsize=4)
-def _released_code(root: Path, versions: tuple[str, ...]) -> Mapping[str, tuple[str, str]]:
+def _released_code(root: Path, versions: tuple[str, ...], results: Path | None) -> Mapping[str, tuple[str, str]]:
     # Read once per process and set of releases (a Prefect task per item opens its stage each time): a
     # release is never rewritten, so the same versions under the same root hold the same tasks.
-    return MappingProxyType(released_structures(earlier_tasks(ArtifactStore(root), versions)))
+    return MappingProxyType(released_structures(earlier_tasks(ArtifactStore(root), versions), normal_forms_in(results)))
 
 
-def released_match(code: str, released: Mapping[str, tuple[str, str]]) -> tuple[str, str] | None:
+def released_match(code: str, released: Mapping[str, tuple[str, str]],
+                   forms: NormalForms | None = None) -> tuple[str, str] | None:
     """(release, task id) of the released task with this module's normalised syntax tree, or None (also for
-    code that does not parse: the candidate's own checks say what is wrong with it)."""
+    code that does not parse: the candidate's own checks say what is wrong with it). `forms`: where the
+    module's normal forms are kept (`normal_forms_in`); a rebuild asks of every candidate several times
+    (its result key, whether the driver settles it, its report)."""
     if not released:
         return None
     try:
-        return released.get(module_structure(code))
+        return released.get(module_structure(code, forms))
     except SyntaxError:
         return None
 

@@ -32,6 +32,7 @@ class RepairStage(ReusedResults, RecordStage):
     stage = Stage.REPAIR
     reads = CANDIDATE_STAGES + (Stage.VALIDATE,)
     result_writes = (Stage.REPAIR, Stage.VALIDATE)
+    keeps_empty_results = True  # repair that could add nothing (the same tests again) is its result too
 
     def result_inputs(self, ctx: RunContext, item: str) -> list | None:
         """The candidate, the gate's settings and the report repair starts from."""
@@ -86,6 +87,7 @@ def repair_recorded(ctx: RunContext, item: str, pool: SandboxPool, last_attempt:
         try:
             fixed = repair_tests(generated_candidate(store, run_id, item), gate_report(store, run_id, item), pool=pool)
         except JobFailed:
+            store.not_for_reuse()  # a sandbox run without a result: the next run tries again
             return None  # nothing could be added: the original's rejection stands
         if fixed.candidate_id == item:
             return None

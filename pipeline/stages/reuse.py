@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+import logging
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import metadata
@@ -33,13 +35,16 @@ from pathlib import Path
 from typing import Any
 
 from core import stopping
+from core.content_files import ContentFiles
 from core.records import RejectReason, content_hash
 from core.results import REUSE_FILE, ResultStore, StoredRecord, StoredResult, usage_table
 from core.settings import PROJECT_ROOT
 from core.store import ArtifactStore
 from core.timing import timed
+from pipeline.release.normalise import normal_forms
 
 KEY_LENGTH = 32
+log = logging.getLogger(__name__)
 
 
 class RecordingStore(ArtifactStore):
@@ -52,6 +57,9 @@ class RecordingStore(ArtifactStore):
         self.records: list[StoredRecord] = []
         self._written: set[tuple[str, str]] = set()
         self.resumed = False
+
+    def not_for_reuse(self) -> None:
+        self.resumed = True  # kept no more than a capture that may be partial
 
     def _own(self, run_id: str, folder: str, record_id: str) -> bool:
         return run_id == self.run_id and folder in self.writes and (folder, record_id) not in self._written
@@ -128,6 +136,47 @@ def result_store(config: Any, settings: Any, *, enabled_only: bool = True) -> Re
     return ResultStore(cache.path or settings.results_cache) if cache.enabled or not enabled_only else None
 
 
+NORMAL_FORMS = "normal_forms"  # a folder of the result store beside the stages'
+
+
+def kept_normal_forms(config: Any, settings: Any) -> Callable[[str], tuple[str, str]]:
+    """`normal_forms` (pipeline/release/normalise.py) kept in the result store by source, Python version and
+    that code: deduplication normalises every task released so far and every new one, which was most of a
+    rebuild's release stage. Without a store, the function itself. A file that does not parse, names
+    another key or whose digest does not match is computed again, never trusted."""
+    results = result_store(config, settings)
+    return normal_forms_in(results.root if results is not None else None)
+
+
+def results_root(ctx: Any) -> Path | None:
+    """The root of the run's result store, or None when it is off."""
+    results = result_store(ctx.config, ctx.settings)
+    return results.root if results is not None else None
+
+
+def normal_forms_in(root: Path | None) -> Callable[[str], tuple[str, str]]:
+    """`normal_forms` kept under the result store at `root` (see `kept_normal_forms`); None: computed."""
+    if root is None:
+        return normal_forms
+    files = ContentFiles(root / NORMAL_FORMS)
+    environment = content_hash(code_digest(("pipeline/release",)), list(sys.version_info[:3]), length=KEY_LENGTH)
+
+    def forms(source: str) -> tuple[str, str]:
+        key = content_hash(environment, source, length=KEY_LENGTH)
+        try:
+            stored = json.loads(files.read(key) or b"null")
+            if stored and stored["key"] == key and stored["digest"] == content_hash(stored["forms"], length=KEY_LENGTH):
+                return tuple(stored["forms"])  # type: ignore[return-value]
+        except (ValueError, KeyError, TypeError):
+            log.warning("kept normal form %s is unreadable, computing it again", files.path(key))
+        computed = normal_forms(source)
+        files.write(key, json.dumps({"key": key, "forms": list(computed),
+                                     "digest": content_hash(list(computed), length=KEY_LENGTH)}) + "\n")
+        return computed
+
+    return forms
+
+
 def result_writes(stage: Any) -> frozenset[str]:
     return frozenset(str(folder) for folder in getattr(stage, "result_writes", ()))
 
@@ -139,6 +188,7 @@ class ReusedResults:
     result_version: int = 1  # raise when the output for the same inputs and code changes
     result_code: tuple[str, ...] = ("core", "validation", "pipeline")  # folders of the code the work runs
     result_writes: tuple[str, ...] = ()  # folders of the run the work writes
+    keeps_empty_results: bool = False  # whether work that wrote nothing is a result (else it is done again)
 
 
 @dataclass
@@ -168,7 +218,8 @@ class RecordingStage:
             return self.inner.run_one(ctx, item, kit, last_attempt=last_attempt)
         recording = RecordingStore(ctx.store, ctx.run_id, self.writes)
         note = self.inner.run_one(ctx.on_store(recording), item, kit, last_attempt=last_attempt)
-        if recording.records and not recording.resumed and not failed_in_pipeline(recording.records):
+        wrote = recording.records or getattr(self.inner, "keeps_empty_results", False)
+        if wrote and not recording.resumed and not failed_in_pipeline(recording.records):
             stopping.check()  # a result reached after a stop may rest on a killed sandbox run
             with timed("reuse", "keep results"):
                 ResultStore(self.root).put(StoredResult.of(str(self.inner.stage), key, tuple(recording.records)))

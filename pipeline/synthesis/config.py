@@ -35,7 +35,8 @@ class ComposeConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     rng_seed: int = Field(default=20250101, description="Seed of every random choice (pairs, scenarios).")
-    max_pairs: int = Field(default=110, ge=0, description="Most composed candidates in one build.")
+    max_pairs: int = Field(default=110, ge=0, description="Most pairs of bundled seeds composed in one build; "
+                           "pairs holding a mined class are counted apart, up to as many again.")
     max_uses_per_seed: int = Field(default=8, ge=1, description="How often one seed may take part in a pair.")
     composable: dict[str, tuple[str, ...]] = Field(
         default_factory=dict,

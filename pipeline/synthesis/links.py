@@ -283,6 +283,7 @@ def _woven_at_seed(produced: Produces, accepted: Accepts, giver: ClassModel, tak
 
 
 _LINKS_CACHE: dict[str, bool] = {}
+_SEED_MODELS: dict[str, ClassModel] = {}  # read only: may_link asks of every pair, so each seed is read once
 
 
 def may_link(a: SeedClass, b: SeedClass) -> bool:
@@ -293,18 +294,27 @@ def may_link(a: SeedClass, b: SeedClass) -> bool:
                        b.source, b.class_name, b.model_dump(include={"produces", "accepts"}, mode="json"))
     if key not in _LINKS_CACHE:
         try:
-            _LINKS_CACHE[key] = bool(seed_links(a, b)) or _unhinted(a) or _unhinted(b)
+            model_a, model_b = _seed_model(a), _seed_model(b)
+            _LINKS_CACHE[key] = bool(seed_links(a, b, model_a, model_b)) or _unhinted(a, model_a) or _unhinted(b, model_b)
         except (SyntaxError, LookupError):
             _LINKS_CACHE[key] = False
     return _LINKS_CACHE[key]
 
 
-def _unhinted(seed: SeedClass) -> bool:
+def _seed_model(seed: SeedClass) -> ClassModel:
+    """The seed's class model, read once per process (pairing asks `may_link` of every pair: reading each
+    seed again for each of its pairs cost most of the compose stage's planning)."""
+    key = content_hash(seed.source, seed.class_name)
+    if key not in _SEED_MODELS:
+        _SEED_MODELS[key] = analyse(seed.source, seed.class_name)
+    return _SEED_MODELS[key]
+
+
+def _unhinted(seed: SeedClass, model: ClassModel) -> bool:
     """A seed that declares no ends and carries no type hints (a ClassEval-style corpus): its ends are
     derived from the types the oracle observes, known at composition time, so the pair stays in."""
     if seed.produces or seed.accepts:
         return False
-    model = analyse(seed.source, seed.class_name)
     return not any(m.returns or any(p.annotation for p in m.params) for m in model.public_methods())
 
 

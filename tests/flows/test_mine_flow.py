@@ -67,7 +67,8 @@ def test_a_build_mines_per_repository_keeps_the_first_classes_in_source_order_an
     enhanced = {c.class_name: c.provenance for _, c in store.iter_records(run, Stage.ENHANCE, Candidate)}
     book = enhanced["BookLedger"]
     assert (book.repository, book.first_commit_date) == ("local:a-books", "2025-03-02")
-    # Composition is offered the mined ledgers first (max_pairs = 1), but a ledger's total, a measure derived
+    # Composition is offered the mined ledgers (max_pairs = 1 of each kind, counted apart so that the bundled
+    # pairs do not depend on what mining found), but a ledger's total, a measure derived
     # from its names, states no reason to be kept in a histogram: the five allowed pairs with a mined
     # seed are skipped, and the one pair composed is the corpus's own sandpile and histogram.
     [(_, composed)] = store.iter_records(run, Stage.COMPOSE, Candidate)

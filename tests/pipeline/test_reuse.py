@@ -27,6 +27,7 @@ from core.store import ArtifactStore
 from pipeline.release.dedup import module_structure
 from pipeline.stages.config import BuildConfig, CacheConfig
 from pipeline.stages.driver import RunContext, ThreadExecutor, run_stage
+from pipeline.stages import reuse
 from pipeline.stages.gate import GateStage
 from pipeline.stages.judge import JudgeStage
 from pipeline.stages.repair import RepairStage
@@ -291,8 +292,13 @@ def test_gate_reports_are_reused_whole_and_a_released_candidate_never_reaches_th
     # The first candidate's code is in an earlier release: reported duplicate, whatever the store holds,
     # and never gated (validate_guarded still fails the test if called).
     released = {module_structure(candidates[0].solution_code): ("2026.12.0", "task-counter")}
-    monkeypatch.setattr("pipeline.stages.gate.released_code", lambda store: released)
+    monkeypatch.setattr("pipeline.stages.gate.released_code", lambda store, results=None: released)
+    handed: list[str] = []  # items given to the executor: the duplicate's report is written at once
+    executor_run = ThreadExecutor.run
+    monkeypatch.setattr(ThreadExecutor, "run", lambda self, stage, ctx, items, on_done: (
+        handed.extend(items), executor_run(self, stage, ctx, items, on_done))[1])
     third = _gate(artifacts, "run-c", candidates, GATE)
+    assert candidates[0].candidate_id not in handed
     report = third.read("run-c", Stage.VALIDATE, candidates[0].candidate_id, GateReport)
     assert (report.passed, report.reasons, report.tests) == (False, (RejectReason.DUPLICATE,), ())
     assert "released in 2026.12.0 as task-counter" in report.checks[0].detail
@@ -300,3 +306,21 @@ def test_gate_reports_are_reused_whole_and_a_released_candidate_never_reaches_th
     assert (rejection.stage, rejection.reason) == (Stage.VALIDATE, RejectReason.DUPLICATE)
     assert _files(third, "run-c", (Stage.VALIDATE,))[f"validate/{candidates[1].candidate_id}.json"] == \
         reports[f"validate/{candidates[1].candidate_id}.json"]
+
+
+def test_normal_forms_are_kept_across_runs_and_a_damaged_one_is_computed_again(tmp_path: Path, monkeypatch):
+    """Deduplication's normalised sources are kept by content: a rebuild does not normalise every task
+    released so far again; a truncated file is a miss."""
+    computed: list[str] = []
+    real = reuse.normal_forms
+    monkeypatch.setattr(reuse, "normal_forms", lambda source: (computed.append(source), real(source))[1])
+    settings = Settings.from_environment().with_artifacts(tmp_path / "artifacts")
+    source = COUNTER
+    first = reuse.kept_normal_forms(BuildConfig(), settings)(source)
+    assert first == real(source) and computed == [source]
+    assert reuse.kept_normal_forms(BuildConfig(), settings)(source) == first and computed == [source]
+    [kept] = (tmp_path / "artifacts" / "cache" / "results" / reuse.NORMAL_FORMS).glob("??/*.json")
+    kept.write_text(kept.read_text()[:20])
+    assert reuse.kept_normal_forms(BuildConfig(), settings)(source) == first and computed == [source, source]
+    off = BuildConfig(cache=CacheConfig(enabled=False))
+    assert reuse.kept_normal_forms(off, settings) is reuse.normal_forms

@@ -363,9 +363,33 @@ def test_mined_classes_of_one_domain_pair_across_repositories_and_come_first():
     assert len(with_mined) == 2 + 3 * 3
     assert ids[:len(with_mined)] == with_mined  # taken before any pair of bundled seeds
     assert len(ids) == len(with_mined) + 3 * 3
-    # under a quota the fresh pairs are the ones kept
+    # under a quota the fresh pairs count apart: they take no turn of the bundled seeds' pairs
     few = pair_seeds(bundled + [one, two], rng_seed=3, max_pairs=4, max_uses_per_seed=9, composable={})
-    assert all({a.seed_id, b.seed_id} & {"A/m1", "A/m2"} for a, b in few) and len(few) == 4
+    alone = pair_seeds(bundled, rng_seed=3, max_pairs=4, max_uses_per_seed=9, composable={})
+    assert all({a.seed_id, b.seed_id} & {"A/m1", "A/m2"} for a, b in few[:4]) and few[4:] == alone and len(alone) == 4
+
+
+def test_a_class_found_later_adds_its_own_pairs_and_moves_no_other():
+    """A rebuild composes what changed: with one more mined class, or one fewer (an earlier release holds
+    it, so it is no seed of the rebuild), every pair without it is one the other build composed too; the
+    bundled seeds' pairs are those of the bundled seeds alone, even with caps and a quota that bind."""
+    bundled = [_seed(d, f"{d.lower()}_{i}") for d in ("A", "B", "C", "D") for i in range(4)]
+    found = [_mined(d, f"m{i}", f"x/r{i}") for i, d in enumerate(("A", "B", "D"))]
+
+    def pairs(seeds: list[SeedClass]) -> list[tuple[str, str]]:
+        return [(a.seed_id, b.seed_id) for a, b in
+                pair_seeds(seeds, rng_seed=5, max_pairs=12, max_uses_per_seed=3, composable={})]
+
+    alone = pairs(bundled)
+    assert len(alone) == 12  # the quota binds
+    for known in range(len(found)):
+        before, after = pairs(bundled + found[:known]), pairs(bundled + found[:known + 1])
+        new = found[known].seed_id
+        assert [p for p in after if new not in p] == before
+        assert len([p for p in after if new in p]) == 3 + known  # three bundled partners, the mined before it
+        assert after[-12:] == alone  # the bundled pairs, whatever mining found
+        without_first = pairs(bundled + found[1:known + 1])  # the first class released and not mined again
+        assert set(without_first) <= set(after) and without_first[-12:] == alone
 
 
 FIRST_PAIRS = [("C/c_3", "A/a_1"), ("B/b_3", "C/c_1"), ("B/b_0", "A/a_2")]
