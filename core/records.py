@@ -177,6 +177,10 @@ class Produces(Record):
                                                  "'avalanche sizes are what a sandpile simulation is run to measure'. "
                                                  "A consumer of any number (statistics) is linked only to an end "
                                                  "that states one: its own purpose is no reason.")
+    purposes: dict[str, str] = Field(default_factory=dict, description="A purpose of its own for a consumer that "
+                                     "needs one, keyed by its verb (`Accepts.verb`): a log keeps a trace, a bus "
+                                     "tells someone: {log = 'who approved which absence must be on record', "
+                                     "publish = 'payroll must learn of each approved absence'}.")
     positive: bool = Field(default=False, description="A zero is no event (a miss, an empty fill): only values "
                                                       "above zero are passed on.")
     context: dict[str, str] = Field(default_factory=dict, description="What the operation gives a consumer beside "

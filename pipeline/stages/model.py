@@ -33,7 +33,7 @@ from models.client import BudgetExhausted, ModelClient, Role
 from models.conversation import Conversation
 from models.run_state import ModelWork, RunLedger
 from pipeline.stages.driver import Counts, RecordStage, RunContext
-from pipeline.synthesis.links import seed_links
+from pipeline.synthesis.links import purpose_for, seed_links
 from pipeline.synthesis.model_making import Blueprint, Outcome, make_candidate
 from pipeline.synthesis.pairing import pair_seeds
 from pipeline.synthesis.testgen import snake
@@ -92,9 +92,10 @@ def declared_links(a: SeedClass, b: SeedClass) -> str:
     lines = []
     for link in links:
         giver, taker = (a, b) if link.forward else (b, a)
+        purpose = purpose_for(link.produced, link.accepted)
         lines.append(f"  - {giver.class_name}.{link.produced.method} gives {link.produced.what}, which "
                      f"{taker.class_name}.{link.accepted.method} takes as `{link.accepted.parameter}`"
-                     f"{': ' + link.produced.purpose if link.produced.purpose else ''}"
+                     f"{': ' + purpose if purpose else ''}"
                      f"{'; hand on ' + repr(link.produced.event) if link.produced.event else ''}.\n")
     if not lines:
         return ""

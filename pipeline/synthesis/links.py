@@ -92,7 +92,8 @@ class Link:
         what it does with anything it is given ("its distribution can be read back", "kept in the log"), so
         there the producer's purpose is the whole reason."""
         why = f", {self.accepted.why}" if self.accepted.why and not is_sink(self.accepted) else ""
-        return why + (f": {self.produced.purpose}" if self.produced.purpose else "")
+        purpose = purpose_for(self.produced, self.accepted)
+        return why + (f": {purpose}" if purpose else "")
 
     @property
     def sentence(self) -> str:
@@ -105,6 +106,12 @@ def is_sink(accepted: Accepts) -> bool:
     log or a message bus of events. Its own `why` is no reason to feed it, so it is linked only to a
     producer that states a purpose, and it may take the events of several operations of one part."""
     return accepted.meaning == ANY_NUMBER or accepted.unit == EVENT
+
+
+def purpose_for(produced: Produces, accepted: Accepts) -> str:
+    """Why a program hands this value to this consumer: the producer's purpose for the consumer's verb (a
+    log keeps a trace of an approval, a bus tells payroll of it), else its general one ("" for none)."""
+    return produced.purposes.get(accepted.verb, produced.purpose)
 
 
 def supplied(produced: Produces, accepted: Accepts) -> tuple[tuple[str, str], ...]:
@@ -260,7 +267,7 @@ def seed_links(a: SeedClass, b: SeedClass, model_a: ClassModel | None = None,
                 if param is None or conversion is None or not (
                         carries(returns, param.annotation) or conversion.startswith("round(")):
                     continue
-                if is_sink(c) and not p.purpose:
+                if is_sink(c) and not purpose_for(p, c):
                     continue  # values kept for their own sake: the only reason would restate the consumer
                 if c.meaning == ANY_NUMBER and not _woven_at_seed(p, c, giver, taker, forward, (a, b)):
                     continue  # statistics of a snapshot fed by hand: counted twice or never (see below)

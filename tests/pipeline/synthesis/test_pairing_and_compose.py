@@ -195,6 +195,11 @@ def test_a_log_of_events_takes_every_operation_that_reports_one_and_only_with_a_
         ("deposit", "log_deposit"), ("withdraw", "log_deposit")]
     # the log's own reason ("so that it is kept") says what a log does with anything: the purpose replaces it
     assert fusion.links[0].sentence == "A note of a deposit is kept as a line of the log: the statement is reconciled from it."
+    # a purpose of its own for a log (keyed by the consumer's verb) comes before the general one
+    kept = (notes[0].model_copy(update={"purposes": {"log": "each deposit is on record", "publish": "told"}}),)
+    (link,) = fuse(_seed("Finance", "account").model_copy(update={"produces": kept}), log, random.Random(0),
+                   max_links=3).links
+    assert link.sentence == "A note of a deposit is kept as a line of the log: each deposit is on record."
     unexplained = tuple(note.model_copy(update={"purpose": ""}) for note in notes)
     assert not fuse(_seed("Finance", "account").model_copy(update={"produces": unexplained}), log,
                     random.Random(0), max_links=3).links
