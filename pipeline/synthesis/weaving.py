@@ -85,8 +85,9 @@ def weave(source: str, hybrid: str, link: Link, producer_locals: set[str], consu
     when = " when it is above zero" if link.positive else ""
     with_ = (", with " + " and ".join(f"``{name}={expression}``" for name, expression in link.supplied)
              if link.supplied else "")
-    what = (f"the text ``{link.produced.event}``, filled with its arguments and, for ``{{result}}``, the value it "
-            f"returns," if link.produced.event else "the value it returns")
+    returned = ", for ``{result}``, the value it returns" if "{result}" in link.produced.event else ""
+    what = (f"the text ``{link.produced.event}``, filled with its arguments{returned}," if link.produced.event
+            else "the value it returns")
     paragraph = (f"{capitalised(link.produced.what)} is then {link.accepted.role} (this method passes {what} to "
                  f"``{link.consumer}`` as ``{link.parameter}``{with_}{when}, after its own changes)"
                  f"{link.unit_note}{link.reason}.")

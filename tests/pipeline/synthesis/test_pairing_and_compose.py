@@ -235,7 +235,7 @@ def test_a_consumers_other_parameters_given_by_the_producer_keep_the_link_inside
     assert [a.literal for a in _link_arguments(method_link, model, pools, random.Random(0))] == ["30"]
     assert "self.log_deposit(text=f'withdrew {amount}; {withdrawal} left', author='teller')" in fusion.source
     text = " ".join(fusion.source.split())
-    assert ("passes the text ``withdrew {amount}; {result} left``, filled with its arguments and, for ``{result}``, "
+    assert ("passes the text ``withdrew {amount}; {result} left``, filled with its arguments, for ``{result}``, "
             "the value it returns, to ``log_deposit`` as ``text``, with ``author='teller'``") in text
 
 
