@@ -245,7 +245,8 @@ class LeaveRequestWorkflow:
         return self.remaining_balance(request["employee"])
 
     def status(self, request_id: int) -> tuple[str, str]:
-        """Status and note (approver or rejection reason) of a request.
+        """Status and note of a request: ``"approved by <approver>"`` once approved, the reason once
+        rejected.
 
         :param request_id: id returned by :meth:`submit`.
         :return: ``(status, note)``; the note is empty while pending.

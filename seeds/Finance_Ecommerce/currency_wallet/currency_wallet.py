@@ -207,7 +207,9 @@ class CurrencyWallet:
         )
 
     def statement(self) -> list[str]:
-        """Ledger entries (deposits, withdrawals, conversions) in the order they happened.
+        """Ledger entries in the order they happened: ``"deposit <amount> <currency>"``,
+        ``"withdraw <amount> <currency>"`` and, for a conversion, ``"convert <amount> <source> ->
+        <received> <target>"`` after the withdrawal it makes (and its deposit, when one is made).
 
         :return: a copy of the entries.
 
