@@ -112,7 +112,10 @@ def test_every_test_of_an_exported_mined_task_runs_under_the_harness(tmp_path):
     assert "TestFreshLedger" in entry["test_classes"]
     # every test the released module holds is in a class the harness runs: the classes' count is the module's
     runs = _runs_per_class(entry)
-    assert sum(runs.values()) == _test_count(task.test) > 4 and runs["TestFreshLedger"] == 4
+    # the repository's test of an addition after close expects a RuntimeError no docstring states: it is
+    # not released, and the class keeps its other three tests
+    assert "    def test_close(self):" not in task.test and "def test_over_the_limit(self):" in task.test
+    assert sum(runs.values()) == _test_count(task.test) > 3 and runs["TestFreshLedger"] == 3
     # ClassEval's steps, in the sandbox: each class runs exactly those tests, and they pass on the reference
     with SandboxPool(jobs=1) as pool:
         verdicts = run_task(pool, entry, fenced(entry["solution_code"]), runs)
