@@ -175,7 +175,7 @@ def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], secon
     producer_node = _function_node(giver.source, giver.class_name, seed_link.produced.method)
     part_methods = tuple(m for m in giver_model.methods if m != "__init__")
     woven = weavable(producer_node, giver_model, part_methods, consumer, seed_link.accepted.parameter,
-                     {name for name, _ in seed_link.supplied})
+                     seed_link.given)
     producer = to_hybrid_giver.get(seed_link.produced.method, seed_link.produced.method)
     call = producer if woven else f"{seed_link.accepted.verb}_{seed_link.produced.name}"
     return Link(call=call, producer=producer, consumer=to_hybrid_taker.get(consumer.name, consumer.name),
@@ -580,9 +580,8 @@ def _link_arguments(link: Link, model: ClassModel, pools: ArgumentPools, rng: ra
     producer, consumer = model.methods[link.producer], model.methods[link.consumer]
     own = given if given is not None else (
         _observed(pools.sample(link.producer, rng), producer) if producer.required_params else {})
-    given_by_producer = {name for name, _ in link.supplied}  # not parameters of the link method
     rest = [] if link.woven else [p for p in consumer.params if p.name != link.parameter
-                                  and p.name not in given_by_producer and not p.has_default]
+                                  and p.name not in link.given and not p.has_default]
     other = _observed(pools.sample(link.consumer, rng), consumer) if rest else {}
     if own is None or other is None or any(p.name not in own for p in producer.required_params) \
             or any(p.name not in other for p in rest):

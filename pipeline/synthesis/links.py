@@ -44,6 +44,11 @@ class SeedLink:
     conversion: str = "{}"  # how the value is put in the consumer's unit: "{} * 1000", "round({} * 100)"
     supplied: tuple[tuple[str, str], ...] = ()  # (consumer parameter, producer's expression) given beside the value
 
+    @property
+    def given(self) -> set[str]:
+        """The consumer's parameters the producer fills: not asked of a link method's caller."""
+        return {name for name, _ in self.supplied}
+
 
 @dataclass(frozen=True)
 class Link:
@@ -62,6 +67,7 @@ class Link:
     accepted: Accepts
     conversion: str = "{}"
     supplied: tuple[tuple[str, str], ...] = ()  # the consumer's other parameters the producer fills
+    given = SeedLink.given
 
     @property
     def unit_note(self) -> str:
@@ -285,7 +291,7 @@ def _woven_at_seed(produced: Produces, accepted: Accepts, giver: ClassModel, tak
     cls = next(n for n in ast.parse(seed.source).body if isinstance(n, ast.ClassDef) and n.name == seed.class_name)
     node = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == produced.method), None)
     part = tuple(m for m in giver.methods if m != "__init__")
-    given = {name for name, _ in supplied(produced, accepted)}
+    given = SeedLink(produced, accepted, forward, supplied=supplied(produced, accepted)).given
     return node is not None and weavable(node, giver, part, taker.methods[accepted.method], accepted.parameter, given)
 
 
