@@ -36,6 +36,7 @@ from models.config import apply_build_options
 from models.preflight import check_models
 from models.run_state import summary_lines
 from pipeline.corpus.classeval import read_classeval_entries, read_classeval_file, read_classeval_hub
+from pipeline.corpus.classeval_ends import read_overlay
 from pipeline.corpus.classeval_seeds import import_as_seeds
 from pipeline.corpus.seeds import load_corpus
 from pipeline.stages import runs
@@ -135,6 +136,7 @@ def import_classeval(
     domain: Annotated[Optional[str], typer.Option(help="Domain of every imported class (default: ClassEval; with --as-seeds: chosen per class by the registry's keywords).")] = None,
     default_domain: Annotated[Optional[str], typer.Option(help="With --as-seeds: the domain of a class no keyword points at (default: skip it).")] = None,
     licence: Annotated[str, typer.Option(help="With --as-seeds: the licence written into each seed.toml.")] = "unknown",
+    ends: Annotated[Optional[Path], typer.Option("--ends", help="With --as-seeds: a TOML file of [[<Class>.produces]] / [[<Class>.accepts]] tables that replace the ends derived from those classes' docstrings.")] = None,
     out: Annotated[Optional[Path], typer.Option(help="Folder for the SeedClass JSON records.")] = None,
 ) -> None:
     """Read ClassEval-format tasks into SeedClass records (one JSON file each), or with --as-seeds into seed
@@ -145,7 +147,7 @@ def import_classeval(
             raise InputError("--as-seeds reads a ClassEval-format JSON file, not --hub")
         result = import_as_seeds(read_classeval_entries(Path(source)), Path(source).name, as_seeds,
                                  settings.domain_registry_path(), domain=domain, default_domain=default_domain,
-                                 licence=licence)
+                                 licence=licence, overlay=read_overlay(ends) if ends else None)
         from rich.markup import escape
 
         for line in result.skipped:  # escaped: a task's text may hold "[...]" that rich would read as markup
@@ -155,6 +157,10 @@ def import_classeval(
         per_domain = ", ".join(f"{name} {len(names)}" for name, names in sorted(result.written.items()))
         console.print(f"wrote {result.count} seed folder(s) into {as_seeds} ({per_domain or 'none'}); "
                       f"{result.docstrings_added} docstring(s) merged from skeletons; {len(result.skipped)} skipped",
+                      highlight=False, soft_wrap=True)
+        console.print(f"ends (what a class produces and accepts) derived from the docstrings of "
+                      f"{len(result.derived_ends)} class(es): {', '.join(result.derived_ends) or '-'}; declared by "
+                      f"--ends for {len(result.declared_ends)}: {', '.join(result.declared_ends) or '-'}",
                       highlight=False, soft_wrap=True)
         if not result.count:
             raise typer.Exit(1)

@@ -19,6 +19,13 @@ from core.module_names import task_module_name
 from core.records import Provenance, SeedClass
 
 REQUIRED_FIELDS = ("task_id", "class_name", "solution_code", "test")
+IMPORT_SOURCE = "ClassEval-format import"  # how an imported class's provenance begins (`links._unhinted` reads it)
+
+
+def _description(text: str) -> str:
+    """ClassEval's `class_description` is the class docstring as written, quotes and indentation included:
+    one line of prose without them."""
+    return " ".join(text.strip().strip('"').strip("'").split())
 
 
 def module_name_for(class_name: str) -> str:
@@ -58,10 +65,10 @@ def classeval_entry_to_seed(entry: dict[str, Any], where: str, domain: str) -> S
         domain=domain,
         name=module,
         class_name=class_name,
-        description=(entry.get("class_description") or "").strip() or f"The {class_name} class.",
+        description=_description(entry.get("class_description") or "") or f"The {class_name} class.",
         source=source,
         tests=tests,
-        provenance=Provenance(source=f"ClassEval-format import: {entry['task_id']}"),
+        provenance=Provenance(source=f"{IMPORT_SOURCE}: {entry['task_id']}"),
     )
 
 

@@ -16,7 +16,7 @@ import ast
 import json
 import re
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,9 +27,10 @@ from core.analysis.class_text import docstring_statement, find_class
 from core.analysis.parsed import ClassNotFound
 from core.domains import DomainRegistry, load_domains
 from core.errors import InputError
-from core.records import SeedClass
+from core.records import Accepts, Produces, SeedClass
 from core.store import atomic_write_text
 from pipeline.corpus.classeval import classeval_entry_to_seed
+from pipeline.corpus.classeval_ends import derive_ends, ends_toml
 from pipeline.corpus.seeds import METADATA_FILE
 
 # A keyword names the domain outright; a word of its description only leans towards it.
@@ -117,10 +118,11 @@ def assign_domain(entry: dict[str, Any], registry: DomainRegistry) -> str | None
 
 
 def seed_toml(seed: SeedClass, licence: str) -> str:
-    """seed.toml text for `seed` (strings written as JSON strings, which TOML reads alike)."""
+    """seed.toml text for `seed` (strings written as JSON strings, which TOML reads alike), with the ends it
+    produces and accepts (`[[produces]]`, `[[accepts]]`) when it has any."""
     lines = [f"class_name = {json.dumps(seed.class_name)}", f"description = {json.dumps(seed.description)}",
              f"licence = {json.dumps(licence)}", "", "[provenance]", f"source = {json.dumps(seed.provenance.source)}"]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + ends_toml(list(seed.produces), list(seed.accepts))
 
 
 @dataclass
@@ -132,6 +134,8 @@ class SeedImport:
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     docstrings_added: int = 0
+    derived_ends: list[str] = field(default_factory=list)  # classes whose ends their docstrings state
+    declared_ends: list[str] = field(default_factory=list)  # classes whose ends the maintainer's file gives
 
     @property
     def count(self) -> int:
@@ -146,13 +150,33 @@ def _parses(text: str, what: str, where: str) -> str | None:
     return None
 
 
+def _ends(source: str, class_name: str, overlay: Mapping[str, tuple[list[Produces], list[Accepts]]],
+          result: SeedImport, where: str) -> tuple[list[Produces], list[Accepts]]:
+    """The ends the seed.toml declares: the maintainer's for a class the overlay names, else those its
+    docstrings state (`classeval_ends.derive_ends`); each class with any is listed in `result`."""
+    if class_name in overlay:
+        result.declared_ends.append(class_name)
+        return overlay[class_name]
+    try:
+        produces, accepts = derive_ends(source, class_name)
+    except (SyntaxError, LookupError) as exc:
+        result.notes.append(f"{where}: no ends derived: {exc}")
+        return [], []
+    if produces or accepts:
+        result.derived_ends.append(class_name)
+    return produces, accepts
+
+
 def import_as_seeds(entries: Sequence[Any], source_name: str, root: Path, registry_file: Path, *,
-                    domain: str | None = None, default_domain: str | None = None, licence: str = "unknown") -> SeedImport:
+                    domain: str | None = None, default_domain: str | None = None, licence: str = "unknown",
+                    overlay: Mapping[str, tuple[list[Produces], list[Accepts]]] | None = None) -> SeedImport:
     """Write each ClassEval task as `root/<domain>/<module>/` (seed.toml, the class with the skeleton's
     docstrings, its tests), the layout `seeds/` uses. `domain` gives every task that domain; otherwise
     each gets `assign_domain`'s, or `default_domain` when no keyword points anywhere (without one such a
     task is skipped and named). A malformed task, or one whose solution or tests do not parse, is skipped
-    with the reason; the registry is copied into `root` when it has none, so `root` is a corpus of its own."""
+    with the reason; the registry is copied into `root` when it has none, so `root` is a corpus of its own.
+    Each seed.toml declares what the class produces and accepts (`_ends`): `overlay` gives a maintainer's
+    ends per class name, which replace the derived ones."""
     registry = load_domains(registry_file)
     for name in (domain, default_domain):
         if name is not None and name not in registry.names:
@@ -187,10 +211,14 @@ def import_as_seeds(entries: Sequence[Any], source_name: str, root: Path, regist
         tests = seed.tests.replace(f"from {seed.name} import *", f"from {name} import *", 1)
         folder = root / chosen / name
         provenance = seed.provenance.model_copy(update={"source": f"{seed.provenance.source} ({source_name})"})
-        atomic_write_text(folder / METADATA_FILE, seed_toml(seed.model_copy(update={"provenance": provenance}), licence))
+        produces, accepts = _ends(source, seed.class_name, overlay or {}, result, where)
+        seed = seed.model_copy(update={"provenance": provenance, "produces": tuple(produces), "accepts": tuple(accepts)})
+        atomic_write_text(folder / METADATA_FILE, seed_toml(seed, licence))
         atomic_write_text(folder / f"{name}.py", source)
         atomic_write_text(folder / f"test_{name}.py", tests)
         result.written.setdefault(chosen, []).append(name)
+    for name in sorted(set(overlay or {}) - set(result.declared_ends)):
+        result.notes.append(f"ends declared for {name}, which no imported task defines")
     if result.count and not (root / REGISTRY_FILE).exists():
         shutil.copyfile(registry_file, root / REGISTRY_FILE)
     return result

@@ -32,6 +32,7 @@ from fractions import Fraction
 from core.analysis.class_model import ClassModel, MethodModel, analyse
 from core.meanings import ANY_NUMBER, EVENT, factor, joins
 from core.records import Accepts, Produces, SeedClass, content_hash
+from pipeline.corpus.classeval import IMPORT_SOURCE
 
 
 @dataclass(frozen=True)
@@ -324,9 +325,12 @@ def _seed_model(seed: SeedClass) -> ClassModel:
 
 
 def _unhinted(seed: SeedClass, model: ClassModel) -> bool:
-    """A seed that declares no ends and carries no type hints (a ClassEval-style corpus): its ends are
-    derived from the types the oracle observes, known at composition time, so the pair stays in."""
-    if seed.produces or seed.accepts:
+    """A seed that declares no ends and carries no type hints: its ends are derived from the types the
+    oracle observes, known at composition time, so the pair stays in. Not a task `import-classeval
+    --as-seeds` wrote: the import read its ends from its docstrings (`pipeline/corpus/classeval_ends.py`),
+    and observed types add only a type match (they composed none of ClassEval's pairs, and took the quota
+    from the pairs that link)."""
+    if seed.produces or seed.accepts or (seed.provenance.source or "").startswith(IMPORT_SOURCE):
         return False
     return not any(m.returns or any(p.annotation for p in m.params) for m in model.public_methods())
 

@@ -1153,6 +1153,168 @@ GAME_INVENTORY = {
     '''),
 }
 
+TICKET_BOOKING = {
+    "task_id": "Style_07",
+    "class_name": "TicketBooking",
+    "class_description": "A ticket booking desk for one show: seats are held at a fixed price per seat, then "
+                         "checked out together.",
+    "import_statement": [],
+    "skeleton": _d('''
+        class TicketBooking:
+            """
+            Seats of one show, held at a fixed price per seat and then checked out together.
+            """
+
+            def __init__(self, price, seats):
+                """
+                A show with no seat held or sold.
+                :param price: int, the price of one seat
+                :param seats: int, how many seats the show has
+                """
+                self.price = price
+                self.seats = seats
+                self.held = 0
+                self.sold_seats = 0
+
+            def hold(self, count):
+                """
+                Hold more seats for the customer at the desk.
+                :param count: int, at least 1
+                :return: int, the seats held so far
+                :raises ValueError: when count is below 1 or more than the free seats
+                >>> desk = TicketBooking(12, 10)
+                >>> desk.hold(3)
+                3
+                """
+
+            def free_seats(self):
+                """
+                The seats neither held nor sold.
+                :return: int
+                """
+
+            def total_price(self):
+                """
+                The price of the seats held now.
+                :return: int, the total price of the held seats
+                """
+
+            def checkout(self):
+                """
+                Sell the held seats: they count as sold and none is held any more.
+                :return: False when no seat is held, or total(return value of total_price) otherwise.
+                """
+
+            def sold(self):
+                """
+                The seats sold so far.
+                :return: int
+                """
+    '''),
+    "solution_code": _d('''
+        class TicketBooking:
+            def __init__(self, price, seats):
+                self.price = price
+                self.seats = seats
+                self.held = 0
+                self.sold_seats = 0
+
+            def hold(self, count):
+                if count < 1 or count > self.free_seats():
+                    raise ValueError("cannot hold that many seats")
+                self.held += count
+                return self.held
+
+            def free_seats(self):
+                return self.seats - self.held - self.sold_seats
+
+            def total_price(self):
+                return self.held * self.price
+
+            def checkout(self):
+                if self.held == 0:
+                    return False
+                total = self.total_price()
+                self.sold_seats += self.held
+                self.held = 0
+                return total
+
+            def sold(self):
+                return self.sold_seats
+    '''),
+    "test": _d('''
+        import unittest
+
+
+        class TicketBookingTestHold(unittest.TestCase):
+            def test_hold_1(self):
+                desk = TicketBooking(12, 10)
+                self.assertEqual(desk.hold(3), 3)
+                self.assertEqual(desk.hold(2), 5)
+
+            def test_hold_2(self):
+                desk = TicketBooking(12, 2)
+                with self.assertRaises(ValueError):
+                    desk.hold(3)
+
+            def test_hold_3(self):
+                desk = TicketBooking(12, 2)
+                with self.assertRaises(ValueError):
+                    desk.hold(0)
+
+
+        class TicketBookingTestFreeSeats(unittest.TestCase):
+            def test_free_seats_1(self):
+                desk = TicketBooking(12, 10)
+                desk.hold(4)
+                self.assertEqual(desk.free_seats(), 6)
+
+
+        class TicketBookingTestTotalPrice(unittest.TestCase):
+            def test_total_price_1(self):
+                desk = TicketBooking(12, 10)
+                desk.hold(3)
+                self.assertEqual(desk.total_price(), 36)
+
+            def test_total_price_2(self):
+                self.assertEqual(TicketBooking(12, 10).total_price(), 0)
+
+
+        class TicketBookingTestCheckout(unittest.TestCase):
+            def test_checkout_1(self):
+                desk = TicketBooking(12, 10)
+                desk.hold(2)
+                self.assertEqual(desk.checkout(), 24)
+                self.assertEqual(desk.total_price(), 0)
+
+            def test_checkout_2(self):
+                self.assertFalse(TicketBooking(12, 10).checkout())
+
+
+        class TicketBookingTestSold(unittest.TestCase):
+            def test_sold_1(self):
+                desk = TicketBooking(9, 10)
+                desk.hold(2)
+                desk.checkout()
+                desk.hold(1)
+                self.assertEqual(desk.sold(), 2)
+
+
+        class TicketBookingTestMain(unittest.TestCase):
+            def test_main(self):
+                desk = TicketBooking(5, 6)
+                desk.hold(2)
+                self.assertEqual(desk.checkout(), 10)
+                desk.hold(4)
+                self.assertEqual(desk.free_seats(), 0)
+                self.assertEqual(desk.checkout(), 20)
+                self.assertEqual(desk.sold(), 6)
+    '''),
+}
+"""Not in `CORPUS`: a Business_App class whose checkout returns what the customer pays, the producer of a
+payment a wallet's deposit takes (the composition tests)."""
+
+
 CORPUS = (SHOPPING_CART, WALLET, INVOICE_BOOK, SNAKE_GAME, DICE_GAME, GAME_INVENTORY)
 
 
