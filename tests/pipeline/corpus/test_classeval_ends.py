@@ -18,7 +18,8 @@ from pipeline.corpus.classeval_seeds import import_as_seeds
 from pipeline.corpus.seeds import load_seed
 from pipeline.synthesis.compose import chosen_links
 from pipeline.synthesis.links import may_link, seed_links
-from tests.pipeline.classeval_style import DICE_GAME, INVOICE_BOOK, TICKET_BOOKING, WALLET
+from tests.cli_runner import run_cli
+from tests.pipeline.classeval_style import DICE_GAME, INVOICE_BOOK, TICKET_BOOKING, WALLET, write_corpus
 
 REGISTRY = settings.PROJECT_ROOT / "seeds" / "domains.toml"
 
@@ -113,3 +114,19 @@ def test_a_bad_ends_file_is_named_with_its_class_and_field(tmp_path: Path):
     overlay.write_text('[Wallet]\nmethod = "deposit"\n')
     with pytest.raises(InputError, match=r"\[Wallet\] may hold only produces and accepts tables"):
         read_overlay(overlay)
+
+
+def test_the_import_command_names_the_classes_with_ends(tmp_path: Path, monkeypatch, capsys):
+    for name in ("CLASSEVAL_PRO_SEEDS", "CLASSEVAL_PRO_DOMAINS"):
+        monkeypatch.delenv(name, raising=False)
+    overlay = tmp_path / "ends.toml"
+    overlay.write_text('[[DiceGame.produces]]\nmethod = "record_roll"\nmeaning = "score"\nunit = "points"\n'
+                       'what = "the points a roll scores"\nname = "roll_points"\n')
+    source = write_corpus(tmp_path / "style.json", [TICKET_BOOKING, WALLET, DICE_GAME])
+    code, out, err = run_cli(monkeypatch, capsys, "import-classeval", str(source), "--as-seeds", str(tmp_path / "s"),
+                             "--ends", str(overlay))
+    assert code == 0, err
+    assert ("derived from the docstrings of 2 class(es): TicketBooking, Wallet; declared by --ends for 1: DiceGame"
+            in " ".join(out.split()))
+    declared = tomllib.loads((tmp_path / "s" / "Game_Sim" / "dice_game" / "seed.toml").read_text())
+    assert [p["name"] for p in declared["produces"]] == ["roll_points"]
