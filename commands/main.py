@@ -136,7 +136,8 @@ def import_classeval(
     domain: Annotated[Optional[str], typer.Option(help="Domain of every imported class (default: ClassEval; with --as-seeds: chosen per class by the registry's keywords).")] = None,
     default_domain: Annotated[Optional[str], typer.Option(help="With --as-seeds: the domain of a class no keyword points at (default: skip it).")] = None,
     licence: Annotated[str, typer.Option(help="With --as-seeds: the licence written into each seed.toml.")] = "unknown",
-    ends: Annotated[Optional[Path], typer.Option("--ends", help="With --as-seeds: a TOML file of [[<Class>.produces]] / [[<Class>.accepts]] tables that replace the ends derived from those classes' docstrings.")] = None,
+    ends: Annotated[Optional[Path], typer.Option("--ends", help="With --as-seeds: a TOML file of [[<Class>.produces]] / "
+                    "[[<Class>.accepts]] tables that replace the ends derived from those classes' docstrings.")] = None,
     out: Annotated[Optional[Path], typer.Option(help="Folder for the SeedClass JSON records.")] = None,
 ) -> None:
     """Read ClassEval-format tasks into SeedClass records (one JSON file each), or with --as-seeds into seed

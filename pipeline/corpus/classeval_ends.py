@@ -116,8 +116,9 @@ def derive_ends(source: str, class_name: str) -> tuple[list[Produces], list[Acce
         for name, noun in _paid_amounts(model).items():
             method = model.methods[name]
             may_refuse = _returns_false(source, class_name, name)
+            of = "for" if noun.startswith("amount") else "of"  # "the amount to be paid for", "the total price of"
             produces.append(Produces(method=name, meaning="money", unit=UNSTATED, kind=PAYMENT,
-                                     what=f"the {noun} {'for' if noun.startswith('amount') else 'of'} the {subject}", name=noun.replace(" ", "_"),
+                                     what=f"the {noun} {of} the {subject}", name=noun.replace(" ", "_"),
                                      positive=may_refuse))
     accepts: list[Accepts] = []
     if _ACCOUNT_WORDS.search(text):

@@ -212,7 +212,8 @@ def import_as_seeds(entries: Sequence[Any], source_name: str, root: Path, regist
         folder = root / chosen / name
         provenance = seed.provenance.model_copy(update={"source": f"{seed.provenance.source} ({source_name})"})
         produces, accepts = _ends(source, seed.class_name, overlay or {}, result, where)
-        seed = seed.model_copy(update={"provenance": provenance, "produces": tuple(produces), "accepts": tuple(accepts)})
+        seed = seed.model_copy(update={"provenance": provenance, "produces": tuple(produces),
+                                       "accepts": tuple(accepts)})
         atomic_write_text(folder / METADATA_FILE, seed_toml(seed, licence))
         atomic_write_text(folder / f"{name}.py", source)
         atomic_write_text(folder / f"test_{name}.py", tests)
