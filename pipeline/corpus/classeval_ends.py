@@ -45,7 +45,6 @@ _NUMBER_TYPE = re.compile(r"\b(float|int)\b")
 _PRICE_WORDS = re.compile(r"\b(price|prices|cost|costs|paid|pay)\b", re.IGNORECASE)
 _PAYING_IN = re.compile(r"^(deposit|pay_in|credit|top_up|add_funds)$")
 _ACCOUNT_WORDS = re.compile(r"\b(account|balance)\b", re.IGNORECASE)
-_LEADING = re.compile(r"^(?:(?:float|int|number)\s*,\s*)?(?:the\s+)?(?:final\s+)?", re.IGNORECASE)
 
 PAYMENT = "payment"
 UNSTATED = "unstated"  # no ClassEval task names a currency or a minor unit
@@ -67,15 +66,13 @@ def _words(name: str) -> str:
 
 
 def _amount_noun(text: str) -> str:
-    """The noun phrase a `:return` text gives for the amount: 'float, the final total price.' -> 'total
-    price'; 'float, final amount to be paid' -> 'amount to be paid'."""
-    phrase = _LEADING.sub("", text.split(",", 1)[-1].strip() if text.split(",", 1)[0].strip() in ("float", "int")
-                          else text).strip().rstrip(".")
-    match = _PRICED.search(phrase)
+    """The noun phrase a `:return` text gives for the amount, from the words that name it up to a
+    qualifier: 'float, the final total price.' -> 'total price'; 'float, final amount to be paid' ->
+    'amount to be paid'; 'the total price of the held seats' -> 'total price'."""
+    match = _PRICED.search(text)
     if match is None:
         return "amount to be paid"
-    start = phrase.lower().find(match.group(1).lower())
-    return re.split(r"\s+(?:of|in|for)\s+", phrase[start:], maxsplit=1)[0].strip() or "amount to be paid"
+    return re.split(r"\s+(?:of|in|for)\s+", text[match.start():].strip().rstrip("."), maxsplit=1)[0]
 
 
 def _paid_amounts(model: ClassModel) -> dict[str, str]:
@@ -100,8 +97,8 @@ def _returns_false(source: str, class_name: str, method: str) -> bool:
     """Whether the method returns False on some path (an order with nothing to check out): that is no
     payment, so only values above zero are handed on."""
     cls = next(n for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and n.name == class_name)
-    node = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == method)
-    return any(isinstance(r, ast.Return) and isinstance(r.value, ast.Constant) and r.value.value is False
+    node = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == method), None)
+    return node is not None and any(isinstance(r, ast.Return) and isinstance(r.value, ast.Constant) and r.value.value is False
                for r in ast.walk(node))
 
 
