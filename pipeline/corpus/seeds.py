@@ -233,9 +233,10 @@ def _context_problem(end: Produces | Accepts, method: ast.FunctionDef) -> str | 
 
 def _event_problem(end: Produces, method: ast.FunctionDef) -> str | None:
     """Why an event's text cannot be written in a link (None when it can): it must fill its placeholders
-    from the method's required parameters (a link method takes only those) and `{result}`, for a text."""
-    if end.meaning != "text":
-        return f"only a text can be an event, not {end.meaning!r}"
+    from the method's required parameters (a link method takes only those) and `{result}`, for a text or a
+    word (the name a publish was made under, handed to an autocompletion trie: a parameter, not the result)."""
+    if end.meaning not in ("text", "word"):
+        return f"only a text or a word can be an event, not {end.meaning!r}"
     required = _required(method)
     try:
         fields = [(field, spec, conversion) for _, field, spec, conversion in string.Formatter().parse(end.event)

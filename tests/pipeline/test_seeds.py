@@ -173,7 +173,7 @@ def test_declared_link_ends_load_and_a_wrong_one_is_named_by_its_field(corpus: P
         "field produces.0.colour": _PRODUCES + 'colour = "red"\n',
         "field produces[0].event: amount is not a required parameter of add or 'result'": _EVENT.replace(
             "{name} counted", "{amount} counted"),
-        "field produces[0].event: only a text can be an event, not 'count'": _EVENT.replace('"text"', '"count"'),
+        "field produces[0].event: only a text or a word can be an event, not 'count'": _EVENT.replace('"text"', '"count"'),
         "field produces[0].context: 'when' is not a known role": _EVENT + 'context = { when = "name" }\n',
         "field produces[0].context: who = 'amount' is neither a required parameter of add nor a quoted text":
             _EVENT + 'context = { who = "amount" }\n',
