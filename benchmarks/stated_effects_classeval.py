@@ -1,0 +1,75 @@
+"""Which oracle runs of a ClassEval-format file observe an effect no docstring states (`stated_effects`).
+
+    .venv/bin/python benchmarks/stated_effects_classeval.py CLASSEVAL.json [--limit N] [--jobs 1]
+
+Each task is imported as the seed import does it (the skeleton's docstrings merged into the solution), its
+argument pools harvested from its own tests, and its tests synthesised as for a seed without features
+(`testgen.synthesize_tests`: replays of its tests and random walks, run on the reference in the sandbox).
+Printed per task with a defect: the methods documented as queries, and each reference defect of the kind
+"changes what later calls return" (method, the later call that saw it, runs dropped); then the totals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import libcst as cst  # noqa: E402
+
+from core.analysis.class_model import analyse  # noqa: E402
+from core.analysis.parsed import ClassNotFound  # noqa: E402
+from pipeline.corpus.classeval import classeval_entry_to_seed  # noqa: E402
+from pipeline.corpus.classeval_seeds import merge_skeleton_docstrings  # noqa: E402
+from pipeline.stages.config import BuildConfig  # noqa: E402
+from pipeline.synthesis.enhance import seed_pools  # noqa: E402
+from pipeline.synthesis.jobs import JobFailed  # noqa: E402
+from pipeline.synthesis.stated_effects import EFFECT, query_methods  # noqa: E402
+from pipeline.synthesis.testgen import synthesize_tests  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("classeval", type=Path)
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    entries = json.loads(args.classeval.read_text(encoding="utf-8"))[:args.limit]
+    tasks = affected = dropped = scenarios = with_queries = failed = 0
+    with BuildConfig().sandbox_pool(args.jobs) as pool:
+        for index, entry in enumerate(entries):
+            seed = classeval_entry_to_seed(entry, f"{args.classeval}[{index}]", "ClassEval")
+            try:  # as the seed import does: a skeleton that cannot be read leaves the solution as it is
+                source, _ = merge_skeleton_docstrings(seed.source, entry.get("skeleton") or "", seed.class_name)
+            except (SyntaxError, cst.ParserSyntaxError, ClassNotFound):
+                source = seed.source
+            seed = seed.model_copy(update={"source": source})
+            queries = query_methods(source, seed.class_name)
+            with_queries += bool(queries)
+            try:
+                result = synthesize_tests(pool, source=source, module=seed.module_name,
+                                          model=analyse(source, seed.class_name), pools=seed_pools(seed, pool=pool),
+                                          extra=[], rng=random.Random(f"effects:{seed.seed_id}"))
+            except (JobFailed, SyntaxError, StopIteration, ClassNotFound) as exc:
+                failed += 1
+                print(f"{entry['task_id']} {seed.class_name}: not run ({str(exc)[:80]})", flush=True)
+                continue
+            tasks += 1
+            scenarios += result.scenarios_run
+            effects = [d for d in result.reference_defects if d.get("effect") == EFFECT]
+            if effects:
+                affected += 1
+                dropped += sum(d["scenarios"] for d in effects)
+                print(f"{entry['task_id']} {seed.class_name}: queries {sorted(queries)}; "
+                      + "; ".join(f"{d['method']} seen by {d['observed_by']} ({d['scenarios']} runs)" for d in effects),
+                      flush=True)
+    print(f"\n{tasks} tasks synthesised ({failed} not run), {with_queries} with a method documented as a query; "
+          f"{affected} tasks with runs observing an unstated effect, {dropped} of {scenarios} proposed runs dropped")
+
+
+if __name__ == "__main__":
+    main()

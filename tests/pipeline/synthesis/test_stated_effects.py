@@ -1,0 +1,143 @@
+"""Oracle tests never observe an effect no docstring states: a method documented as a calculation whose
+reference changes what later calls return (the counts updated inside `precision`) is a reference defect.
+
+The fixture is a small confusion-matrix class whose reference adds the labels it is given to its counts in
+every metric, as a buggy benchmark reference does: `precision` then `recall` on one object count the labels
+twice, and a test written from that run would expect the doubled counts. A class whose query only memoises
+its result changes an attribute too, but no later result: its runs stay tests.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from core.analysis.class_model import analyse
+from core.analysis.statements import change_stated, skeleton_statements, stated_as_query
+from core.scenarios import Scenario, call
+from pipeline.mining.pools import static_pools
+from pipeline.stages.config import BuildConfig
+from pipeline.synthesis.oracle import ScenarioRun
+from pipeline.synthesis.stated_effects import EFFECT, first_difference, query_methods, suspect_steps
+from pipeline.synthesis.testgen import synthesize_tests
+
+CONFUSION = '''
+class Confusion:
+    """Precision and recall of binary predictions against their labels."""
+
+    def __init__(self):
+        """No labels counted yet."""
+        self.hits = 0
+        self.false_alarms = 0
+        self.misses = 0
+
+    def add(self, predicted, actual):
+        """Add each (predicted, actual) pair of the two lists to the counts."""
+        for p, a in zip(predicted, actual):
+            self.hits += p == 1 and a == 1
+            self.false_alarms += p == 1 and a == 0
+            self.misses += p == 0 and a == 1
+
+    def precision(self, predicted, actual):
+        """Calculate the share of the predicted positives of the two lists that are actual positives.
+
+        Returns 0.0 when nothing is predicted positive.
+        """
+        self.add(predicted, actual)
+        flagged = self.hits + self.false_alarms
+        return self.hits / flagged if flagged else 0.0
+
+    def recall(self, predicted, actual):
+        """Calculate the share of the actual positives of the two lists that are predicted positive.
+
+        Returns 0.0 when nothing is actually positive.
+        """
+        self.add(predicted, actual)
+        positives = self.hits + self.misses
+        return self.hits / positives if positives else 0.0
+
+    def counted(self):
+        """Return the numbers of hits, false alarms and misses, in that order."""
+        return (self.hits, self.false_alarms, self.misses)
+'''
+
+MEMO = '''
+class Primes:
+    """Primes below a bound, worked out once and kept."""
+
+    def __init__(self, bound):
+        """Primes below `bound`; nothing is worked out yet."""
+        self.bound = bound
+        self._known = None
+
+    def primes(self):
+        """Return the primes below the bound, in increasing order."""
+        if self._known is None:
+            self._known = [n for n in range(2, self.bound) if all(n % d for d in range(2, n))]
+        return list(self._known)
+
+    def count(self):
+        """Return how many primes lie below the bound."""
+        return len(self.primes())
+
+    def largest(self):
+        """Return the largest prime below the bound, or None when there is none."""
+        found = self.primes()
+        return found[-1] if found else None
+'''
+
+
+def test_a_calculation_is_a_query_and_a_documented_update_is_not():
+    statements = skeleton_statements(CONFUSION, "Confusion")
+    assert stated_as_query(statements, "precision") and stated_as_query(statements, "counted")
+    assert not stated_as_query(statements, "add") and change_stated(statements, "add")
+    assert query_methods(CONFUSION, "Confusion") == {"precision", "recall", "counted"}
+
+
+def test_a_class_docstring_naming_the_change_states_it():
+    stated = skeleton_statements('class Brackets:\n    """Checks texts and counts the texts checked."""\n\n'
+                                 '    def check(self, text):\n        """True when the brackets of `text` balance."""\n',
+                                 "Brackets")
+    assert not stated_as_query(stated, "check")
+    every_call = skeleton_statements('class Shop:\n    """Calls of price and stock are counted, per method."""\n\n'
+                                     '    def price(self, item):\n        """Return the price of `item`."""\n', "Shop")
+    assert not stated_as_query(every_call, "price")
+
+
+def _run(steps, outcomes, changed) -> ScenarioRun:
+    return ScenarioRun(Scenario(steps=tuple(steps)), None, outcomes, changed=tuple(frozenset(c) for c in changed))
+
+
+def test_a_query_that_changed_state_is_suspect_and_its_effect_is_what_a_later_call_sees_differently():
+    steps = [call("precision", "[1]", "[1]"), call("recall", "[1]", "[0]")]
+    value = lambda v: {"kind": "return", "literal": v}  # noqa: E731 - a step's outcome as the oracle records it
+    run = _run(steps, [value("1.0"), value("0.5")], [{"hits"}, {"misses"}])
+    assert suspect_steps(run, frozenset({"precision", "recall"})) == [0]  # the last call has nothing after it
+    assert suspect_steps(_run(steps, [value("1.0"), value("0.5")], [set(), set()]), frozenset({"precision"})) == []
+    assert suspect_steps(run, frozenset({"recall"})) == []
+    alone = _run(steps[1:], [value("0.0")], [{"misses"}])
+    assert first_difference(run, 0, alone) == "recall"
+    assert first_difference(run, 0, _run(steps[1:], [value("0.5")], [{"misses"}])) is None
+
+
+@pytest.mark.slow
+def test_runs_observing_a_calculation_s_hidden_update_are_dropped_and_recorded():
+    model = analyse(CONFUSION, "Confusion")
+    locked_in = Scenario(steps=(call("precision", "[1]", "[1]"), call("recall", "[0]", "[1]")))
+    fresh = Scenario(steps=(call("add", "[1, 0]", "[1, 1]"), call("recall", "[1]", "[1]"), call("counted")))
+    with BuildConfig().sandbox_pool(1) as pool:
+        result = synthesize_tests(pool, source=CONFUSION, module="confusion", model=model,
+                                  pools=static_pools(CONFUSION, "Confusion"), extra=[locked_in, fresh],
+                                  rng=random.Random(5))
+        memo = synthesize_tests(pool, source=MEMO, module="primes", model=analyse(MEMO, "Primes"),
+                                pools=static_pools(MEMO, "Primes"),
+                                extra=[Scenario(steps=(call("primes"), call("count"), call("largest")))],
+                                rng=random.Random(5))
+    effects = {(d["method"], d["observed_by"]) for d in result.reference_defects if d.get("effect") == EFFECT}
+    assert ("precision", "recall") in effects
+    # recall after precision on one object sees precision's labels: the reference gives 0.5, a correct one 0.0
+    assert "assert confusion.precision([1], [1]) == 1.0\n    assert confusion.recall([0], [1]) == 0.5" not in result.test_code
+    assert result.tests > 0 and ".add(" in result.test_code  # a documented update stays a behaviour
+    # the memoised list changes an attribute, never a later result: nothing is dropped for it
+    assert not [d for d in memo.reference_defects if d.get("effect")] and memo.tests > 0
