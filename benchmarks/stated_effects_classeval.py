@@ -5,8 +5,9 @@
 Each task is imported as the seed import does it (the skeleton's docstrings merged into the solution), its
 argument pools harvested from its own tests, and its tests synthesised as for a seed without features
 (`testgen.synthesize_tests`: replays of its tests and random walks, run on the reference in the sandbox).
-Printed per task with a defect: the methods documented as queries, and each reference defect of the kind
-"changes what later calls return" (method, the later call that saw it, runs dropped); then the totals.
+Printed per task with a defect: the methods documented as queries or additions, and each reference defect
+of the kinds "changes what later calls return" and "keeps nothing of what it adds" (method, the later call
+that saw it, runs dropped); then the totals.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pipeline.corpus.classeval_seeds import merge_skeleton_docstrings  # noqa: E
 from pipeline.stages.config import BuildConfig  # noqa: E402
 from pipeline.synthesis.enhance import seed_pools  # noqa: E402
 from pipeline.synthesis.jobs import JobFailed  # noqa: E402
-from pipeline.synthesis.stated_effects import EFFECT, query_methods  # noqa: E402
+from pipeline.synthesis.stated_effects import EFFECT, KEEPS_NOTHING, adding_methods, query_methods  # noqa: E402
 from pipeline.synthesis.testgen import synthesize_tests  # noqa: E402
 
 
@@ -48,7 +49,7 @@ def main() -> None:
             except (SyntaxError, cst.ParserSyntaxError, ClassNotFound):
                 source = seed.source
             seed = seed.model_copy(update={"source": source})
-            queries = query_methods(source, seed.class_name)
+            queries = query_methods(source, seed.class_name) | adding_methods(source, seed.class_name)
             with_queries += bool(queries)
             try:
                 result = synthesize_tests(pool, source=source, module=seed.module_name,
@@ -60,14 +61,16 @@ def main() -> None:
                 continue
             tasks += 1
             scenarios += result.scenarios_run
-            effects = [d for d in result.reference_defects if d.get("effect") == EFFECT]
+            effects = [d for d in result.reference_defects if d.get("effect") in (EFFECT, KEEPS_NOTHING)]
             if effects:
                 affected += 1
                 dropped += sum(d["scenarios"] for d in effects)
-                print(f"{entry['task_id']} {seed.class_name}: queries {sorted(queries)}; "
-                      + "; ".join(f"{d['method']} seen by {d['observed_by']} ({d['scenarios']} runs)" for d in effects),
+                print(f"{entry['task_id']} {seed.class_name}: queries and additions {sorted(queries)}; "
+                      + "; ".join(f"{d['method']} {d['effect']}, seen by {d['observed_by']} ({d['scenarios']} runs)"
+                                  for d in effects),
                       flush=True)
-    print(f"\n{tasks} tasks synthesised ({failed} not run), {with_queries} with a method documented as a query; "
+    print(f"\n{tasks} tasks synthesised ({failed} not run), {with_queries} with a method documented as a query or "
+          "an addition; "
           f"{affected} tasks with runs observing an unstated effect, {dropped} of {scenarios} proposed runs dropped")
 
 

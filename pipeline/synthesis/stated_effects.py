@@ -19,6 +19,15 @@ The rule, decided once for every origin (`testgen.synthesize_tests` and the repa
 
 A query that only caches (memoises its result, builds an index lazily) changes attributes but not what later
 calls return: the second run shows the same outcomes, and its runs stay tests.
+
+The other side of the same rule: a method *stated as adding* (`statements.stated_as_adding`: "Add the text to
+the buffer", or an `add` documented only by observation, with no flush, limit or filter stated) whose call
+with a non-empty argument keeps nothing of it, so that the next call on the object reads it empty (`None`,
+`0`, `[]`, ...). A buffer that flushes itself when a sentence ends does that: a test asserting that `flush()`
+then returns None checks a flush rule no docstring states. The call is suspect when it changed no attribute
+(nothing of the argument was kept), or, when it changed some, the next call reads something without it (run
+again without the call) and nothing with it (what was there before was taken away). Recorded with the effect
+"keeps nothing of what it adds".
 """
 
 from __future__ import annotations
@@ -26,19 +35,26 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from core.analysis.statements import skeleton_statements, stated_as_query
+from core.analysis.statements import skeleton_statements, stated_as_adding, stated_as_query
 from core.scenarios import MAIN, Scenario
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from validation.sandbox import SandboxPool
 
 EFFECT = "changes what later calls return"
-"""The `effect` of a reference defect recorded by this rule."""
+"""The `effect` of a reference defect recorded by this rule for a query."""
+
+KEEPS_NOTHING = "keeps nothing of what it adds"
+"""The `effect` recorded for an addition that keeps nothing of its argument."""
+
+EMPTY_LITERALS = frozenset({"None", "0", "0.0", "''", '""', "[]", "{}", "()", "set()", "b''"})
+"""A result that reads the object empty."""
 
 MAX_ABLATIONS = 200
 """Suspect calls run again per synthesis at most (one sandbox session holds them all); the runs beyond it are
-dropped as suspects without the second run, which only ever removes tests."""
+dropped unverified (recorded without `observed_by`), which only ever removes tests."""
 
 
 def _bound_later(scenario: Scenario, index: int) -> bool:
@@ -62,6 +78,32 @@ def suspect_steps(run: ScenarioRun, queries: frozenset[str]) -> list[int]:
                 and run.steps[index].get("kind") == "return"
                 and any(later.target == MAIN for later in steps[index + 1:]) and not _bound_later(run.scenario, index)):
             found.append(index)
+    return found
+
+
+def _non_empty_argument(step: Any) -> bool:
+    return any(a.literal is not None and a.literal not in EMPTY_LITERALS for a in (*step.args, *(v for _, v in step.kwargs)))
+
+
+def _reads_empty(outcome: dict[str, Any]) -> bool:
+    return outcome.get("kind") == "return" and outcome.get("literal") in EMPTY_LITERALS
+
+
+def adding_suspects(run: ScenarioRun, adding: frozenset[str]) -> list[tuple[int, int, bool]]:
+    """(call, the next call on the object, whether the call changed attributes) for each call in `run` of a
+    method stated as adding (`adding`) with a non-empty argument, that returned, and after which the next call
+    on the object read it empty."""
+    steps = run.scenario.steps
+    found = []
+    for index, step in enumerate(steps):
+        if (step.target != MAIN or step.method not in adding or not _non_empty_argument(step)
+                or index >= len(run.steps) or _bound_later(run.scenario, index)):
+            continue
+        following = next((j for j in range(index + 1, len(steps)) if steps[j].target == MAIN), None)
+        if (run.steps[index].get("kind") == "return" and following is not None and following < len(run.steps)
+                and _reads_empty(run.steps[following])):
+            changed = run.changed[index] if index < len(run.changed) else frozenset({"*"})
+            found.append((index, following, bool(changed)))
     return found
 
 
@@ -90,34 +132,78 @@ def query_methods(source: str, class_name: str) -> frozenset[str]:
     return frozenset(m for m in statements.methods if m != "__init__" and stated_as_query(statements, m))
 
 
+def adding_methods(source: str, class_name: str) -> frozenset[str]:
+    """The methods of `class_name` whose docstrings (or names) in `source` state them as adding."""
+    statements = skeleton_statements(source, class_name)
+    return frozenset(m for m in statements.methods if m != "__init__" and stated_as_adding(statements, m))
+
+
+def _without(scenario: Scenario, index: int) -> Scenario:
+    return scenario.with_steps(scenario.steps[:index] + scenario.steps[index + 1:])
+
+
+@dataclass(frozen=True)
+class Suspect:
+    """A call of a run whose effect may be unstated: `compare` is the call to compare (None: every later
+    one), `again` whether the run must be run again without the call to tell."""
+
+    run: int
+    call: int
+    compare: int | None
+    effect: str
+    again: bool = True
+
+
+def _suspects(runs: Sequence[ScenarioRun], source: str, class_name: str) -> list[Suspect]:
+    """The suspect calls: a query's, compared on every later call; an addition's, on the next one (no second
+    run when the addition changed nothing at all)."""
+    queries, adding = query_methods(source, class_name), adding_methods(source, class_name)
+    found: list[Suspect] = []
+    for r, run in enumerate(runs):
+        found += [Suspect(r, i, None, EFFECT) for i in suspect_steps(run, queries)] if queries else []
+        found += [Suspect(r, i, j, KEEPS_NOTHING, changed) for i, j, changed in adding_suspects(run, adding)] if adding else []
+    return found
+
+
+def _observed(run: ScenarioRun, suspect: Suspect, other: ScenarioRun | None) -> str | None:
+    """The call that saw the suspect call's effect, "?" when that could not be run again, or None when the
+    second run (`other`) shows no effect."""
+    steps = run.scenario.steps
+    if not suspect.again:  # an addition that changed nothing: the next call read the object empty
+        return steps[suspect.compare].method
+    if other is None:  # not run again (over the limit, or its run gave no outcome): dropped unverified
+        return "?"
+    if suspect.compare is None:
+        return first_difference(run, suspect.call, other)
+    theirs = suspect.compare - 1  # the addition emptied what the next call reads without it
+    if theirs < len(other.steps) and other.steps[theirs].get("kind") == "return" and not _reads_empty(other.steps[theirs]):
+        return steps[suspect.compare].method
+    return None
+
+
 def effect_runs(pool: SandboxPool, runs: Sequence[ScenarioRun], *, source: str, module: str,
                 class_name: str) -> tuple[list[ScenarioRun], tuple[dict[str, Any], ...]]:
-    """The runs that observe no unstated effect, and the reference defects the others show: per (method, the
-    call that saw the effect) the number of runs dropped for it, in order of first sight. Suspect calls are
-    run again without themselves in one sandbox session (nothing runs when no call is suspect)."""
-    queries = query_methods(source, class_name)
-    suspects = [(r, i) for r, run in enumerate(runs) for i in suspect_steps(run, queries)] if queries else []
+    """The runs that observe no unstated effect, and the reference defects the others show: per (method,
+    effect, the call that saw it) the number of runs dropped for it, in order of first sight. Suspect calls
+    that need it are run again without themselves in one sandbox session (nothing runs when none does)."""
+    suspects = _suspects(runs, source, class_name)
     if not suspects:
         return list(runs), ()
-    tried = suspects[:MAX_ABLATIONS]
+    again = [s for s in suspects if s.again][:MAX_ABLATIONS]
     ablated = run_oracle(pool, source=source, module=module, class_name=class_name, check_hash_seed=False,
-                         scenarios=[runs[r].scenario.with_steps(runs[r].scenario.steps[:i] + runs[r].scenario.steps[i + 1:])
-                                    for r, i in tried])
+                         scenarios=[_without(runs[s.run].scenario, s.call) for s in again]) if again else []
     by_key = {run.scenario.key(): run for run in ablated}
-    tried_keys = {runs[r].scenario.with_steps(runs[r].scenario.steps[:i] + runs[r].scenario.steps[i + 1:]).key()
-                  for r, i in tried}
-    dropped: dict[int, tuple[str, str | None]] = {}
-    for r, i in suspects:
-        if r in dropped:
+    tried = {_without(runs[s.run].scenario, s.call).key() for s in again}
+    dropped: dict[int, tuple[str, str, str | None]] = {}
+    for suspect in suspects:
+        if suspect.run in dropped:
             continue
-        scenario = runs[r].scenario
-        key = scenario.with_steps(scenario.steps[:i] + scenario.steps[i + 1:]).key()
-        other = by_key.get(key) if key in tried_keys else None
-        if other is None:  # not run again (over the limit, or its run gave no outcome): dropped unverified
-            dropped[r] = (scenario.steps[i].method, None)
-        elif (observer := first_difference(runs[r], i, other)) is not None:
-            dropped[r] = (scenario.steps[i].method, observer)
+        key = _without(runs[suspect.run].scenario, suspect.call).key()
+        observer = _observed(runs[suspect.run], suspect, by_key.get(key) if key in tried else None)
+        if observer is not None:
+            method = runs[suspect.run].scenario.steps[suspect.call].method
+            dropped[suspect.run] = (method, suspect.effect, None if observer == "?" else observer)
     defects = Counter(dropped[r] for r in sorted(dropped))
     return ([run for r, run in enumerate(runs) if r not in dropped],
-            tuple({"method": method, "effect": EFFECT, "observed_by": observer, "scenarios": count}
-                  for (method, observer), count in defects.items()))
+            tuple({"method": method, "effect": effect, "observed_by": observer, "scenarios": count}
+                  for (method, effect, observer), count in defects.items()))

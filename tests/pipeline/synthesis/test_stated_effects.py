@@ -4,7 +4,8 @@ reference changes what later calls return (the counts updated inside `precision`
 The fixture is a small confusion-matrix class whose reference adds the labels it is given to its counts in
 every metric, as a buggy benchmark reference does: `precision` then `recall` on one object count the labels
 twice, and a test written from that run would expect the doubled counts. A class whose query only memoises
-its result changes an attribute too, but no later result: its runs stay tests.
+its result changes an attribute too, but no later result: its runs stay tests. And a buffer whose `add`
+flushes it when a sentence ends, while no docstring says so: a run reading it empty after that is dropped.
 """
 
 from __future__ import annotations
@@ -18,8 +19,16 @@ from core.analysis.statements import change_stated, skeleton_statements, stated_
 from core.scenarios import Scenario, call
 from pipeline.mining.pools import static_pools
 from pipeline.stages.config import BuildConfig
-from pipeline.synthesis.oracle import ScenarioRun
-from pipeline.synthesis.stated_effects import EFFECT, first_difference, query_methods, suspect_steps
+from pipeline.synthesis.oracle import ScenarioRun, run_oracle
+from pipeline.synthesis.stated_effects import (
+    EFFECT,
+    KEEPS_NOTHING,
+    adding_methods,
+    effect_runs,
+    first_difference,
+    query_methods,
+    suspect_steps,
+)
 from pipeline.synthesis.testgen import synthesize_tests
 
 CONFUSION = '''
@@ -88,6 +97,36 @@ class Primes:
 '''
 
 
+BUFFER = '''
+class SentenceBuffer:
+    """Pieces of text, collected."""
+
+    def __init__(self):
+        """An empty buffer."""
+        self.text = ""
+
+    def add(self, piece):
+        """Add `piece` to the buffered text; returns the text it completes, or None."""
+        self.text += piece
+        if piece.endswith("."):
+            return self.take()
+        return None
+
+    def take(self):
+        """Return the buffered text without surrounding spaces (None when there is none), and empties the buffer."""
+        text = self.text.strip()
+        self.text = ""
+        return text or None
+
+    def pending(self):
+        """Return the length of the buffered text."""
+        return len(self.text)
+'''
+
+STATED_BUFFER = BUFFER.replace("returns the text it completes, or None.",
+                               "when `piece` ends with a full stop, the buffer is flushed: returns what `take` returns.")
+
+
 def test_a_calculation_is_a_query_and_a_documented_update_is_not():
     statements = skeleton_statements(CONFUSION, "Confusion")
     assert stated_as_query(statements, "precision") and stated_as_query(statements, "counted")
@@ -141,3 +180,33 @@ def test_runs_observing_a_calculation_s_hidden_update_are_dropped_and_recorded()
     assert result.tests > 0 and ".add(" in result.test_code  # a documented update stays a behaviour
     # the memoised list changes an attribute, never a later result: nothing is dropped for it
     assert not [d for d in memo.reference_defects if d.get("effect")] and memo.tests > 0
+
+
+def test_an_addition_is_stated_as_such_unless_a_docstring_states_a_flush():
+    assert adding_methods(BUFFER, "SentenceBuffer") == {"add"}
+    assert adding_methods(STATED_BUFFER, "SentenceBuffer") == frozenset()
+    derived = ('class Log:\n    def append(self, line):\n        """Derived from observed behaviour (2 calls): line: str."""\n\n'
+               '    def lines(self):\n        """Derived from observed behaviour: returns []."""\n')
+    assert adding_methods(derived, "Log") == {"append"}
+
+
+@pytest.mark.slow
+def test_runs_observing_an_unstated_flush_are_dropped_and_a_stated_one_stays_tested():
+    """An automatic flush no docstring states: `add` keeps nothing of a sentence's end, so a test reading the
+    buffer empty afterwards checks an unstated rule; with the rule stated, the same runs stay."""
+    flushed = [Scenario(steps=(call("add", repr("Hello.")), call("pending"))),
+               Scenario(steps=(call("add", repr("ab")), call("add", repr("c.")), call("take"))),
+               Scenario(steps=(call("add", repr("ab")), call("pending"), call("add", repr("cd")), call("pending")))]
+    outcome = {}
+    with BuildConfig().sandbox_pool(1) as pool:
+        for name, source in (("unstated", BUFFER), ("stated", STATED_BUFFER)):
+            runs = run_oracle(pool, source=source, module="sentence_buffer", class_name="SentenceBuffer",
+                              scenarios=flushed)
+            outcome[name] = effect_runs(pool, runs, source=source, module="sentence_buffer", class_name="SentenceBuffer")
+    kept, defects = outcome["unstated"]
+    assert [run.scenario for run in kept] == flushed[2:]  # additions that keep what they add stay tests
+    assert {(d["method"], d["effect"], d["observed_by"], d["scenarios"]) for d in defects} == {
+        ("add", KEEPS_NOTHING, "pending", 1),  # nothing changed at all: no second run needed
+        ("add", KEEPS_NOTHING, "take", 1)}  # "ab" was there: run again without the call, take() reads it
+    kept, defects = outcome["stated"]
+    assert [run.scenario for run in kept] == flushed and defects == ()
