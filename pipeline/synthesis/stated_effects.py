@@ -25,9 +25,10 @@ the buffer", or an `add` documented only by observation, with no flush, limit or
 with a non-empty argument keeps nothing of it, so that the next call on the object reads it empty (`None`,
 `0`, `[]`, ...). A buffer that flushes itself when a sentence ends does that: a test asserting that `flush()`
 then returns None checks a flush rule no docstring states. The call is suspect when it changed no attribute
-(nothing of the argument was kept), or, when it changed some, the next call reads something without it (run
-again without the call) and nothing with it (what was there before was taken away). Recorded with the effect
-"keeps nothing of what it adds".
+and returned something (it handed on what it was given, where a call that returns nothing was refused or
+ignored), or, when it changed some, the next call reads something without it (run again without the call)
+and nothing with it (what was there before was taken away). Recorded with the effect "keeps nothing of what
+it adds".
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ def _reads_empty(outcome: dict[str, Any]) -> bool:
 def adding_suspects(run: ScenarioRun, adding: frozenset[str]) -> list[tuple[int, int, bool]]:
     """(call, the next call on the object, whether the call changed attributes) for each call in `run` of a
     method stated as adding (`adding`) with a non-empty argument, that returned, and after which the next call
-    on the object read it empty."""
+    on the object, of a method that does not add, read it empty. A call that changed nothing counts only when
+    it returned something (what it was given, handed on): one that returned nothing was refused or ignored."""
     steps = run.scenario.steps
     found = []
     for index, step in enumerate(steps):
@@ -100,9 +102,13 @@ def adding_suspects(run: ScenarioRun, adding: frozenset[str]) -> list[tuple[int,
                 or index >= len(run.steps) or _bound_later(run.scenario, index)):
             continue
         following = next((j for j in range(index + 1, len(steps)) if steps[j].target == MAIN), None)
-        if (run.steps[index].get("kind") == "return" and following is not None and following < len(run.steps)
-                and _reads_empty(run.steps[following])):
-            changed = run.changed[index] if index < len(run.changed) else frozenset({"*"})
+        if (run.steps[index].get("kind") != "return" or following is None or following >= len(run.steps)
+                or steps[following].method in adding or not _reads_empty(run.steps[following])):
+            continue
+        changed = run.changed[index] if index < len(run.changed) else frozenset({"*"})
+        # a call that changed nothing and answered nothing was refused or ignored (a score for an unknown
+        # student): the object was empty before it too. One that answered something handed it on.
+        if changed or not _reads_empty(run.steps[index]) and run.steps[index].get("literal") != "False":
             found.append((index, following, bool(changed)))
     return found
 

@@ -24,6 +24,7 @@ from pipeline.synthesis.stated_effects import (
     EFFECT,
     KEEPS_NOTHING,
     adding_methods,
+    adding_suspects,
     effect_runs,
     first_difference,
     query_methods,
@@ -210,3 +211,16 @@ def test_runs_observing_an_unstated_flush_are_dropped_and_a_stated_one_stays_tes
         ("add", KEEPS_NOTHING, "take", 1)}  # "ab" was there: run again without the call, take() reads it
     kept, defects = outcome["stated"]
     assert [run.scenario for run in kept] == flushed and defects == ()
+
+
+def test_an_addition_refused_or_ignored_is_not_suspect_and_one_that_handed_its_text_on_is():
+    value = lambda v: {"kind": "return", "literal": v}  # noqa: E731 - a step's outcome as the oracle records it
+    steps = [call("add", repr("x.")), call("take")]
+    handed_on = _run(steps, [value("'x.'"), value("None")], [set(), set()])
+    ignored = _run(steps, [value("None"), value("None")], [set(), set()])
+    adding = frozenset({"add"})
+    assert adding_suspects(handed_on, adding) == [(0, 1, False)]
+    assert adding_suspects(ignored, adding) == []
+    # the next call adds too: its None answers nothing about what the object holds
+    assert adding_suspects(_run([call("add", repr("x.")), call("add", repr("y"))], [value("'x.'"), value("None")],
+                                [set(), {"text"}]), adding) == []
