@@ -93,7 +93,7 @@ def _reads_empty(outcome: dict[str, Any]) -> bool:
 def adding_suspects(run: ScenarioRun, adding: frozenset[str]) -> list[tuple[int, int, bool]]:
     """(call, the next call on the object, whether the call changed attributes) for each call in `run` of a
     method stated as adding (`adding`) with a non-empty argument, that returned, and after which the next call
-    on the object, of a method that does not add, read it empty. A call that changed nothing counts only when
+    on the object, of a method that does not add, read it empty and changed nothing. A call that changed nothing counts only when
     it returned something (what it was given, handed on): one that returned nothing was refused or ignored."""
     steps = run.scenario.steps
     found = []
@@ -103,8 +103,9 @@ def adding_suspects(run: ScenarioRun, adding: frozenset[str]) -> list[tuple[int,
             continue
         following = next((j for j in range(index + 1, len(steps)) if steps[j].target == MAIN), None)
         if (run.steps[index].get("kind") != "return" or following is None or following >= len(run.steps)
-                or steps[following].method in adding or not _reads_empty(run.steps[following])):
-            continue
+                or steps[following].method in adding or not _reads_empty(run.steps[following])
+                or (run.changed[following] if following < len(run.changed) else {"*"})):
+            continue  # the next call must read: one that changed the object (a purchase, an order) acts on it
         changed = run.changed[index] if index < len(run.changed) else frozenset({"*"})
         # a call that changed nothing and answered nothing was refused or ignored (a score for an unknown
         # student): the object was empty before it too. One that answered something handed it on.

@@ -221,6 +221,8 @@ def test_an_addition_refused_or_ignored_is_not_suspect_and_one_that_handed_its_t
     adding = frozenset({"add"})
     assert adding_suspects(handed_on, adding) == [(0, 1, False)]
     assert adding_suspects(ignored, adding) == []
+    # the next call acts on the object (a purchase that spends the balance): its 0 is an answer, not a reading
+    assert adding_suspects(_run(steps, [value("5"), value("0")], [{"balance"}, {"balance"}]), adding) == []
     # the next call adds too: its None answers nothing about what the object holds
     assert adding_suspects(_run([call("add", repr("x.")), call("add", repr("y"))], [value("'x.'"), value("None")],
                                 [set(), {"text"}]), adding) == []
