@@ -299,7 +299,8 @@ def stated_as_query(statements: Statements, method: str) -> bool:
 
 # A method that adds what it is given: its summary's verb, or (a docstring derived from observed behaviour, or
 # none, says nothing of it) its name's first word.
-_ADDING_VERB = r"(?:adds?|appends?|push(?:es)?|puts?|inserts?|enqueues?|feeds?|records?|stores?|collects?|buffers?|accumulates?|submits?)"
+_ADDING_VERB = (r"(?:adds?|appends?|push(?:es)?|puts?|inserts?|enqueues?|feeds?|records?|stores?|collects?|buffers?|"
+                r"accumulates?|submits?)")
 _ADDING_SUMMARY = re.compile(rf"^\s*{_ADDING_VERB}\b", re.I)
 _ADDING_NAME = re.compile(rf"^_*{_ADDING_VERB}(?:_|$)", re.I)
 # Words that state a rule by which what was added leaves again, or is never kept: a flush, a limit, a filter.
@@ -318,8 +319,9 @@ def stated_as_adding(statements: Statements, method: str) -> bool:
     does not state; a test reading the emptied object checks it."""
     doc = statements.of(method)
     summary = sentences(doc)[0] if doc.strip() else ""
+    says_nothing = not summary or summary.lstrip().startswith(DERIVED_MARKER)
     adding = (_ADDING_SUMMARY.match(summary) is not None
-              or ((not summary or summary.lstrip().startswith(DERIVED_MARKER)) and _ADDING_NAME.match(method) is not None))
+              or (says_nothing and _ADDING_NAME.match(method) is not None))
     return adding and not _REMOVAL_RULE.search(doc) and not _REMOVAL_RULE.search(statements.class_doc)
 
 

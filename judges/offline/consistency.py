@@ -175,7 +175,8 @@ class _TestReader:
                 self._attribute(node)
             elif isinstance(node, ast.Attribute) and node.attr in self.hidden and self._reached(node.value):
                 owners = ", ".join(sorted(self.hidden[node.attr]))
-                self.add(node, CheckKind.UNSTATED_FIELD, f"uses {node.attr} of {owners}, a field the skeleton does not state")
+                self.add(node, CheckKind.UNSTATED_FIELD,
+                         f"uses {node.attr} of {owners}, a field the skeleton does not state")
             elif isinstance(node, ast.With):
                 self._with(node)
             elif isinstance(node, ast.Call) and self._raises_kind(node) and len(node.args) >= 2:

@@ -83,7 +83,8 @@ def suspect_steps(run: ScenarioRun, queries: frozenset[str]) -> list[int]:
 
 
 def _non_empty_argument(step: Any) -> bool:
-    return any(a.literal is not None and a.literal not in EMPTY_LITERALS for a in (*step.args, *(v for _, v in step.kwargs)))
+    arguments = (*step.args, *(v for _, v in step.kwargs))
+    return any(a.literal is not None and a.literal not in EMPTY_LITERALS for a in arguments)
 
 
 def _reads_empty(outcome: dict[str, Any]) -> bool:
@@ -93,8 +94,9 @@ def _reads_empty(outcome: dict[str, Any]) -> bool:
 def adding_suspects(run: ScenarioRun, adding: frozenset[str]) -> list[tuple[int, int, bool]]:
     """(call, the next call on the object, whether the call changed attributes) for each call in `run` of a
     method stated as adding (`adding`) with a non-empty argument, that returned, and after which the next call
-    on the object, of a method that does not add, read it empty and changed nothing. A call that changed nothing counts only when
-    it returned something (what it was given, handed on): one that returned nothing was refused or ignored."""
+    on the object, of a method that does not add, read it empty and changed nothing. A call that changed
+    nothing counts only when it returned something (what it was given, handed on): one that returned nothing
+    was refused or ignored."""
     steps = run.scenario.steps
     found = []
     for index, step in enumerate(steps):
@@ -168,7 +170,8 @@ def _suspects(runs: Sequence[ScenarioRun], source: str, class_name: str) -> list
     found: list[Suspect] = []
     for r, run in enumerate(runs):
         found += [Suspect(r, i, None, EFFECT) for i in suspect_steps(run, queries)] if queries else []
-        found += [Suspect(r, i, j, KEEPS_NOTHING, changed) for i, j, changed in adding_suspects(run, adding)] if adding else []
+        found += [Suspect(r, i, j, KEEPS_NOTHING, changed)
+                  for i, j, changed in adding_suspects(run, adding)] if adding else []
     return found
 
 
@@ -183,7 +186,8 @@ def _observed(run: ScenarioRun, suspect: Suspect, other: ScenarioRun | None) -> 
     if suspect.compare is None:
         return first_difference(run, suspect.call, other)
     theirs = suspect.compare - 1  # the addition emptied what the next call reads without it
-    if theirs < len(other.steps) and other.steps[theirs].get("kind") == "return" and not _reads_empty(other.steps[theirs]):
+    read = other.steps[theirs] if theirs < len(other.steps) else {}
+    if read.get("kind") == "return" and not _reads_empty(read):
         return steps[suspect.compare].method
     return None
 
