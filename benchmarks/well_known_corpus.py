@@ -1,13 +1,14 @@
 """The `well_known` filter's decisions on what passes every other mining filter of a corpus.
 
-    .venv/bin/python benchmarks/well_known_corpus.py collect CORPUS OUT.jsonl [--jobs 1]
-    .venv/bin/python benchmarks/well_known_corpus.py judge OUT.jsonl [--benchmark FILE ...] [--all]
+    .venv/bin/python benchmarks/well_known_corpus.py collect CORPUS OUT.jsonl [--jobs 1] [--only OWNER/NAME ...]
+    .venv/bin/python benchmarks/well_known_corpus.py judge OUT.jsonl [MORE.jsonl ...] [--benchmark FILE ...] [--all]
 
 `collect` mines every repository under CORPUS (bare clones, as `mining_corpus.py prepare` makes them) with
 the default `[mine]` settings: the source's whole chain of filters, the history queries and the docstrings
 derived in the sandbox, exactly as the mine stage runs them, but without writing tests (the expensive part
 of a mine, which the `well_known` filter comes before). Each repository's passing classes are appended to
-OUT as one JSON line, so an interrupted collection resumes at the next repository.
+OUT as one JSON line, so an interrupted collection resumes at the next repository (`--only` splits a
+collection between processes; `judge` reads several files, a repository once).
 
 `judge` applies `pipeline.mining.well_known.well_known` to every collected class (nothing runs: names,
 shapes and n-gram overlap with the standard library and the `--benchmark` files) and prints how many it
@@ -42,7 +43,7 @@ def _done(out: Path) -> set[str]:
     return {json.loads(line)["repository"] for line in out.read_text(encoding="utf-8").splitlines() if line.strip()}
 
 
-def collect(corpus: Path, out: Path, jobs: int) -> None:
+def collect(corpus: Path, out: Path, jobs: int, only: tuple[str, ...] = ()) -> None:
     build = load_config(None)
     config = MineConfig(local=corpus.resolve())
     registry = load_domains(Settings.from_environment().domains)
@@ -50,7 +51,7 @@ def collect(corpus: Path, out: Path, jobs: int) -> None:
     with build.sandbox_pool(jobs) as pool, out.open("a", encoding="utf-8") as sink:
         documenter = make_documenter(config, None, None, pool=pool)
         for name, path in local_repositories(config.local):
-            if name in done:
+            if name in done or (only and name not in only):
                 continue
             tally = Tally()
             passed: list[dict] = []
@@ -67,9 +68,10 @@ def collect(corpus: Path, out: Path, jobs: int) -> None:
             print(f"{name}: {tally.classes_seen} seen, {len(passed)} pass every other filter", flush=True)
 
 
-def judge(collected: Path, benchmarks: tuple[Path, ...], show_all: bool) -> None:
+def judge(collected: list[Path], benchmarks: tuple[Path, ...], show_all: bool) -> None:
     reference = reference_corpus(benchmarks)
-    rows = [json.loads(line) for line in collected.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = list({row["repository"]: row for path in collected for line in path.read_text(encoding="utf-8").splitlines()
+                 if line.strip() and (row := json.loads(line))}.values())
     classes = [MinedClass.model_validate(c) for row in rows for c in row["passed"]]
     rules: Counter[str] = Counter()
     print("| repository | path | class | rule | detail |\n| --- | --- | --- | --- | --- |")
@@ -92,13 +94,14 @@ def main() -> None:
     collecting.add_argument("corpus", type=Path)
     collecting.add_argument("out", type=Path)
     collecting.add_argument("--jobs", type=int, default=1)
+    collecting.add_argument("--only", nargs="*", default=[], help="Only these repositories (owner/name).")
     judging = commands.add_parser("judge")
-    judging.add_argument("collected", type=Path)
+    judging.add_argument("collected", type=Path, nargs="+")
     judging.add_argument("--benchmark", type=Path, action="append", default=[])
     judging.add_argument("--all", action="store_true")
     args = parser.parse_args()
     if args.command == "collect":
-        collect(args.corpus, args.out, args.jobs)
+        collect(args.corpus, args.out, args.jobs, tuple(args.only))
     else:
         judge(args.collected, tuple(args.benchmark), args.all)
 
