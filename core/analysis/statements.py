@@ -307,7 +307,9 @@ _ADDING_NAME = re.compile(rf"^_*{_ADDING_VERB}(?:_|$)", re.I)
 _REMOVAL_RULE = re.compile(
     r"\b(?:flush\w*|clear\w*|empt\w*|evict\w*|drop\w*|discard\w*|remov\w*|delet\w*|capacity|limit\w*|at most|"
     r"maxim\w*|max|full|overflow\w*|oldest|trim\w*|truncat\w*|rotat\w*|ignor\w*|skip\w*|duplicat\w*|already|"
-    r"unique|once|threshold|exceed\w*|emit\w*|sends?|sent|releas\w*|pass(?:es|ed)? on|hand(?:s|ed)? on|batch\w*)\b",
+    r"unique|once|threshold|exceed\w*|emit\w*|sends?|sent|releas\w*|pass(?:es|ed)? on|hand(?:s|ed)? on|batch\w*|"
+    # a budget spent by the additions: what is read empty is what they used up, not what they added
+    r"spend\w*|spent|consum\w*|deduct\w*|debit\w*|subtract\w*|reduc\w*|decrement\w*)\b",
     re.I)
 
 

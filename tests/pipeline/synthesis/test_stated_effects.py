@@ -189,6 +189,10 @@ def test_an_addition_is_stated_as_such_unless_a_docstring_states_a_flush():
     derived = ('class Log:\n    def append(self, line):\n        """Derived from observed behaviour (2 calls): line: str."""\n\n'
                '    def lines(self):\n        """Derived from observed behaviour: returns []."""\n')
     assert adding_methods(derived, "Log") == {"append"}
+    # a budget the additions spend: reading it empty reads what they used up, a stated rule
+    spending = ('class Retries:\n    """Each recorded failure spends one token of the budget."""\n\n'
+                '    def record_failure(self, name):\n        """Record a failure of `name`."""\n')
+    assert adding_methods(spending, "Retries") == frozenset()
 
 
 @pytest.mark.slow
