@@ -14,6 +14,8 @@ unstated one for the gate, so the gate could reject a test the judge accepted. T
   (a test's expected message or text written in the skeleton), `StatedTexts` (the words of returned texts
   stated in quotes, examples or formats written out);
 - what a failed call leaves: `leaves_stated`;
+- what a call changes: `change_stated`, `stated_as_query` (a computation documented as such changes nothing a
+  later call returns), `stated_as_adding` (an addition keeps what it adds unless a rule says otherwise);
 - exceptions: `raises_clauses` (``:raises X: when``), `exception_named` (a docstring names it),
   `exceptions_documented` and `documented_exceptions` (which exceptions the docs promise, whatever module
   defines them);
@@ -35,6 +37,8 @@ from types import MappingProxyType
 from core.analysis.interface import Interface
 
 _WORD_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+DERIVED_MARKER = "Derived from observed behaviour"
+"""How a docstring derived from observed behaviour opens (`pipeline/mining/derived_docs.py` writes it)."""
 
 
 @dataclass(frozen=True)
@@ -247,6 +251,80 @@ def leaves_stated(doc: str) -> bool:
     """Whether a docstring says what a failed call leaves behind ("unchanged", "nothing is recorded", "the
     values before it stay added", "checks its arguments before changing anything")."""
     return _LEAVES_STATED.search(doc) is not None
+
+
+# --- what a call changes ----------------------------------------------------------------------------------
+
+# A summary that describes a computation or a question: what the call works out, not what it does to the object.
+# "Query the system for ..." is left out: it reads as loading what later calls use (a weather system's query).
+_QUERY_SUMMARY = re.compile(
+    r"^\s*(?:calculates?|computes?|returns?|gets?|checks?|determines?|finds?|evaluates?|measures?|estimates?|"
+    r"tells?|looks? up|gives?|whether|true (?:if|when|iff)|is\b|are\b|how many|the\b|a\b|an\b)",
+    re.I)
+# Words that state a change: what the call writes, consumes, counts or moves on. "Next" and "advance" name a
+# cursor moving; "count(s|ed)" a tally kept (the plain verb "count" asks a question, as in "Count the items").
+_CHANGE_WORDS = re.compile(
+    r"\b(?:updat\w*|chang\w*|modif\w*|sets?|setting|add(?:s|ed|ing)?|append\w*|insert\w*|remov\w*|delet\w*|"
+    r"pop\w*|push\w*|increment\w*|decrement\w*|increas\w*|decreas\w*|record\w*|stor(?:e|es|ed|ing)|sav(?:e|es|ed|ing)|"
+    r"reset\w*|clear\w*|register\w*|mark\w*|consum\w*|advanc\w*|mov(?:e|es|ed|ing)|accumulat\w*|track\w*|"
+    r"log(?:s|ged|ging)?|cach\w*|next|counts|counted|counting|tall\w*|keeps?|remembers?|side[- ]effects?|"
+    r"mutat\w*|writ(?:e|es|ing|ten)|assign\w*|replac\w*|swap\w*|adjust\w*|also|afresh|anew|empt(?:ies|ied|ying)|"
+    # a draw of random values is new state: the cards dealt, the dice rolled
+    r"random\w*|generat\w*|draw(?:s|n|ing)?|deal(?:s|t|ing)?|roll(?:s|ed|ing)?|shuffl\w*)\b", re.I)
+_EVERY_CALL = re.compile(r"\b(?:every|each|all)\b[^.]{0,60}\bcalls?\b|\bcalls?\b[^.]{0,40}\b(?:counted|recorded|logged|"
+                         r"tracked|kept)\b", re.I)
+
+
+def change_stated(statements: Statements, method: str) -> bool:
+    """Whether the skeleton states that a call of `method` may change what the object holds: its docstring
+    uses a word of change ("updates", "records", "moves", "next"), or a sentence of the class docstring
+    does, naming the method (its name or the name's first word: "counts the texts checked" for `check`),
+    or the class docstring states that every call is counted or recorded (call statistics)."""
+    if _CHANGE_WORDS.search(statements.of(method)) or _EVERY_CALL.search(statements.class_doc):
+        return True
+    stem = method.strip("_").split("_")[0].lower()
+    return bool(stem) and any(_CHANGE_WORDS.search(s) and re.search(rf"\b{re.escape(stem)}", s, re.I)
+                              for s in sentences(statements.class_doc))
+
+
+def stated_as_query(statements: Statements, method: str) -> bool:
+    """Whether the skeleton presents `method` as a computation or a question that leaves the object as it
+    was: its docstring's summary says what it works out ("Calculate precision", "Return the total",
+    "Whether ...", "The share of ..."), and nothing in the docstrings states a change (`change_stated`).
+    A reference whose call of such a method changes what later calls return has an effect the skeleton
+    does not state; a test observing it checks what a correct implementation need not do."""
+    doc = statements.of(method).strip()
+    return bool(doc) and _QUERY_SUMMARY.match(doc) is not None and not change_stated(statements, method)
+
+
+# A method that adds what it is given: its summary's verb, or (a docstring derived from observed behaviour, or
+# none, says nothing of it) its name's first word.
+_ADDING_VERB = (r"(?:adds?|appends?|push(?:es)?|puts?|inserts?|enqueues?|feeds?|records?|stores?|collects?|buffers?|"
+                r"accumulates?|submits?)")
+_ADDING_SUMMARY = re.compile(rf"^\s*{_ADDING_VERB}\b", re.I)
+_ADDING_NAME = re.compile(rf"^_*{_ADDING_VERB}(?:_|$)", re.I)
+# Words that state a rule by which what was added leaves again, or is never kept: a flush, a limit, a filter.
+_REMOVAL_RULE = re.compile(
+    r"\b(?:flush\w*|clear\w*|empt\w*|evict\w*|drop\w*|discard\w*|remov\w*|delet\w*|capacity|limit\w*|at most|"
+    r"maxim\w*|max|full|overflow\w*|oldest|trim\w*|truncat\w*|rotat\w*|ignor\w*|skip\w*|duplicat\w*|already|"
+    r"unique|once|threshold|exceed\w*|emit\w*|sends?|sent|releas\w*|pass(?:es|ed)? on|hand(?:s|ed)? on|batch\w*|"
+    # a budget spent by the additions: what is read empty is what they used up, not what they added
+    r"spend\w*|spent|consum\w*|deduct\w*|debit\w*|subtract\w*|reduc\w*|decrement\w*)\b",
+    re.I)
+
+
+def stated_as_adding(statements: Statements, method: str) -> bool:
+    """Whether the skeleton presents `method` as adding what it is given ("Add the text to the buffer", or
+    an `add` whose docstring was derived from observed behaviour) and no docstring, its own or the class's,
+    states a rule by which what it adds leaves again or is not kept (a flush, a capacity, duplicates
+    ignored). A reference whose such call keeps nothing of a non-empty argument follows a rule the skeleton
+    does not state; a test reading the emptied object checks it."""
+    doc = statements.of(method)
+    summary = sentences(doc)[0] if doc.strip() else ""
+    says_nothing = not summary or summary.lstrip().startswith(DERIVED_MARKER)
+    adding = (_ADDING_SUMMARY.match(summary) is not None
+              or (says_nothing and _ADDING_NAME.match(method) is not None))
+    return adding and not _REMOVAL_RULE.search(doc) and not _REMOVAL_RULE.search(statements.class_doc)
 
 
 # --- exceptions -------------------------------------------------------------------------------------------

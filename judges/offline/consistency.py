@@ -33,6 +33,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from core.analysis.interface import Interface, read_interface
 from core.analysis.slice_fields import instance_fields, module_classes, stated_names
@@ -47,9 +48,40 @@ from core.suite_runs import SuiteRunner
 from judges.config import JudgesConfig
 from judges.protocol import abstention, decision_from_findings
 
-VERSION = "4"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
+VERSION = "5"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
 MAX_NOTES = 6
 _RAISES = {"raises", "assertRaises", "assertRaisesRegex"}
+_ANY_EXCEPTION = frozenset({"Exception", "BaseException"})
+# A docstring that says a call can fail, in words: `pytest.raises(Exception)` then checks only that it does
+# (the weakening writes it where the exact class is open), which no correct implementation fails.
+_STATES_A_RAISE = re.compile(r"\braise[sd]?\b|\berrors?\b|\bfails?\b|\brefuse[sd]?\b|\breject(?:s|ed)?\b", re.I)
+
+
+class CheckKind(StrEnum):
+    """What a test checks that the skeleton does not state."""
+
+    PRIVATE_ATTRIBUTE = "private_attribute"
+    UNDECLARED_ATTRIBUTE = "undeclared_attribute"
+    UNSTATED_FIELD = "unstated_field"
+    UNSTATED_EXCEPTION = "unstated_exception"
+    UNSTATED_MESSAGE = "unstated_message"
+    UNSTATED_TEXT = "unstated_text"
+    UNSTATED_ORDER = "unstated_order"
+
+
+@dataclass(frozen=True)
+class UnstatedCheck:
+    """One check of a test module that the skeleton does not state: where it is (the test function holding
+    it, None for module code such as a fixture or a helper; its line), its kind and what it checks. The judge
+    writes it as `<test>:<line>: <what>` ("module" for module code); mining drops the tests it names."""
+
+    test: str | None
+    line: int
+    kind: CheckKind
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.test or 'module'}:{self.line}: {self.what}"
 
 
 @dataclass
@@ -109,7 +141,7 @@ def _called_methods(nodes: list[ast.AST], found: _Instances) -> set[str]:
 
 
 class _TestReader:
-    """Walks one test module and collects the problems, each as "<test>:<line>: <what>"."""
+    """Walks one test module and collects its unstated checks (`UnstatedCheck`)."""
 
     def __init__(self, tree: ast.Module, interface: Interface, solution: str = "") -> None:
         self.tree = tree
@@ -124,43 +156,41 @@ class _TestReader:
         for owner, names in (instance_fields(solution) if solution else {}).items():
             for name in names - stated:
                 self.hidden.setdefault(name, []).append(owner)
-        self.problems: list[str] = []
-        self.lines: dict[str, int] = {}
+        self.problems: list[UnstatedCheck] = []
         self.raises_names: set[str] = set()  # `as` names of pytest.raises / assertRaises contexts
 
-    def _where(self, node: ast.AST) -> str:
-        owner = next((f.name for f in ast.walk(self.tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-                      and f.lineno <= getattr(node, "lineno", 0) <= (f.end_lineno or 0)
-                      and f.name.startswith("test")), "module")
-        return f"{owner}:{getattr(node, 'lineno', '?')}"
+    def _owner(self, node: ast.AST) -> str | None:
+        return next((f.name for f in ast.walk(self.tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and f.lineno <= getattr(node, "lineno", 0) <= (f.end_lineno or 0)
+                     and f.name.startswith("test")), None)
 
-    def add(self, node: ast.AST, what: str) -> None:
-        line = f"{self._where(node)}: {what}"
-        if line not in self.problems:
-            self.problems.append(line)
-            self.lines[line] = getattr(node, "lineno", 0)
+    def add(self, node: ast.AST, kind: CheckKind, what: str) -> None:
+        check = UnstatedCheck(self._owner(node), getattr(node, "lineno", 0), kind, what)
+        if check not in self.problems:
+            self.problems.append(check)
 
-    def read(self) -> list[str]:
+    def read(self) -> list[UnstatedCheck]:
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Attribute) and self.found.holds(node.value):
                 self._attribute(node)
             elif isinstance(node, ast.Attribute) and node.attr in self.hidden and self._reached(node.value):
                 owners = ", ".join(sorted(self.hidden[node.attr]))
-                self.add(node, f"uses {node.attr} of {owners}, a field the skeleton does not state")
+                self.add(node, CheckKind.UNSTATED_FIELD,
+                         f"uses {node.attr} of {owners}, a field the skeleton does not state")
             elif isinstance(node, ast.With):
                 self._with(node)
             elif isinstance(node, ast.Call) and self._raises_kind(node) and len(node.args) >= 2:
                 self._expected(node, _exception_names(node.args[0]), _called_methods([node.args[1]], self.found))
             elif isinstance(node, ast.Assert):
                 self._assert(node)
-        return sorted(self.problems, key=lambda p: self.lines[p])
+        return sorted(self.problems, key=lambda p: p.line)
 
     def _attribute(self, node: ast.Attribute) -> None:
         name = node.attr
         if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
-            self.add(node, f"uses the private attribute {name}")
+            self.add(node, CheckKind.PRIVATE_ATTRIBUTE, f"uses the private attribute {name}")
         elif name not in self.declared and not (name.startswith("__") and name.endswith("__")):
-            self.add(node, f"uses {name}, which the skeleton does not declare")
+            self.add(node, CheckKind.UNDECLARED_ATTRIBUTE, f"uses {name}, which the skeleton does not declare")
 
     def _reached(self, node: ast.AST) -> bool:
         """Whether `node` is an instance of a class of the module or reached from one (`tree.root.left`,
@@ -194,16 +224,28 @@ class _TestReader:
             if pattern is None and kind == "assertRaisesRegex" and len(call.args) > 1:
                 pattern = call.args[1]
             if isinstance(pattern, ast.Constant) and isinstance(pattern.value, str) and not expected_text_stated(pattern.value, self.interface.text):
-                self.add(node, f"expects the exact message {pattern.value!r}, which the skeleton does not state")
+                self.add(node, CheckKind.UNSTATED_MESSAGE,
+                         f"expects the exact message {pattern.value!r}, which the skeleton does not state")
 
     def _expected(self, node: ast.AST, expected: list[str], methods: set[str]) -> None:
+        """An expectation of `expected` (one exception, or any of a tuple) from a call of `methods` is unstated
+        when none of them is documented (a documented subclass of it counts) by the docstrings of the methods
+        called, the class's, or of a method they name. `Exception` (or `BaseException`) is stated as soon as
+        those docstrings say the call can fail: it then checks only that it does."""
         methods = {m for m in methods if m in self.interface.methods or m == "__init__"}
         if not expected or not methods:
             return  # the raising call is not on the class: nothing to hold it against
-        for exc in expected:
-            documented = set().union(*(documented_exceptions(self.interface, m) for m in methods))
-            if not any(self.interface.is_subclass(d, exc) for d in documented):
-                self.add(node, f"expects {exc} from {', '.join(sorted(methods))}, which do(es) not document it")
+        documented = set().union(*(documented_exceptions(self.interface, m) for m in methods))
+        docs = "\n".join([self.interface.class_doc, *(self.statements.of(m) for m in methods)])
+
+        def stated(exc: str) -> bool:
+            if exc in _ANY_EXCEPTION and (documented or _STATES_A_RAISE.search(docs)):
+                return True
+            return any(self.interface.is_subclass(d, exc) for d in documented)
+
+        if not any(stated(exc) for exc in expected):
+            self.add(node, CheckKind.UNSTATED_EXCEPTION,
+                     f"expects {', '.join(expected)} from {', '.join(sorted(methods))}, which do(es) not document it")
 
     def _assert(self, node: ast.Assert) -> None:
         test = node.test
@@ -212,13 +254,15 @@ class _TestReader:
         if any(re.search(rf"\b{re.escape(n)}\.(value|exception)\b", text) for n in self.raises_names):
             unstated = [s for s in strings if len(s.strip()) >= 3 and not expected_text_stated(re.escape(s), self.interface.text)]
             if unstated:
-                self.add(node, f"asserts the exception message {unstated[0]!r}, which the skeleton does not state")
+                self.add(node, CheckKind.UNSTATED_MESSAGE,
+                         f"asserts the exception message {unstated[0]!r}, which the skeleton does not state")
         for call in ast.walk(test):
             if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in ("repr", "str")
                     and call.args and self.found.holds(call.args[0]) and strings):
                 dunder = f"__{call.func.id}__"
                 if not (dunder in self.interface.methods and self.interface.methods[dunder].docstring):
-                    self.add(node, f"asserts the exact {call.func.id}() text of the object, which the skeleton does not state")
+                    self.add(node, CheckKind.UNSTATED_TEXT,
+                             f"asserts the exact {call.func.id}() text of the object, which the skeleton does not state")
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
             self._ordering(node, test.left, test.comparators[0])
 
@@ -236,13 +280,15 @@ class _TestReader:
             if method is None:
                 continue  # reported as undeclared already
             if not order_stated(self.statements, method.name):
-                self.add(node, f"compares {method.name}() with an ordered sequence, but its docstring states no order")
+                self.add(node, CheckKind.UNSTATED_ORDER,
+                         f"compares {method.name}() with an ordered sequence, but its docstring states no order")
 
 
-def unstated_checks(test_code: str, skeleton: str, class_name: str, solution: str = "") -> list[str]:
-    """This judge's problems with `test_code` ("<test>:<line>: <what>", "module" for code outside a test);
-    `SyntaxError`/`LookupError` when the tests or the skeleton cannot be read. Mining drops a repository's
-    tests named here before the gate (`pipeline/mining/stated_tests.py`), by the same rule."""
+def unstated_checks(test_code: str, skeleton: str, class_name: str, solution: str = "") -> list[UnstatedCheck]:
+    """This judge's problems with `test_code`, in line order; `SyntaxError`/`LookupError` when the tests or the
+    skeleton cannot be read. The one rule for "a test checks what the skeleton does not state": mining drops a
+    repository's tests named here before the gate (`pipeline/mining/stated_tests.py`), and the model path
+    drops the tests expecting an unstated exception (`pipeline/synthesis/stated_raises.py`)."""
     return _TestReader(ast.parse(test_code), read_interface(skeleton, class_name), solution).read()
 
 
@@ -262,7 +308,7 @@ class ConsistencyJudge:
         problems = _TestReader(tree, interface, candidate.solution_code).read()
         more = f" (and {len(problems) - MAX_NOTES} more)" if len(problems) > MAX_NOTES else ""
         finding = Finding(criterion="tests_match_spec", ok=not problems,
-                          note="; ".join(problems[:MAX_NOTES]) + more if problems
+                          note="; ".join(map(str, problems[:MAX_NOTES])) + more if problems
                           else "the tests use the declared interface and only stated messages, exceptions and orders")
         return Verdict(candidate_id=candidate.candidate_id, judge=self.spec,
                        decision=decision_from_findings([finding]), findings=(finding,))

@@ -38,7 +38,7 @@ import libcst as cst
 
 from core.analysis.class_model import analyse
 from core.analysis.interface import read_interface
-from core.analysis.statements import omissions
+from core.analysis.statements import DERIVED_MARKER, omissions
 from core.records import RejectReason
 from core.scenarios import CLASS, MAIN, Arg, Scenario
 from pipeline.mining.candidates import module_name_for
@@ -52,7 +52,7 @@ from pipeline.synthesis.sandbox_files import text
 from pipeline.synthesis.testgen import dedupe, random_walks, variable_for
 from pipeline.synthesis.tracing import replay_scenarios
 
-MARKER = "Derived from observed behaviour"
+MARKER = DERIVED_MARKER
 """The opening words of every derived docstring (a reader, a judge and a test can find them)."""
 MAX_EXAMPLES = 3
 MAX_PREFIX = 5  # earlier calls an example may need to build its state; longer ones are not shown

@@ -25,11 +25,6 @@ class StatedTests:
     dropped: dict[str, str]
 
 
-def _owner(problem: str) -> tuple[str, int] | None:
-    name, line, _ = (problem.split(":", 2) + ["", ""])[:3]
-    return (name, int(line)) if name != "module" and line.isdigit() else None
-
-
 def keep_stated_tests(test_code: str, skeleton: str, class_name: str, solution: str) -> StatedTests:
     """`test_code` without the test functions (top level or methods of test classes) whose checks the
     skeleton does not state; the module unchanged when the judge's rule finds nothing to drop or cannot
@@ -38,7 +33,10 @@ def keep_stated_tests(test_code: str, skeleton: str, class_name: str, solution: 
         problems = unstated_checks(test_code, skeleton, class_name, solution)
     except (SyntaxError, LookupError, ValueError):
         return StatedTests(test_code, {})
-    owners = {owner: problem.split(": ", 1)[-1] for problem in problems if (owner := _owner(problem))}
+    owners: dict[tuple[str, int], str] = {}
+    for check in problems:
+        if check.test is not None:  # module code (a fixture, a helper) drops nothing: the judge still sees it
+            owners.setdefault((check.test, check.line), check.what)
     if not owners:
         return StatedTests(test_code, {})
     tree = ast.parse(test_code)

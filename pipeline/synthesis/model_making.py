@@ -135,7 +135,7 @@ class _Maker:
         dropped): whatever the reference raises there is its own accident or defect, not the specification."""
         try:
             unstated = unstated_expectations(tests, self.skeleton, self.blueprint.class_name)
-        except (SyntaxError, StopIteration):  # the gate says what is wrong with code that does not parse
+        except (SyntaxError, LookupError, ValueError):  # the gate says what is wrong with code that does not parse
             return tests
         if not unstated:
             return tests

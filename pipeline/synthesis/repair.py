@@ -14,6 +14,7 @@ from core.scenarios import Scenario
 from pipeline.synthesis.long_walks import long_walks
 from pipeline.synthesis.oracle import ScenarioRun, run_oracle
 from pipeline.synthesis.stated_orders import unordered_methods
+from pipeline.synthesis.stated_effects import effect_runs
 from pipeline.synthesis.testgen import Renderer, dedupe, random_walks, stated_runs, written_fixtures
 from pipeline.synthesis.tracing import ArgumentPools, harvest, replay_scenarios
 from pipeline.synthesis.weaken import weaken_overspecified
@@ -78,8 +79,8 @@ def _long_walks(candidate: Candidate, model: ClassModel, pools: ArgumentPools) -
 def _defects(candidate: Candidate, found: tuple[dict, ...]) -> dict[str, list[dict]]:
     """The candidate's recorded reference defects with those the repair's runs showed (none: no parameter)."""
     known = list(candidate.generator.parameters.get("reference_defects") or [])
-    seen = {(d.get("method"), d.get("exception")) for d in known if isinstance(d, dict)}
-    added = [dict(d) for d in found if (d["method"], d["exception"]) not in seen]
+    seen = {(d.get("method"), d.get("exception"), d.get("effect")) for d in known if isinstance(d, dict)}
+    added = [dict(d) for d in found if (d["method"], d.get("exception"), d.get("effect")) not in seen]
     return {"reference_defects": known + added} if known or added else {}
 
 
@@ -103,6 +104,9 @@ def repair_tests(candidate: Candidate, report: GateReport, *, pool: SandboxPool)
     runs = run_oracle(pool, source=candidate.solution_code, module=candidate.module_name,
                       class_name=candidate.class_name, scenarios=scenarios)
     runs, defects = stated_runs(runs, candidate.solution_code, candidate.class_name)  # every origin: testgen's rule
+    runs, effects = effect_runs(pool, runs, source=candidate.solution_code, module=candidate.module_name,
+                                class_name=candidate.class_name)
+    defects += effects
     chosen = _pick(runs, missing, edges, untested)
     if not chosen:
         return candidate

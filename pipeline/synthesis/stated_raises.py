@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.analysis.statements import exception_named
+from judges.offline.consistency import CheckKind, unstated_checks
 
 DERIVED = "derived"
 """The generator parameter `docstrings` of a candidate whose missing docstrings were derived offline."""
@@ -57,46 +58,14 @@ def unstated_raise(run: Any, source: str, class_name: str) -> tuple[str, str]:
     return _first_unstated(run, class_doc, docs) or ("", "")
 
 
-def _raised_names(node: ast.expr) -> list[str]:
-    """`ValueError`, `errors.ValueError` -> ['ValueError']; a tuple gives each of its names."""
-    items = node.elts if isinstance(node, ast.Tuple) else [node]
-    return [item.attr if isinstance(item, ast.Attribute) else item.id for item in items
-            if isinstance(item, (ast.Name, ast.Attribute))]
-
-
-def _expected_raises(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[list[str], set[str]]]:
-    """Per `with pytest.raises(X)` / `self.assertRaises(X)` block of a test: the exceptions it expects and the
-    methods called inside it (by attribute name)."""
-    found = []
-    for node in ast.walk(function):
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                call = item.context_expr
-                if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                        and call.func.attr in ("raises", "assertRaises", "assertRaisesRegex") and call.args):
-                    called = {c.func.attr for stmt in node.body for c in ast.walk(stmt)
-                              if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)}
-                    found.append((_raised_names(call.args[0]), called))
-    return found
-
-
 def unstated_expectations(test_code: str, source: str, class_name: str) -> dict[str, str]:
-    """Test functions (top-level or in classes) that expect an exception no docstring states, by the rule of
-    `documented_raises` (the docstrings of the methods called in the block, and the class's): name -> why.
-    Written before the reference, such a test checks what the skeleton leaves open; run against it, it locks
-    in what the reference happens to raise."""
-    class_doc, docs = _docs(source, class_name)
+    """Test functions (top-level or in classes) that expect an exception no docstring states: name -> why.
+    The consistency judge's rule (`judges.offline.consistency.unstated_checks`, its `unstated_exception`
+    checks), so that the model path drops exactly the tests the judge would reject for it. Written before
+    the reference, such a test checks what the skeleton leaves open; run against it, it locks in what the
+    reference happens to raise. `SyntaxError`/`LookupError` when the tests or the source cannot be read."""
     found: dict[str, str] = {}
-    for node in ast.walk(ast.parse(test_code)):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.name.startswith("test"):
-            continue
-        for expected, called in _expected_raises(node):
-            stated = "\n".join([class_doc, *(docs[m] for m in called if m in docs)])
-            # `pytest.raises(Exception)` checks only that something is raised (the weakening writes it where a
-            # docstring states a raise whose exact class is open): never an unstated exception of its own
-            unstated = [name for name in expected if name not in ("Exception", "BaseException")
-                        and not exception_named(name, stated)]
-            if unstated and len(unstated) == len(expected):
-                found[node.name] = f"it expects {', '.join(unstated)}, which no docstring of the skeleton states"
-                break
+    for check in unstated_checks(test_code, source, class_name):
+        if check.kind is CheckKind.UNSTATED_EXCEPTION and check.test is not None:
+            found.setdefault(check.test, check.what)
     return found

@@ -29,6 +29,7 @@ from core.timing import timed
 from pipeline.synthesis.naming import NamedStep, TestNamer, fixture_names, snake
 from pipeline.synthesis.oracle import ScenarioRun, outcome_summary, run_oracle
 from pipeline.synthesis.pruning import ClassReads, RunFacts, StepFacts, class_reads, prune_suite
+from pipeline.synthesis.stated_effects import effect_runs
 from pipeline.synthesis.stated_raises import documented_raises, unstated_raise
 from pipeline.synthesis.stated_orders import order_free_assertion
 from pipeline.synthesis.tracing import ArgumentPools, replay_scenarios
@@ -53,7 +54,8 @@ class SynthesisResult:
     scenarios_run: int
     tests: int  # test functions written (a chosen scenario that renders to a bare constructor is not written)
     outcomes: str = ""  # what the oracle's runs did (`oracle.outcome_summary`), for a rejection when no test is
-    # scenarios dropped as reference defects: the reference raised what no docstring states (`reference_defects`)
+    # scenarios dropped as reference defects: the reference raised what no docstring states, or a documented
+    # query changed what later calls return (`reference_defects`)
     reference_defects: tuple[dict[str, Any], ...] = ()
 
     def defects_recorded(self) -> dict[str, list[dict[str, Any]]]:
@@ -517,9 +519,10 @@ def synthesize_tests(pool: SandboxPool, *, source: str, module: str, model: Clas
     an effect that its run on the reference does not show). `unordered`: see `Renderer`.
 
     Whatever the origin (a seed, an imported benchmark task, a mined class, a composition), a run in which
-    the reference raised an exception its docstrings do not state (`stated_raises.documented_raises`) shows a
+    the reference raised an exception its docstrings do not state (`stated_raises.documented_raises`), or in
+    which a call of a method documented as a query changed what later calls return (`stated_effects`), shows a
     defect of the reference, not a behaviour: it is never made into a test, and is recorded in the result's
-    `reference_defects` (method, exception, count)."""
+    `reference_defects` (method, exception or effect, count)."""
     with timed("synthesis", "scenarios: propose"):
         bases = replay_scenarios(pools)[:MAX_REPLAYS]
         scenarios = dedupe(list(bases) + list(extra) + random_walks(model, pools, rng, WALKS))
@@ -527,11 +530,14 @@ def synthesize_tests(pool: SandboxPool, *, source: str, module: str, model: Clas
         runs = run_oracle(pool, source=source, module=module, class_name=model.name, scenarios=scenarios)
     with timed("synthesis", "tests: select and render"):
         stated, defects = stated_runs(runs, source, model.name)
+    with timed("synthesis", "scenarios: unstated effects (suspect runs again)"):
+        stated, effects = effect_runs(pool, stated, source=source, module=module, class_name=model.name)
+    with timed("synthesis", "tests: select and render"):
         chosen = select([r for r in stated if shows is None or shows(r)], max_tests)
         renderer = Renderer(model, module, source, unordered=unordered)
         text = renderer.module_text(chosen)
     return SynthesisResult(text, len(scenarios), renderer.written,
-                           "" if renderer.written else _no_test_summary(runs, chosen, model.name), defects)
+                           "" if renderer.written else _no_test_summary(runs, chosen, model.name), defects + effects)
 
 
 def stated_runs(runs: Sequence[ScenarioRun], source: str,
