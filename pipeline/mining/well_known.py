@@ -66,7 +66,10 @@ TEXTBOOK_NAMES = frozenset({
     "lru cache", "lfu cache", "union find", "disjoint set", "disjoint set union", "dsu", "hash map",
     "hash table", "hash set", "bloom filter", "ring buffer", "circular buffer", "sparse matrix",
     "bank account", "binary search", "bubble sort", "merge sort", "quick sort", "insertion sort",
-    "selection sort", "heap sort", "tic tac toe", "tower of hanoi", "n queens",
+    "selection sort", "heap sort", "tic tac toe", "tic tac toe game", "tic tac toe board", "tower of hanoi",
+    "n queens", "count min sketch", "hyper log log", "lamport clock", "vector clock", "hybrid logical clock",
+    "object pool", "resource pool", "knn", "k nearest neighbors", "k nearest neighbours", "bayes",
+    "bayes classifier", "linear regression", "polynomial regression", "logistic regression", "logistic",
 })
 """Textbook structures and algorithms, as words after qualifiers are dropped."""
 
