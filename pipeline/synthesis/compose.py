@@ -43,7 +43,7 @@ from core.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal, evaluated_docstring
 from pipeline.synthesis.jobs import JobFailed, error_rejection, never_fatal
-from pipeline.synthesis.links import Link, SeedLink, in_hybrid, returns_nothing, seed_links, weavable
+from pipeline.synthesis.links import Link, SeedLink, held_writers, in_hybrid, returns_nothing, seed_links, weavable
 from pipeline.synthesis.observed_types import with_observed_types
 from pipeline.synthesis.oracle import ScenarioRun
 from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
@@ -183,7 +183,8 @@ def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], secon
     part_methods = tuple(m for m in giver_model.methods if m != "__init__")
     produced = seed_link.produced
     woven = weavable(producer_node, giver_model, part_methods, consumer, seed_link.accepted.parameter,
-                     seed_link.given, reports=seed_link.accepted.unit == EVENT)
+                     seed_link.given, reports=seed_link.accepted.unit == EVENT,
+                     held=held_writers(giver.source, giver.class_name, giver_model))
     silent = returns_nothing(producer_node)
     if silent and not woven:
         return None  # an operation that returns nothing reports inside itself, or not at all

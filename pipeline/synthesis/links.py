@@ -340,7 +340,8 @@ def _woven_at_seed(produced: Produces, accepted: Accepts, giver: ClassModel, tak
     part = tuple(m for m in giver.methods if m != "__init__")
     given = SeedLink(produced, accepted, forward, supplied=supplied(produced, accepted)).given
     return node is not None and weavable(node, giver, part, taker.methods[accepted.method], accepted.parameter, given,
-                                         reports=accepted.unit == EVENT)
+                                         reports=accepted.unit == EVENT,
+                                         held=held_writers(seed.source, seed.class_name, giver))
 
 
 _LINKS_CACHE: dict[str, bool] = {}
@@ -381,13 +382,39 @@ def _unhinted(seed: SeedClass, model: ClassModel) -> bool:
 
 # -- weaving -----------------------------------------------------------------------------------------------
 
+_SQL_WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
+
+
+def held_writers(source: str, class_name: str, model: ClassModel) -> frozenset[str]:
+    """Methods that change what the instance holds through an object it keeps: a database connection's
+    `execute` of an INSERT, UPDATE, DELETE or REPLACE, directly or through the methods they call. The class
+    model counts only writes to fields, so an inventory's `ship`, which books its movement in the
+    database, would read as a query and never report it."""
+    cls = next(n for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and n.name == class_name)
+    direct = {node.name for node in cls.body if isinstance(node, ast.FunctionDef) and any(
+        isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+        and call.func.attr in ("execute", "executemany") and call.args and isinstance(call.args[0], ast.Constant)
+        and isinstance(call.args[0].value, str) and _SQL_WRITE.match(call.args[0].value)
+        for call in ast.walk(node))}
+    writers = set(direct)
+    grown = True
+    while grown:
+        grown = False
+        for name, method in model.methods.items():
+            if name not in writers and name != "__init__" and method.calls & writers:
+                writers.add(name)
+                grown = True
+    return frozenset(writers - {"__init__"})
+
+
 def returns_nothing(function: ast.FunctionDef) -> bool:
     """The function never returns a value (no `return` with one): an operation that can only report an event."""
     return not any(isinstance(node, ast.Return) and node.value is not None for node in _own_nodes(function))
 
 
 def weavable(producer: ast.FunctionDef, model: ClassModel, part_methods: tuple[str, ...], consumer: MethodModel,
-             parameter: str, given: Collection[str] = (), *, reports: bool = False) -> bool:
+             parameter: str, given: Collection[str] = (), *, reports: bool = False,
+             held: Collection[str] = ()) -> bool:
     """Whether the link can live inside the producer: it is an operation (it changes state), it returns a
     value on every path (each `return` has one and the body ends in a `return` or `raise`), or, for an
     operation that `reports` an event of what it did, returns nothing and has no early `return`; every `return`
@@ -395,8 +422,9 @@ def weavable(producer: ast.FunctionDef, model: ClassModel, part_methods: tuple[s
     producer gives (`given`). No other method of its part may call it (those would pass values on that
     their docstrings never mention), except where it `reports` to a log or a bus: there an operation that
     withdraws as part of a conversion is logged as a withdrawal too, as the class's own records have it,
-    and the calling methods' docstrings say so."""
-    if producer.name not in model.mutators:
+    and the calling methods' docstrings say so. An operation may change its state through an object it
+    holds (`held`: `held_writers`)."""
+    if producer.name not in model.mutators and producer.name not in held:
         return False
     at_end = reports and returns_nothing(producer)
     if not reports and any(producer.name in model.methods[m].calls for m in part_methods
