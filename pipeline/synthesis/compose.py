@@ -43,7 +43,8 @@ from core.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal, evaluated_docstring
 from pipeline.synthesis.jobs import JobFailed, error_rejection, never_fatal
-from pipeline.synthesis.links import Link, SeedLink, held_writers, in_hybrid, returns_nothing, seed_links, weavable
+from pipeline.synthesis.links import (Link, SeedLink, held_writers, in_hybrid, links_summary, returns_nothing, seed_links,
+                                      weavable)
 from pipeline.synthesis.observed_types import with_observed_types
 from pipeline.synthesis.oracle import ScenarioRun
 from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
@@ -244,8 +245,7 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_links: int,
     links = [link for link in chosen_links(a, model_a, b, model_b, rng, max_links, attrs)
              if link.woven or link.call not in taken]
     class_doc = _joined_docstring(
-        textwrap.fill(" ".join(link.sentence for link in links) or f"{a.class_name} and {b.class_name} in one class.",
-                      WRAP_WIDTH - 4),
+        textwrap.fill(links_summary(links) or f"{a.class_name} and {b.class_name} in one class.", WRAP_WIDTH - 4),
         ((a.class_name, docs_a, model_a.docstring or a.description),
          (b.class_name, docs_b, model_b.docstring or b.description)), " " * 4, renamed)
     hybrid_class = _hybrid_class(hybrid, ((class_a, docs_a), (class_b, docs_b)), init, class_doc)
@@ -700,7 +700,7 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: San
         class_name=fusion.class_name,
         module_name=fusion.module_name,
         domains=(a.domain, b.domain),
-        description=" ".join([a.description, *(link.sentence for link in fusion.links), b.description]),
+        description=" ".join([a.description, links_summary(fusion.links), b.description]),
         skeleton=make_skeleton(fusion.source, fusion.class_name),
         solution_code=fusion.source,
         test_code=result.test_code,

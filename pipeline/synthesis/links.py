@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -123,6 +123,36 @@ class Link:
         """The link in one plain sentence: what crosses, what becomes of it and why."""
         only = f" It is passed on only {self.produced.condition_words}." if self.produced.condition_words else ""
         return f"{capitalised(self.produced.what)} is {self.accepted.role}{self.unit_note}{self.reason}.{only}"
+
+
+def links_summary(links: Sequence[Link]) -> str:
+    """What crosses between the parts and why, for the hybrid's class docstring: a sentence per link, except
+    that the operations reporting to one log or bus share one sentence, which names each with its reason
+    ("A note of each ``approve`` and ``reject`` is appended to the audit chain, because ... (``approve``)
+    and ... (``reject``).") instead of repeating what the log does once per operation."""
+    groups: dict[str, list[Link]] = {}
+    for link in links:
+        key = f"events->{link.consumer}" if link.woven and link.accepted.unit == EVENT else f"one->{link.call}"
+        groups.setdefault(key, []).append(link)
+    out = []
+    for group in groups.values():
+        if len(group) == 1:
+            out.append(group[0].sentence)
+            continue
+        names = [f"``{link.producer}``" for link in group]
+        reasons = [f"{purpose_for(link.produced, link.accepted)} ({name})" for link, name in zip(group, names)]
+        conditions = [f" {name} reports only {link.produced.condition_words}." for link, name in zip(group, names)
+                      if link.produced.condition_words]
+        out.append(f"A note of each {_listed(names)} is {group[0].accepted.role}, because "
+                   f"{_listed(reasons, '; ')}." + "".join(conditions))
+    return " ".join(out)
+
+
+def _listed(items: Sequence[str], separator: str = ", ") -> str:
+    """'a, b and c' (with `separator` '; ': 'a; b; and c', for items that hold commas of their own)."""
+    if len(items) == 1:
+        return items[0]
+    return separator.join(items[:-1]) + (" and " if separator == ", " else f"{separator}and ") + items[-1]
 
 
 def is_sink(accepted: Accepts) -> bool:

@@ -49,7 +49,8 @@ class AuditChain:
             The clock's time before the move.
 
         Raises:
-            ValueError: if ``now`` is smaller than the clock's current time.
+            ValueError: if ``now`` is smaller than the clock's current time; the clock
+                is left unchanged.
 
         >>> log = AuditChain()
         >>> log.set_clock(300)

@@ -119,6 +119,13 @@ def test_operations_that_return_nothing_report_what_they_did_at_their_end(seeds)
         ("fa", "leave request 2 submitted by fa for days 3 to 3"),
         ("boss", "leave request 2 approved by boss; 3 days of allowance left"),
         ("fa", "leave request 2 cancelled; 4 days of allowance left")]
+    # the class docstring says once what the log does, and why for each operation
+    cls = next(n for n in ast.parse(fusion.source).body if isinstance(n, ast.ClassDef))
+    doc = " ".join((ast.get_docstring(cls) or "").split())
+    assert doc.startswith("A note of each ``approve``, ``cancel``, ``reject`` and ``submit`` is appended to the "
+                          "audit chain, because who approved which absence must be on record for payroll audits "
+                          "(``approve``);")
+    assert doc.count("appended to the audit chain") == 1
     # a refused rejection changes nothing and reports nothing
     with pytest.raises(ValueError):
         workflow.reject(kept, "again")
@@ -162,6 +169,7 @@ def test_a_value_crosses_only_when_the_operation_changed_something(seeds):
     assert registry.unassign("bob", "ops") is False  # not held: nothing taken away
     assert registry.drain("cache") == ["roles.assigned: role ops assigned to bob",
                                        "roles.unassigned: role ops taken from bob"]
+    assert "``assign`` reports only when the user did not hold the role already" in " ".join(roles.source.split())
     assert "return False" in _method_source(roles, "unassign")  # a literal that is never reported stays as it was
 
     hotp = fuse(seeds["hotp_authenticator"], seeds["priority_event_bus"], random.Random(0), max_links=3)
