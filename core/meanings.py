@@ -44,6 +44,7 @@ ANY_UNIT = "any"
 SCALES: dict[str, dict[str, int]] = {
     "duration": {"milliseconds": 1, "seconds": 1_000, "minutes": 60_000, "hours": 3_600_000, "days": 86_400_000},
     "money": {"cents": 1, "currency_units": 100},
+    "timestamp": {"milliseconds": 1, "seconds": 1_000, "minutes": 60_000, "hours": 3_600_000, "days": 86_400_000},
 }
 """Units of one meaning that convert by a fixed factor (in the smallest unit): a retry's delay in seconds is
 a latency in milliseconds once multiplied by 1000, a wage in currency units is cents once multiplied by 100.
@@ -58,6 +59,8 @@ or a message bus takes, whatever operation it comes from."""
 CONTEXT_ROLES: dict[str, str] = {
     "who": "who acted: an audit entry's actor, the approver of a request, a booking's organiser",
     "topic": "what an event is about, for the subscribers of a message bus: 'deals.moved'",
+    "when": "when it happened, read from the producer's own clock (an audit entry's timestamp): given only "
+            "where both ends state the clock's unit and the units convert",
 }
 """What a consumer may need beside the value, which the producing operation can give (`Accepts.context`,
 `Produces.context`): with every other parameter given, the link lives inside the operation."""
@@ -94,3 +97,13 @@ def factor(produced: Produces, accepted: Accepts) -> Fraction | None:
 
 
 MAX_FACTOR = 1000
+
+
+def clock_factor(given: str, taken: str) -> Fraction | None:
+    """What a time read from a producer's clock in unit `given` is multiplied by to be a timestamp in unit
+    `taken` (a queue's minute 3 is second 180), None when either unit is not a unit of time. Unlike a value,
+    a time converts across any number of orders of magnitude: minute 3 and second 180 are the same moment."""
+    scale = SCALES["timestamp"]
+    if given not in scale or taken not in scale:
+        return None
+    return Fraction(scale[given], scale[taken])

@@ -185,12 +185,25 @@ class Produces(Record):
                                                       "above zero are passed on.")
     context: dict[str, str] = Field(default_factory=dict, description="What the operation gives a consumer beside "
                                     "the value, by role (`core.meanings.CONTEXT_ROLES`): the name of one of its "
-                                    "required parameters or a quoted literal: {who = 'approver', topic = "
-                                    "\"'leave.approved'\"}.")
+                                    "required parameters, a quoted literal, or an expression over those and the "
+                                    "instance's state (`self.`): {who = 'approver', topic = \"'leave.approved'\", "
+                                    "when = 'self.now'}.")
+    units: dict[str, str] = Field(default_factory=dict, description="The unit of a context value that has one, by "
+                                  "role: the clock a `when` reads ({when = 'minutes'}). A time is given to a "
+                                  "consumer only in a unit that converts to the one it takes.")
     event: str = Field(default="", description="For a text of an event: the text handed on, naming its subject "
                                                "from the method's required parameters and '{result}' (what it "
                                                "returns): 'deal {name} moved to stage {result}'. A bare return "
-                                               "value ('qualified') would not say which deal moved.")
+                                               "value ('qualified') would not say which deal moved. An operation "
+                                               "that returns nothing reports an event without '{result}'.")
+    condition: str = Field(default="", description="A Python condition under which the value is passed on, where "
+                                                   "not every call changes something: over the method's required "
+                                                   "parameters, the instance's state (`self.`) and '{result}'. With "
+                                                   "'{result}' it is read after the operation ('{result} > 0'), "
+                                                   "without it before, on the state the operation finds "
+                                                   "(\"role not in self.roles_of(user)\"). Empty: every call.")
+    condition_words: str = Field(default="", description="The condition in words, completing 'passed on only ...': "
+                                                         "'when the device had failed attempts to clear'.")
 
 
 class Accepts(Record):
@@ -213,6 +226,8 @@ class Accepts(Record):
                                                            "empty: any value of the meaning.")
     context: dict[str, str] = Field(default_factory=dict, description="Its other parameters a producer may fill, "
                                     "by role (`core.meanings.CONTEXT_ROLES`): {who = 'actor', topic = 'topic'}.")
+    units: dict[str, str] = Field(default_factory=dict, description="The unit of a context parameter that has "
+                                  "one, by role: {when = 'seconds'} for a timestamp in seconds.")
 
 
 class SeedClass(Record):

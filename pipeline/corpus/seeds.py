@@ -15,6 +15,7 @@ elsewhere (ClassEval's, say) often has neither and composition can infer types f
 from __future__ import annotations
 
 import ast
+import builtins
 import string
 import tomllib
 from collections.abc import Collection
@@ -24,7 +25,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.domains import DomainRegistry
-from core.meanings import CONTEXT_ROLES, MEANINGS, known_meaning
+from core.meanings import CONTEXT_ROLES, MEANINGS, SCALES, known_meaning
 from core.records import Accepts, Produces, Provenance, SeedClass
 
 METADATA_FILE = "seed.toml"
@@ -226,9 +227,41 @@ def _context_problem(end: Produces | Accepts, method: ast.FunctionDef) -> str | 
             literal = ast.literal_eval(value)
         except (ValueError, SyntaxError):
             literal = None
-        if not isinstance(literal, str):
-            return f"{role} = {value!r} is neither a required parameter of {end.method} nor a quoted text"
+        if not isinstance(literal, str) and _expression_problem(value, required) is not None:
+            return (f"{role} = {value!r} is neither a required parameter of {end.method}, a quoted text, nor an "
+                    f"expression over those and the instance's state: {_expression_problem(value, required)}")
+    for role, unit in end.units.items():
+        if role not in end.context:
+            return f"units names {role!r}, which the context does not give"
+        if unit not in SCALES["timestamp"]:
+            return f"units.{role} = {unit!r} is not a unit of time ({', '.join(SCALES['timestamp'])})"
     return None
+
+
+def _expression_problem(expression: str, names: Collection[str]) -> str | None:
+    """Why a context value or a condition cannot be written into a hybrid's code (None when it can): it must
+    be one Python expression naming only `names` (the method's required parameters, and `result` where the
+    caller allows it), `self` (the instance's state) and builtins."""
+    try:
+        tree = ast.parse(expression, mode="eval")
+    except SyntaxError as exc:
+        return f"not a Python expression ({exc.msg})"
+    unknown = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - set(names) - {"self"}
+                     - set(dir(builtins)))
+    return f"{', '.join(unknown)} is not a required parameter" if unknown else None
+
+
+def _condition_problem(end: Produces, method: ast.FunctionDef) -> str | None:
+    """Why a producer's condition cannot be used (None when it can): an expression over the method's required
+    parameters, the instance's state and `{result}` (only where the method returns something), with words."""
+    if not end.condition:
+        return "condition_words needs a condition" if end.condition_words else None
+    if not end.condition_words:
+        return "a condition needs condition_words saying it in plain words"
+    returns_nothing = method.returns is not None and ast.unparse(method.returns) == "None"
+    if "{result}" in end.condition and returns_nothing:
+        return f"{end.method} returns nothing, so the condition cannot name {{result}}"
+    return _expression_problem(end.condition.replace("{result}", "result"), _required(method) | {"result"})
 
 
 def _event_problem(end: Produces, method: ast.FunctionDef) -> str | None:
@@ -249,6 +282,8 @@ def _event_problem(end: Produces, method: ast.FunctionDef) -> str | None:
     unknown = sorted(names - required - {"result"})
     if unknown:
         return f"{', '.join(unknown)} is not a required parameter of {end.method} or 'result'"
+    if "result" in names and method.returns is not None and ast.unparse(method.returns) == "None":
+        return f"{end.method} returns nothing: its event names what it acted on, without {{result}}"
     return None
 
 
@@ -280,6 +315,9 @@ def _link_ends_problem(meta: SeedMetadata, module: ast.Module, path: Path) -> Se
         problem = _context_problem(end, methods[end.method])
         if problem:
             return SeedProblem(path, f"field {where}.context: {problem}")
+        problem = _condition_problem(end, methods[end.method]) if isinstance(end, Produces) else None
+        if problem:
+            return SeedProblem(path, f"field {where}.condition: {problem}")
         if isinstance(end, Accepts):
             node = methods[end.method]
             if end.parameter not in [a.arg for a in node.args.args[1:] + node.args.kwonlyargs]:

@@ -43,12 +43,13 @@ from core.scenarios import MAIN, Arg, Scenario, Step
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal, evaluated_docstring
 from pipeline.synthesis.jobs import JobFailed, error_rejection, never_fatal
-from pipeline.synthesis.links import Link, SeedLink, seed_links, weavable
+from pipeline.synthesis.links import (Link, SeedLink, held_writers, in_hybrid, links_summary, returns_nothing, seed_links,
+                                      weavable)
 from pipeline.synthesis.observed_types import with_observed_types
 from pipeline.synthesis.oracle import ScenarioRun
 from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall, harvest, replay_scenarios
-from pipeline.synthesis.weaving import link_method_source, weave
+from pipeline.synthesis.weaving import callers_told, link_method_source, weave
 from validation.sandbox import SandboxPool
 
 STAGE = Stage.COMPOSE
@@ -149,14 +150,21 @@ def chosen_links(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: Class
     usable.sort(key=lambda link: not link.woven)
     links: list[Link] = []
     for link in usable:
-        if len(links) >= max_links:
-            break
         if any(link.producer == other.producer or link.call == other.call
                or (link.consumer == other.consumer and not (link.accepted.unit == EVENT == other.accepted.unit))
                for other in links):  # a log or a bus takes the events of several operations
             continue
+        if len({_purpose_key(other) for other in links} | {_purpose_key(link)}) > max_links:
+            continue
         links.append(link)
     return sorted(links, key=lambda link: link.call)
+
+
+def _purpose_key(link: Link) -> str:
+    """What counts once towards `max_links`: a log or a bus that hears every operation its purpose names
+    (a payroll audit logs approvals, cancellations and rejections alike) is one link of the class, however
+    many operations report to it; any other link is one of its own."""
+    return f"events->{link.consumer}" if link.accepted.unit == EVENT else link.call
 
 
 def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], second: tuple[SeedClass, ClassModel],
@@ -174,14 +182,21 @@ def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], secon
         return None
     producer_node = _function_node(giver.source, giver.class_name, seed_link.produced.method)
     part_methods = tuple(m for m in giver_model.methods if m != "__init__")
+    produced = seed_link.produced
     woven = weavable(producer_node, giver_model, part_methods, consumer, seed_link.accepted.parameter,
-                     seed_link.given)
-    producer = to_hybrid_giver.get(seed_link.produced.method, seed_link.produced.method)
-    call = producer if woven else f"{seed_link.accepted.verb}_{seed_link.produced.name}"
+                     seed_link.given, reports=seed_link.accepted.unit == EVENT,
+                     held=held_writers(giver.source, giver.class_name, giver_model))
+    silent = returns_nothing(producer_node)
+    if silent and not woven:
+        return None  # an operation that returns nothing reports inside itself, or not at all
+    producer = to_hybrid_giver.get(produced.method, produced.method)
+    call = producer if woven else f"{seed_link.accepted.verb}_{produced.name}"
     return Link(call=call, producer=producer, consumer=to_hybrid_taker.get(consumer.name, consumer.name),
                 parameter=seed_link.accepted.parameter, source_part=giver.class_name, target_part=taker.class_name,
-                observers=observers, woven=woven, produced=seed_link.produced, accepted=seed_link.accepted,
-                conversion=seed_link.conversion, supplied=seed_link.supplied)
+                observers=observers, woven=woven, produced=produced, accepted=seed_link.accepted,
+                conversion=seed_link.conversion,
+                supplied=tuple((name, in_hybrid(value, to_hybrid_giver)) for name, value in seed_link.supplied),
+                condition=in_hybrid(produced.condition, to_hybrid_giver), returns_nothing=silent)
 
 
 def _observes(model: ClassModel, method: MethodModel) -> bool:
@@ -230,8 +245,7 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_links: int,
     links = [link for link in chosen_links(a, model_a, b, model_b, rng, max_links, attrs)
              if link.woven or link.call not in taken]
     class_doc = _joined_docstring(
-        textwrap.fill(" ".join(link.sentence for link in links) or f"{a.class_name} and {b.class_name} in one class.",
-                      WRAP_WIDTH - 4),
+        textwrap.fill(links_summary(links) or f"{a.class_name} and {b.class_name} in one class.", WRAP_WIDTH - 4),
         ((a.class_name, docs_a, model_a.docstring or a.description),
          (b.class_name, docs_b, model_b.docstring or b.description)), " " * 4, renamed)
     hybrid_class = _hybrid_class(hybrid, ((class_a, docs_a), (class_b, docs_b)), init, class_doc)
@@ -252,6 +266,7 @@ def _with_links(source: str, hybrid: str, links: Sequence[Link]) -> str:
                                                                                   if isinstance(a, ast.arg)}
             consumer = analyse(source, hybrid).methods[link.consumer]
             source = weave(source, hybrid, link, names, bool(raises_clauses(consumer.docstring or "")))
+    source = _callers_told(source, hybrid, [link for link in links if link.woven])
     methods = [link for link in links if not link.woven]
     if methods:
         model = analyse(source, hybrid)
@@ -260,6 +275,20 @@ def _with_links(source: str, hybrid: str, links: Sequence[Link]) -> str:
                                                             model.methods[link.consumer]) for link in methods))
         source = editor.code()
     return source
+
+
+def _callers_told(source: str, hybrid: str, woven: Sequence[Link]) -> str:
+    """The hybrid with a sentence in each method that calls woven producers (a conversion that withdraws and
+    deposits): their values reach the consumer through these calls too, in the order the calls are made."""
+    model = analyse(source, hybrid)
+    told: dict[str, list[Link]] = {}
+    for name, method in model.methods.items():
+        node = _function_node(source, hybrid, name)
+        text = ast.unparse(node)
+        called = [link for link in woven if link.producer in method.calls and name not in (link.producer, "__init__")]
+        if called:
+            told[name] = sorted(called, key=lambda link: text.find(f"self.{link.producer}("))
+    return callers_told(source, hybrid, told) if told else source
 
 
 def _second_part_renames(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: ClassModel,
@@ -671,7 +700,7 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: San
         class_name=fusion.class_name,
         module_name=fusion.module_name,
         domains=(a.domain, b.domain),
-        description=" ".join([a.description, *(link.sentence for link in fusion.links), b.description]),
+        description=" ".join([a.description, links_summary(fusion.links), b.description]),
         skeleton=make_skeleton(fusion.source, fusion.class_name),
         solution_code=fusion.source,
         test_code=result.test_code,

@@ -43,7 +43,9 @@ class ComposeConfig(BaseModel):
         description="Domain -> domains it may be paired with (the registry's composable_with); a domain "
         "missing here, or mapped to an empty tuple, may pair with any other domain.",
     )
-    max_links: int = Field(default=3, ge=0, description="Most links (woven or link methods) of one hybrid class.")
+    max_links: int = Field(default=3, ge=0, description="Most links (woven or link methods) of one hybrid class; "
+                           "the events of several operations handed to one log or bus count as one link, since "
+                           "the purpose that names them needs them all (an SLA review hears every ticket change).")
     max_tests: int = Field(default=36, ge=5, description="Most tests kept per candidate.")
 
     @classmethod

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from core.analysis.class_model import ClassModel, MethodModel, analyse
-from core.meanings import ANY_NUMBER, EVENT, factor, joins
+from core.meanings import ANY_NUMBER, EVENT, clock_factor, factor, joins
 from core.records import Accepts, Produces, SeedClass, content_hash
 from pipeline.corpus.classeval import IMPORT_SOURCE
 
@@ -68,7 +68,24 @@ class Link:
     accepted: Accepts
     conversion: str = "{}"
     supplied: tuple[tuple[str, str], ...] = ()  # the consumer's other parameters the producer fills
+    condition: str = ""  # the producer's condition in the hybrid's names (`Produces.condition`)
+    returns_nothing: bool = False  # the producer returns no value: it reports an event of what it did at its end
     given = SeedLink.given
+
+    @property
+    def checked_before(self) -> bool:
+        """The condition is read on the state the operation finds (it does not name the result)."""
+        return bool(self.condition) and "{result}" not in self.condition
+
+    def guard(self, value: str, before: str, positive: bool = True) -> str:
+        """The test a value must pass to be handed on ("" for none): above zero where zero is no event (unless
+        not `positive`: a link method leaves a refused zero to the consumer's error), and the producer's
+        condition, `value` naming what the producer returned and `before` the condition's value read before
+        the operation."""
+        tests = [f"{value} > 0"] if self.positive and positive else []
+        if self.condition:
+            tests.append(before if self.checked_before else self.condition.replace("{result}", value))
+        return " and ".join(tests)
 
     @property
     def unit_note(self) -> str:
@@ -105,7 +122,38 @@ class Link:
     @property
     def sentence(self) -> str:
         """The link in one plain sentence: what crosses, what becomes of it and why."""
-        return f"{capitalised(self.produced.what)} is {self.accepted.role}{self.unit_note}{self.reason}."
+        only = f" It is passed on only {self.produced.condition_words}." if self.produced.condition_words else ""
+        return f"{capitalised(self.produced.what)} is {self.accepted.role}{self.unit_note}{self.reason}.{only}"
+
+
+def links_summary(links: Sequence[Link]) -> str:
+    """What crosses between the parts and why, for the hybrid's class docstring: a sentence per link, except
+    that the operations reporting to one log or bus share one sentence, which names each with its reason
+    ("A note of each ``approve`` and ``reject`` is appended to the audit chain, because ... (``approve``)
+    and ... (``reject``).") instead of repeating what the log does once per operation."""
+    groups: dict[str, list[Link]] = {}
+    for link in links:
+        key = f"events->{link.consumer}" if link.woven and link.accepted.unit == EVENT else f"one->{link.call}"
+        groups.setdefault(key, []).append(link)
+    out = []
+    for group in groups.values():
+        if len(group) == 1:
+            out.append(group[0].sentence)
+            continue
+        names = [f"``{link.producer}``" for link in group]
+        reasons = [f"{purpose_for(link.produced, link.accepted)} ({name})" for link, name in zip(group, names)]
+        conditions = [f" {name} reports only {link.produced.condition_words}." for link, name in zip(group, names)
+                      if link.produced.condition_words]
+        out.append(f"A note of each {_listed(names)} is {group[0].accepted.role}, because "
+                   f"{_listed(reasons, '; ')}." + "".join(conditions))
+    return " ".join(out)
+
+
+def _listed(items: Sequence[str], separator: str = ", ") -> str:
+    """'a, b and c' (with `separator` '; ': 'a; b; and c', for items that hold commas of their own)."""
+    if len(items) == 1:
+        return items[0]
+    return separator.join(items[:-1]) + (" and " if separator == ", " else f"{separator}and ") + items[-1]
 
 
 def is_sink(accepted: Accepts) -> bool:
@@ -123,9 +171,38 @@ def purpose_for(produced: Produces, accepted: Accepts) -> str:
 
 def supplied(produced: Produces, accepted: Accepts) -> tuple[tuple[str, str], ...]:
     """The consumer's other parameters the producing operation fills, role by role (`CONTEXT_ROLES`): the
-    approver of a leave request as an audit entry's actor, a fixed topic for a message bus."""
-    return tuple((accepted.context[role], produced.context[role]) for role in sorted(accepted.context)
-                 if role in produced.context)
+    approver of a leave request as an audit entry's actor, a fixed topic for a message bus, the minute of a
+    queue's clock as an audit entry's timestamp in seconds. A value with a unit (`units`: a clock's) is
+    given only when both ends state one and it converts; otherwise the consumer's own default, or its
+    caller, gives it."""
+    out: list[tuple[str, str]] = []
+    for role in sorted(accepted.context):
+        if role not in produced.context:
+            continue
+        expression = produced.context[role]
+        if role in produced.units or role in accepted.units:
+            scale = clock_factor(produced.units.get(role, ""), accepted.units.get(role, ""))
+            if scale is None:
+                continue
+            expression = scaled(expression, scale)
+        out.append((accepted.context[role], expression))
+    return tuple(out)
+
+
+def scaled(expression: str, scale: Fraction) -> str:
+    """`expression` multiplied by `scale`, whole numbers kept whole (a time in a coarser unit is floored)."""
+    if scale == 1:
+        return expression
+    operand = expression if re.fullmatch(r"[\w.]+", expression) else f"({expression})"
+    if scale.denominator == 1:
+        return f"{operand} * {scale.numerator}"
+    return f"{operand} * {scale.numerator} // {scale.denominator}" if scale.numerator != 1 else \
+        f"{operand} // {scale.denominator}"
+
+
+def in_hybrid(expression: str, renames: dict[str, str]) -> str:
+    """An expression over a part's state (`self.now`) with that part's members named as in the hybrid."""
+    return re.sub(r"\bself\.(\w+)", lambda m: "self." + renames.get(m.group(1), m.group(1)), expression)
 
 
 def _conversion(scale: Fraction | None, returns: str | None, parameter: str | None) -> str | None:
@@ -293,7 +370,9 @@ def _woven_at_seed(produced: Produces, accepted: Accepts, giver: ClassModel, tak
     node = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == produced.method), None)
     part = tuple(m for m in giver.methods if m != "__init__")
     given = SeedLink(produced, accepted, forward, supplied=supplied(produced, accepted)).given
-    return node is not None and weavable(node, giver, part, taker.methods[accepted.method], accepted.parameter, given)
+    return node is not None and weavable(node, giver, part, taker.methods[accepted.method], accepted.parameter, given,
+                                         reports=accepted.unit == EVENT,
+                                         held=held_writers(seed.source, seed.class_name, giver))
 
 
 _LINKS_CACHE: dict[str, bool] = {}
@@ -341,21 +420,59 @@ def _unhinted(seed: SeedClass, model: ClassModel) -> bool:
 
 # -- weaving -----------------------------------------------------------------------------------------------
 
+_SQL_WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
+
+
+def held_writers(source: str, class_name: str, model: ClassModel) -> frozenset[str]:
+    """Methods that change what the instance holds through an object it keeps: a database connection's
+    `execute` of an INSERT, UPDATE, DELETE or REPLACE, directly or through the methods they call. The class
+    model counts only writes to fields, so an inventory's `ship`, which books its movement in the
+    database, would read as a query and never report it."""
+    cls = next(n for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and n.name == class_name)
+    direct = {node.name for node in cls.body if isinstance(node, ast.FunctionDef) and any(
+        isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+        and call.func.attr in ("execute", "executemany") and call.args and isinstance(call.args[0], ast.Constant)
+        and isinstance(call.args[0].value, str) and _SQL_WRITE.match(call.args[0].value)
+        for call in ast.walk(node))}
+    writers = set(direct)
+    grown = True
+    while grown:
+        grown = False
+        for name, method in model.methods.items():
+            if name not in writers and name != "__init__" and method.calls & writers:
+                writers.add(name)
+                grown = True
+    return frozenset(writers - {"__init__"})
+
+
+def returns_nothing(function: ast.FunctionDef) -> bool:
+    """The function never returns a value (no `return` with one): an operation that can only report an event."""
+    return not any(isinstance(node, ast.Return) and node.value is not None for node in _own_nodes(function))
+
+
 def weavable(producer: ast.FunctionDef, model: ClassModel, part_methods: tuple[str, ...], consumer: MethodModel,
-             parameter: str, given: Collection[str] = ()) -> bool:
+             parameter: str, given: Collection[str] = (), *, reports: bool = False,
+             held: Collection[str] = ()) -> bool:
     """Whether the link can live inside the producer: it is an operation (it changes state), it returns a
-    value on every path (each `return` has one and the body ends in a `return` or `raise`), no other method
-    of its part calls it (those would pass values on that their docstrings never mention), every `return`
+    value on every path (each `return` has one and the body ends in a `return` or `raise`), or, for an
+    operation that `reports` an event of what it did, returns nothing and has no early `return`; every `return`
     stands on a line of its own, and the consumer needs nothing but the value and the parameters the
-    producer gives (`given`)."""
-    if producer.name not in model.mutators:
+    producer gives (`given`). No other method of its part may call it (those would pass values on that
+    their docstrings never mention), except where it `reports` to a log or a bus: there an operation that
+    withdraws as part of a conversion is logged as a withdrawal too, as the class's own records have it,
+    and the calling methods' docstrings say so. An operation may change its state through an object it
+    holds (`held`: `held_writers`)."""
+    if producer.name not in model.mutators and producer.name not in held:
         return False
-    if any(producer.name in model.methods[m].calls for m in part_methods if m in model.methods and m != producer.name):
+    at_end = reports and returns_nothing(producer)
+    if not reports and any(producer.name in model.methods[m].calls for m in part_methods
+                           if m in model.methods and m != producer.name):
         return False
-    if not producer.body or not isinstance(producer.body[-1], (ast.Return, ast.Raise)):
+    if not producer.body or (not at_end and not isinstance(producer.body[-1], (ast.Return, ast.Raise))):
         return False
     for node in _own_nodes(producer):
-        if isinstance(node, ast.Return) and node.value is None:
+        # an operation that reports what it did reports it at its end: an early `return` did nothing
+        if isinstance(node, ast.Return) and (at_end or node.value is None):
             return False
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
             return False

@@ -9,6 +9,8 @@ wallet"), and its body is the call its docstring states, so the flow can be writ
 
 from __future__ import annotations
 
+import ast
+import re
 import textwrap
 
 import libcst as cst
@@ -38,11 +40,17 @@ def paragraph_inserted(text: str, paragraph: str, width: int = WRAP_WIDTH - len(
 
 class _HandOn(cst.CSTTransformer):
     """Every `return <value>` of one function (not of functions nested in it) becomes three statements:
-    keep the value under `local`, pass it to the consumer, return it."""
+    keep the value under `local`, pass it to the consumer (when it passes `guard`), return it. For an
+    operation that returns nothing (`at_end`), the call is its last statement instead. A condition read on
+    the state the operation finds (`before`: name, expression) is kept first, after the docstring."""
 
-    def __init__(self, call: str, local: str, positive: bool) -> None:
-        self.call, self.local, self.positive = call, local, positive
+    def __init__(self, call: str, local: str, guard: str, at_end: bool = False,
+                 before: tuple[str, str] | None = None) -> None:
+        self.call, self.local, self.guard, self.at_end, self.before = call, local, guard, at_end, before
         self.depth = 0
+
+    def _hand_on(self) -> str:
+        return f"if {self.guard}:\n    {self.call}\n" if self.guard else f"{self.call}\n"
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         self.depth += 1
@@ -50,7 +58,15 @@ class _HandOn(cst.CSTTransformer):
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self.depth -= 1
-        return updated
+        if self.depth > 0 or not isinstance(updated.body, cst.IndentedBlock):
+            return updated
+        body = list(updated.body.body)
+        if self.at_end:
+            body += list(cst.parse_module(self._hand_on()).body)
+        if self.before is not None:
+            at = 1 if body and _docstring_node(updated.body) is not None else 0
+            body.insert(at, cst.parse_statement(f"{self.before[0]} = {self.before[1]}\n"))
+        return updated.with_changes(body=updated.body.with_changes(body=body))
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False
@@ -60,42 +76,102 @@ class _HandOn(cst.CSTTransformer):
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
                                   ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
-        if len(updated.body) != 1 or not isinstance(updated.body[0], cst.Return) or updated.body[0].value is None:
+        if self.at_end or len(updated.body) != 1 or not isinstance(updated.body[0], cst.Return) \
+                or updated.body[0].value is None:
             return updated
         value = cst.Module([]).code_for_node(updated.body[0].value)
-        hand_on = f"if {self.local} > 0:\n    {self.call}\n" if self.positive else f"{self.call}\n"
+        known = _settled(self.guard, self.local, value)
+        if known is False:
+            return updated  # a literal that never passes (`return False` where only True is reported)
+        hand_on = f"{self.call}\n" if known else self._hand_on()
         statements = cst.parse_module(f"{self.local} = {value}\n{hand_on}return {self.local}\n").body
         first = statements[0].with_changes(leading_lines=updated.leading_lines)
         return cst.FlattenSentinel([first, *statements[1:]])
 
 
+_CONSTANT_NODES = (ast.Expression, ast.Constant, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.cmpop, ast.boolop,
+                   ast.unaryop)
+
+
+def _settled(guard: str, local: str, value: str) -> bool | None:
+    """Whether `guard` passes when the returned `value` is a literal and the guard reads nothing else (True
+    or False), so that a `return False` where only True is reported hands nothing on and reads so; None
+    when it depends on more than the literal."""
+    if not guard:
+        return True
+    try:
+        tree = ast.parse(re.sub(rf"\b{re.escape(local)}\b", f"({value})", guard), mode="eval")
+    except SyntaxError:
+        return None
+    if not all(isinstance(node, _CONSTANT_NODES) for node in ast.walk(tree)):
+        return None
+    return bool(eval(compile(tree, "<guard>", "eval"), {"__builtins__": {}}))  # constants only: checked above
+
+
+def _free_name(name: str, taken: set[str]) -> str:
+    while name in taken:
+        name += "_value"
+    return name
+
+
 def weave(source: str, hybrid: str, link: Link, producer_locals: set[str], consumer_raises: bool) -> str:
-    """The hybrid with `link` woven into its producer: the value every `return` gives is handed to the
-    consumer first, and the producer's docstring says so (and what an error of the consumer does, when
-    `consumer_raises`: its docstring names an exception)."""
-    local = link.produced.name
-    while local in producer_locals:
-        local += "_value"
+    """The hybrid with `link` woven into its producer: the value every `return` gives (or, for an operation
+    that returns nothing, the event it reports at its end) is handed to the consumer first, and the
+    producer's docstring says so (and what an error of the consumer does, when `consumer_raises`: its
+    docstring names an exception)."""
+    local = _free_name(link.produced.name, producer_locals)
+    before_name = _free_name("hand_on", producer_locals | {local})
+    before = (before_name, link.condition) if link.checked_before else None
     given = "".join(f", {name}={expression}" for name, expression in link.supplied)
     call = f"self.{link.consumer}({link.parameter}={link.passed(local)}{given})"
     editor = ClassEditor(source, hybrid)
     node = _docstring_node(editor.method(link.producer).body)
-    editor.transform_method(link.producer, _HandOn(call, local, link.positive))
+    editor.transform_method(link.producer, _HandOn(call, local, link.guard(local, before_name),
+                                                   link.returns_nothing, before))
     text = evaluated_docstring(node) if node is not None else ""
     when = " when it is above zero" if link.positive else ""
-    with_ = (", with " + " and ".join(f"``{name}={expression}``" for name, expression in link.supplied)
-             if link.supplied else "")
+    with_ = (", with " + " and ".join(f"``{name}={expression}``{_clock_note(link, name)}"
+                                      for name, expression in link.supplied) if link.supplied else "")
     returned = ", for ``{result}``, the value it returns" if "{result}" in link.produced.event else ""
     what = (f"the text ``{link.produced.event}``, filled with its arguments{returned}," if link.produced.event
             else "the value it returns")
     paragraph = (f"{capitalised(link.produced.what)} is then {link.accepted.role} (this method passes {what} to "
                  f"``{link.consumer}`` as ``{link.parameter}``{with_}{when}, after its own changes)"
                  f"{link.unit_note}{link.reason}.")
+    if link.produced.condition_words:
+        paragraph += f" It is passed on only {link.produced.condition_words}."
     if consumer_raises:
         paragraph += (f" If ``{link.consumer}`` refuses the value, its error propagates and this method's own "
                       f"changes stay made.")
     text = paragraph_inserted(text or "", paragraph).strip()
     editor.set_method_docstring(link.producer, docstring_literal(text, METHOD_INDENT))
+    return editor.code()
+
+
+def _clock_note(link: Link, parameter: str) -> str:
+    """Words for a time the producer gives from its own clock ("" for any other parameter it gives)."""
+    if link.accepted.context.get("when") != parameter:
+        return ""
+    return f" (the time on its own clock, in {link.accepted.units.get('when', 'its unit')})"
+
+
+def callers_told(source: str, hybrid: str, told: dict[str, list[Link]]) -> str:
+    """The hybrid with a sentence in the docstring of each method that calls woven producers (`told`: the
+    method's name -> the links of the producers it calls, in call order): what those producers hand on
+    reaches their consumers through these calls too (a conversion withdraws, and its withdrawal is logged)."""
+    editor = ClassEditor(source, hybrid)
+    for caller, links in told.items():
+        node = _docstring_node(editor.method(caller).body)
+        if node is None:
+            continue
+        names = " and ".join(f"``{link.producer}``" for link in links)
+        consumers = " and ".join(dict.fromkeys(f"``{link.consumer}``" for link in links))
+        paragraph = (f"Its call of {names} passes on what that method reports (to {consumers}) too, as that "
+                     f"method describes." if len(links) == 1 else
+                     f"Its calls of {names} pass on what those methods report (to {consumers}) too, as those "
+                     f"methods describe.")
+        text = paragraph_inserted(evaluated_docstring(node) or "", paragraph).strip()
+        editor.set_method_docstring(caller, docstring_literal(text, METHOD_INDENT))
     return editor.code()
 
 
@@ -120,7 +196,9 @@ def link_method_source(link: Link, producer: MethodModel, consumer: MethodModel)
                           + [param(renamed[p.name], p.annotation) for p in rest])
     read = f"self.{link.producer}({', '.join(p.name for p in own)})"
     local = "value" if "value" not in used else "returned"  # a producer's own `value` parameter stays readable
+    before = _free_name("hand_on", used | {local})
     passed = link.passed(local)
+    guard = link.guard(local, before, positive=False)
 
     def record(value: str) -> str:
         arguments, keyword = [], False
@@ -136,15 +214,25 @@ def link_method_source(link: Link, producer: MethodModel, consumer: MethodModel)
         return f"self.{link.consumer}({', '.join(arguments)})"
 
     returns = f" -> {consumer.returns}" if consumer.returns else ""
+    if guard and consumer.returns and consumer.returns != "None":
+        returns = f" -> {consumer.returns} | None"
     summary = capitalised(link.accepted.action.replace("{what}", link.produced.what)) + "."
     params_doc = "\n".join([f":param {p.name}: passed to ``{link.producer}``." for p in own]
                            + [f":param {renamed[p.name]}: passed to ``{link.consumer}`` as ``{p.name}``." for p in rest]
-                           + [f":return: what ``{link.consumer}`` returns."])
+                           + [f":return: what ``{link.consumer}`` returns"
+                              + (", or None when nothing is passed on." if guard else ".")])
     how = (f"a text naming what ``{link.producer}`` acted on and what it returned" if link.produced.event
            else f"the value ``{link.producer}`` returns")
-    flow = (f"{link.sentence} The same as ``{record(link.passed(read))}``: {how} is passed as "
-            f"``{link.parameter}``. If ``{link.producer}`` raises, nothing is passed on; errors of "
+    same = (f"The same as ``{record(link.passed(read))}``: {how} is passed as ``{link.parameter}``."
+            if not guard else f"It calls ``{read}`` and, only then, passes {how} to ``{link.consumer}`` as "
+            f"``{link.parameter}``.")
+    flow = (f"{link.sentence} {same} If ``{link.producer}`` raises, nothing is passed on; errors of "
             f"``{link.consumer}`` propagate.")
     doc = summary + "\n\n" + textwrap.fill(flow, WRAP_WIDTH - len(METHOD_INDENT)) + "\n\n" + params_doc
     body = textwrap.indent(docstring_literal(doc, "    "), "    ")
-    return f"\ndef {link.call}({signature}){returns}:\n{body}\n    {local} = {read}\n    return {record(passed)}\n"
+    lines = [f"    {before} = {link.condition}"] if link.checked_before else []
+    lines.append(f"    {read}" if link.returns_nothing else f"    {local} = {read}")
+    if guard:
+        lines.append(f"    if not ({guard}):\n        return None")
+    lines.append(f"    return {record(passed)}")
+    return f"\ndef {link.call}({signature}){returns}:\n{body}\n" + "\n".join(lines) + "\n"

@@ -165,6 +165,13 @@ def test_declared_link_ends_load_and_a_wrong_one_is_named_by_its_field(corpus: P
     given = load_seed(_seed_with(corpus, "given", _EVENT + 'context = { who = "name", topic = "\'counts\'" }\n'),
                       "Math_Stats")
     assert not isinstance(given, SeedProblem) and given.produces[0].context == {"who": "name", "topic": "'counts'"}
+    # a context read from the instance's state (a clock, with its unit) and a condition on the state the
+    # operation finds or on its result are expressions over the required parameters, `self` and `{result}`
+    stateful = load_seed(_seed_with(corpus, "stateful", _EVENT + 'context = { when = "len(self.counts)" }\n'
+                                    'units = { when = "minutes" }\ncondition = "name not in self.counts"\n'
+                                    'condition_words = "when the name is new"\n'), "Math_Stats")
+    assert not isinstance(stateful, SeedProblem) and stateful.produces[0].units == {"when": "minutes"}
+    assert stateful.produces[0].condition == "name not in self.counts"
     wrong = {
         "field produces[0].meaning: 'events' is not a known meaning": _PRODUCES.replace('"count"', '"events"'),
         "field produces[0].method: Counter has no public method 'sum'": _PRODUCES.replace('"total"', '"sum"'),
@@ -174,9 +181,21 @@ def test_declared_link_ends_load_and_a_wrong_one_is_named_by_its_field(corpus: P
         "field produces[0].event: amount is not a required parameter of add or 'result'": _EVENT.replace(
             "{name} counted", "{amount} counted"),
         "field produces[0].event: only a text or a word can be an event, not 'count'": _EVENT.replace('"text"', '"count"'),
-        "field produces[0].context: 'when' is not a known role": _EVENT + 'context = { when = "name" }\n',
-        "field produces[0].context: who = 'amount' is neither a required parameter of add nor a quoted text":
+        "field produces[0].context: 'why' is not a known role": _EVENT + 'context = { why = "name" }\n',
+        # `amount` has a default: a link method does not take it, so it is no required parameter
+        "field produces[0].context: who = 'amount' is neither a required parameter of add, a quoted text, nor an "
+        "expression over those and the instance's state: amount is not a required parameter":
             _EVENT + 'context = { who = "amount" }\n',
+        "field produces[0].context: units names 'when', which the context does not give":
+            _EVENT + 'units = { when = "minutes" }\n',
+        "field produces[0].context: units.when = 'ticks' is not a unit of time":
+            _EVENT + 'context = { when = "self.clock" }\nunits = { when = "ticks" }\n',
+        "field produces[0].condition: a condition needs condition_words": _EVENT + 'condition = "{result} > 1"\n',
+        "field produces[0].condition: condition_words needs a condition": _EVENT + 'condition_words = "when new"\n',
+        "field produces[0].condition: amount is not a required parameter":
+            _EVENT + 'condition = "amount > 1"\ncondition_words = "when more than one"\n',
+        "field produces[0].condition: not a Python expression":
+            _EVENT + 'condition = "{result} >"\ncondition_words = "when more than one"\n',
         "field accepts[0].context: who = 'amount' is not another parameter of add":
             _ACCEPTS + 'context = { who = "amount" }\n',
     }

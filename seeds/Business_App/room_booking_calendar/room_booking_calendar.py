@@ -84,6 +84,8 @@ class RoomBookingCalendar:
         :raises KeyError: if the room is unknown.
         :raises ValueError: if the day or hours are invalid, the room is too small, or the slot is taken.
 
+        Every check comes before any change: a refused booking leaves the calendar unchanged.
+
         >>> cal = RoomBookingCalendar()
         >>> cal.add_room("Elm", 8)
         >>> cal.book("Elm", 2, 14, 15, "max", 3)
@@ -107,6 +109,8 @@ class RoomBookingCalendar:
         :param organiser: who asks for the cancellation.
         :raises KeyError: if the booking does not exist.
         :raises PermissionError: if ``organiser`` did not make the booking.
+
+        A refused cancellation leaves the booking, and the calendar, unchanged.
 
         >>> cal = RoomBookingCalendar()
         >>> cal.add_room("Elm", 8)

@@ -212,3 +212,13 @@ def test_gross_pay_rounds_to_cents():
     ts = Timesheet("noor", 0.333)
     ts.log(1, "alpha", 1.0)
     assert ts.gross_pay(1) == 0.33
+
+
+def test_reopened_week_is_remembered(ts):
+    ts.log(1, "alpha", 5.0)
+    ts.submit_week(1)
+    assert ts.reopened == set()
+    ts.reopen_week(1)
+    assert ts.reopened == {1}
+    ts.submit_week(1)
+    assert ts.reopened == {1}

@@ -39,6 +39,7 @@ class Timesheet:
         self.weekly_limit = weekly_limit
         self.entries: dict[int, dict[str, float]] = {}
         self.submitted: set[int] = set()
+        self.reopened: set[int] = set()
 
     def week_of(self, day: int) -> int:
         """Week number containing ``day``.
@@ -206,6 +207,9 @@ class Timesheet:
     def reopen_week(self, week: int) -> None:
         """Unlock a submitted week so it can be corrected.
 
+        The week is remembered in ``reopened``: its next submission is a
+        correction of one already made, not a week of its own.
+
         :param week: week number.
         :raises ValueError: if the week was not submitted.
 
@@ -219,3 +223,4 @@ class Timesheet:
         if week not in self.submitted:
             raise ValueError(f"week {week} is not submitted")
         self.submitted.remove(week)
+        self.reopened.add(week)

@@ -13,7 +13,10 @@ class CombatTracker:
     damage (rounded down) until its own next turn. Damage never exceeds the
     target's remaining hit points: a blow that would take it below 0 deals
     what it had left. Downed fighters (0 hit points) are skipped.
-    All dice come from ``random.Random(seed)``, so a fight replays exactly.
+    All dice come from ``random.Random(seed)``, so a fight replays exactly: a
+    die of ``n`` sides is ``randint(1, n)`` of that generator, initiative rolls
+    one d20 per fighter in order of name, and an attack rolls its d20 first,
+    then (unless it missed) its d6.
 
     >>> fight = CombatTracker(seed=7)
     >>> fight.add_fighter("ash", "red", 20, 6, 2, 5)

@@ -25,7 +25,12 @@ class HttpRequestParser:
     VERSIONS = ("HTTP/1.0", "HTTP/1.1")
 
     def __init__(self) -> None:
-        """Create a parser waiting for a request line."""
+        """Create a parser waiting for a request line.
+
+        Until a whole request line has been read, ``method``, ``target``,
+        ``version`` and ``body`` are empty strings and there are no headers;
+        a partial line stays buffered and sets none of them.
+        """
         self.buffer = ""
         self.stage = "request_line"
         self.method = ""

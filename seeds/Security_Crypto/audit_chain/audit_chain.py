@@ -10,7 +10,10 @@ class AuditChain:
     entry breaks every link after it. The digest covers the SHA-256 of the
     action text rather than the text itself, which lets an operator redact
     the text of an entry (for example personal data) without breaking the
-    chain. Timestamps are supplied by the caller and may not go backwards.
+    chain. Timestamps may not go backwards. A caller that keeps its own time
+    passes it with each entry; an entry appended without one is stamped by the
+    log's own clock, which starts at 0 and is moved forward by :meth:`set_clock`
+    (the way a log server stamps what it receives).
 
     >>> log = AuditChain()
     >>> first = log.append("ada", "login", 100)
@@ -34,6 +37,32 @@ class AuditChain:
         """
         self._genesis = genesis
         self._entries: list[dict[str, str | int]] = []
+        self._clock = 0
+
+    def set_clock(self, now: int) -> int:
+        """Move the log's clock to ``now``: the time stamped on entries appended without one.
+
+        Args:
+            now: seconds; not smaller than the clock's current time.
+
+        Returns:
+            The clock's time before the move.
+
+        Raises:
+            ValueError: if ``now`` is smaller than the clock's current time; the clock
+                is left unchanged.
+
+        >>> log = AuditChain()
+        >>> log.set_clock(300)
+        0
+        >>> _ = log.append("ada", "login")
+        >>> log.export_lines()[0].split("|")[1]
+        '300'
+        """
+        if now < self._clock:
+            raise ValueError("the clock may not go backwards")
+        previous, self._clock = self._clock, now
+        return previous
 
     @staticmethod
     def _sha(text: str) -> str:
@@ -79,13 +108,14 @@ class AuditChain:
         """
         return str(self._entries[-1]["digest"]) if self._entries else self._genesis
 
-    def append(self, actor: str, action: str, timestamp: int) -> str:
+    def append(self, actor: str, action: str, timestamp: int | None = None) -> str:
         """Record that ``actor`` performed ``action`` at ``timestamp``.
 
         Args:
             actor: who did it; non-empty, without ``|``.
             action: what happened; non-empty, without ``|``, not the redaction marker.
-            timestamp: seconds; must not be smaller than the previous entry's.
+            timestamp: seconds; must not be smaller than the previous entry's. None
+                (the default) stamps the entry with the log's clock (:meth:`set_clock`).
 
         Returns:
             The digest of the new entry (the new head).
@@ -102,6 +132,8 @@ class AuditChain:
                 raise ValueError(f"invalid field {value!r}")
         if action == self.REDACTED:
             raise ValueError("action may not be the redaction marker")
+        if timestamp is None:
+            timestamp = self._clock
         if self._entries and timestamp < int(self._entries[-1]["ts"]):
             raise ValueError("timestamp goes backwards")
         seq = len(self._entries)

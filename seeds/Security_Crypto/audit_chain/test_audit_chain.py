@@ -263,3 +263,32 @@ def test_import_detects_changed_prev_field(log):
     lines[1] = "|".join(fields)
     with pytest.raises(ValueError, match="chain broken at entry 1"):
         AuditChain().import_lines(lines)
+
+
+def test_entry_without_timestamp_is_stamped_by_the_clock():
+    chain = AuditChain()
+    assert chain.set_clock(300) == 0
+    chain.append("ada", "login")
+    assert chain.export_lines()[0].split("|")[1] == "300"
+
+
+def test_clock_starts_at_zero():
+    chain = AuditChain()
+    chain.append("ada", "login")
+    assert chain.export_lines()[0].split("|")[1] == "0"
+
+
+def test_clock_may_not_go_backwards():
+    chain = AuditChain()
+    chain.set_clock(50)
+    with pytest.raises(ValueError):
+        chain.set_clock(49)
+    assert chain.set_clock(50) == 50
+
+
+def test_clock_behind_the_last_entry_is_refused_on_append(log):
+    with pytest.raises(ValueError):
+        log.append("ada", "logout")
+    log.set_clock(130)
+    log.append("ada", "logout")
+    assert log.verify()

@@ -141,7 +141,7 @@ def test_a_composition_prompt_asks_for_the_links_the_seeds_declare_and_why_the_p
     assert ("- build it around what the seeds declare links them, inside the producing operation where that reads "
             "naturally") in text
     assert ("- SandpileGrid.drop gives the number of topplings a drop sets off, which Histogram.add takes as `value`: "
-            "the sizes of these avalanches are what a sandpile simulation is run to measure") in text
+            "avalanche sizes are what a sandpile simulation is run to measure") in text
     assert "- the class docstring opens by saying in plain words why the two belong together" in text
     # a pair whose seeds declare nothing that links them leaves the model to find its own link
     assert _blueprint().skeleton_values["links"] == ""
