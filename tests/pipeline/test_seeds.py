@@ -180,7 +180,8 @@ def test_declared_link_ends_load_and_a_wrong_one_is_named_by_its_field(corpus: P
         "field produces.0.colour": _PRODUCES + 'colour = "red"\n',
         "field produces[0].event: amount is not a required parameter of add or 'result'": _EVENT.replace(
             "{name} counted", "{amount} counted"),
-        "field produces[0].event: only a text or a word can be an event, not 'count'": _EVENT.replace('"text"', '"count"'),
+        "field produces[0].event: only a text or a word can be an event, not 'count'":
+            _EVENT.replace('"text"', '"count"'),
         "field produces[0].context: 'why' is not a known role": _EVENT + 'context = { why = "name" }\n',
         # `amount` has a default: a link method does not take it, so it is no required parameter
         "field produces[0].context: who = 'amount' is neither a required parameter of add, a quoted text, nor an "
