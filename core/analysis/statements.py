@@ -351,6 +351,12 @@ _GOOGLE_RAISES = re.compile(r"^[ \t]*Raises:[ \t]*\n((?:[ \t]+\S.*(?:\n|$))+)", 
 _GOOGLE_ENTRY = re.compile(r"^[ \t]+([A-Za-z_][\w.]*)[ \t]*:", re.MULTILINE)
 
 
+def documents_a_raise(doc: str) -> bool:
+    """Whether `doc` lists an exception its method raises, as a `:raises X:` field or a Google ``Raises:``
+    section (a method woven to call it must then say what its error does)."""
+    return bool(raises_clauses(doc)) or _GOOGLE_RAISES.search(doc) is not None
+
+
 def exceptions_documented(doc: str, interface: Interface) -> set[str]:
     """The exceptions `doc` documents, each by its name without a module: a `:raises X:` field or a Google
     ``Raises:`` entry (whatever X is), a qualified name of an exception (``sqlite3.Error``), or a word that

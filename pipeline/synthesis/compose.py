@@ -34,7 +34,7 @@ from core.analysis.class_model import ClassModel, MethodModel, analyse
 from core.analysis.cst_edit import WRAP_WIDTH, ClassEditor, EditError, _docstring_node
 from core.analysis.python_need import requires_python
 from core.analysis.skeleton import make_skeleton
-from core.analysis.statements import raises_clauses
+from core.analysis.statements import documents_a_raise
 from core.layout import Stage
 from core.meanings import EVENT
 from core.module_names import task_module_name
@@ -265,7 +265,7 @@ def _with_links(source: str, hybrid: str, links: Sequence[Link]) -> str:
             names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(node)
                                                                                   if isinstance(a, ast.arg)}
             consumer = analyse(source, hybrid).methods[link.consumer]
-            source = weave(source, hybrid, link, names, bool(raises_clauses(consumer.docstring or "")))
+            source = weave(source, hybrid, link, names, documents_a_raise(consumer.docstring or ""))
     source = _callers_told(source, hybrid, [link for link in links if link.woven])
     methods = [link for link in links if not link.woven]
     if methods:

@@ -84,6 +84,9 @@ def test_a_queues_minute_clock_stamps_every_audit_entry_inside_its_operations(se
                                ("300", "kim", "ticket 1 assigned to kim"),
                                ("600", "kim", "ticket 1 resolved; within SLA: True")]
     assert "(the time on its own clock, in seconds)" in _method_source(fusion, "open_ticket")
+    # the chain's Google-style Raises section is read: the operation says what a refused entry does
+    assert "If ``append`` refuses the value, its error propagates" in " ".join(
+        _method_source(fusion, "open_ticket").split())
 
 
 def test_a_producer_without_a_clock_leaves_the_time_to_the_logs_own_clock(seeds):
@@ -171,6 +174,15 @@ def test_a_value_crosses_only_when_the_operation_changed_something(seeds):
                                        "roles.unassigned: role ops taken from bob"]
     assert "``assign`` reports only when the user did not hold the role already" in " ".join(roles.source.split())
     assert "return False" in _method_source(roles, "unassign")  # a literal that is never reported stays as it was
+    # a permission cache hears permissions given and taken, and a deleted role, not only assignments
+    assert registry.grant("ops", "servers:*") is True and registry.grant("ops", "servers:*") is False
+    assert registry.revoke("ops", "servers:*") is True and registry.revoke("ops", "servers:*") is False
+    registry.assign("ann", "ops")
+    assert registry.remove_role("ops") == 1
+    assert registry.drain("cache") == ["roles.granted: permission servers:* granted to role ops",
+                                       "roles.revoked: permission servers:* revoked from role ops",
+                                       "roles.assigned: role ops assigned to ann",
+                                       "roles.deleted: role ops deleted, taken from 1 users"]
 
     hotp = fuse(seeds["hotp_authenticator"], seeds["priority_event_bus"], random.Random(0), max_links=3)
     auth = _hybrid(hotp)
@@ -199,7 +211,13 @@ def test_a_reopened_week_is_counted_once(seeds):
 
 
 def test_a_word_with_no_correction_is_not_learned_as_a_completion(seeds):
-    fusion = fuse(seeds["prefix_trie"], seeds["spell_checker"], random.Random(0), max_links=3)
+    # The bundled checker no longer declares this end (no program turns corrections into completions);
+    # the condition on a link method is tested with it declared here.
+    corrected = Produces(method="correct", meaning="word", unit="word", what="the spelling correction of a word",
+                         name="corrected_word", condition="self.known({result})",
+                         condition_words="when the correction is a word the dictionary knows")
+    checker = seeds["spell_checker"].model_copy(update={"produces": (*seeds["spell_checker"].produces, corrected)})
+    fusion = fuse(seeds["prefix_trie"], checker, random.Random(0), max_links=3)
     (link,) = fusion.links
     assert not link.woven and link.call == "insert_corrected_word"
     trie = _hybrid(fusion)
