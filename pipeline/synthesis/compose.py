@@ -1,6 +1,8 @@
 """Stage 2, offline: fuse two classes from different domains into one hybrid class joined by meaning.
 
-The hybrid keeps every field and method of both classes. Names of the second class that collide with the
+The hybrid keeps every field and method of both classes, except a method that takes another instance of its
+own part's class (`own_kind.py`: a bank account's transfer to another account), which the class docstring
+names as left out. Names of the second class that collide with the
 first's (methods, fields, class attributes, constructor parameters, module-level names) are renamed with
 the second class's snake-case name as prefix, everywhere in the second class's code, so behaviour is
 unchanged. What makes it one class is its links (`links.py`): something one part produces (a basket's
