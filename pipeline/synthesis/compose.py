@@ -1,6 +1,8 @@
 """Stage 2, offline: fuse two classes from different domains into one hybrid class joined by meaning.
 
-The hybrid keeps every field and method of both classes. Names of the second class that collide with the
+The hybrid keeps every field and method of both classes, except a method that takes another instance of its
+own part's class (`own_kind.py`: a bank account's transfer to another account), which the class docstring
+names as left out. Names of the second class that collide with the
 first's (methods, fields, class attributes, constructor parameters, module-level names) are renamed with
 the second class's snake-case name as prefix, everywhere in the second class's code, so behaviour is
 unchanged. What makes it one class is its links (`links.py`): something one part produces (a basket's
@@ -25,7 +27,7 @@ import itertools
 import random
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import libcst as cst
@@ -47,6 +49,7 @@ from pipeline.synthesis.links import (Link, SeedLink, held_writers, in_hybrid, l
                                       weavable)
 from pipeline.synthesis.observed_types import with_observed_types
 from pipeline.synthesis.oracle import ScenarioRun
+from pipeline.synthesis.own_kind import left_out_note, own_kind_methods
 from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall, harvest, replay_scenarios
 from pipeline.synthesis.weaving import callers_told, link_method_source, weave
@@ -83,6 +86,7 @@ class Fusion:
     params_b: dict[str, str]  # B's constructor parameter -> its name in the hybrid
     links: tuple[Link, ...]
     parts: tuple[Part, Part]
+    left_out: tuple[str, ...] = ()  # "<Part>.<method>": part methods taking another instance of their class
 
 
 class _Renamer(cst.CSTTransformer):
@@ -241,20 +245,35 @@ def fuse(a: SeedClass, b: SeedClass, rng: random.Random, max_links: int,
     init = _hybrid_constructor(init_nodes, doc)
     renamed = ("Renamed from " + b.class_name + " to avoid clashes: " + ", ".join(
         f"``{old}`` -> ``{new}``" for old, new in sorted(attrs.items())) + ".") if attrs else ""
+    left_out = [(a.class_name, m) for m in own_kind_methods(model_a)] + \
+        [(b.class_name, attrs.get(m, m)) for m in own_kind_methods(model_b)]
+    dropped = {m for _, m in left_out}
     taken = set(model_a.methods) | {attrs.get(m, m) for m in model_b.methods}
-    links = [link for link in chosen_links(a, model_a, b, model_b, rng, max_links, attrs)
-             if link.woven or link.call not in taken]
+    links = _without_left_out([link for link in chosen_links(a, model_a, b, model_b, rng, max_links, attrs)
+                               if link.woven or link.call not in taken], dropped)
     class_doc = _joined_docstring(
         textwrap.fill(links_summary(links) or f"{a.class_name} and {b.class_name} in one class.", WRAP_WIDTH - 4),
         ((a.class_name, docs_a, model_a.docstring or a.description),
-         (b.class_name, docs_b, model_b.docstring or b.description)), " " * 4, renamed)
-    hybrid_class = _hybrid_class(hybrid, ((class_a, docs_a), (class_b, docs_b)), init, class_doc)
+         (b.class_name, docs_b, model_b.docstring or b.description)), " " * 4,
+        "\n\n".join(filter(None, (renamed, textwrap.fill(left_out_note(hybrid, left_out), WRAP_WIDTH - 4)))))
+    hybrid_class = _hybrid_class(hybrid, ((class_a, docs_a), (class_b, docs_b)), init, class_doc, dropped)
     source = _with_links(_hybrid_module(a, b, hybrid, module_a, renamed_b, hybrid_class), hybrid, links)
     compile(source, f"<{hybrid}>", "exec")
     module_name = task_module_name(snake(hybrid))
-    parts = (_part(a.class_name, model_a, {}), _part(b.class_name, model_b, attrs))
+    parts = (_part(a.class_name, model_a, {}, dropped), _part(b.class_name, model_b, attrs, dropped))
     return Fusion(hybrid, module_name, source, {old: new for old, new in attrs.items() if old in model_b.methods},
-                  params_a, params_b, tuple(links), parts)
+                  params_a, params_b, tuple(links), parts, tuple(f"{part}.{m}" for part, m in left_out))
+
+
+def _without_left_out(links: Sequence[Link], dropped: set[str]) -> list[Link]:
+    """The links that neither produce nor consume through a left-out method, each without left-out observers
+    (a link that no observer is left to show is dropped too)."""
+    kept = []
+    for link in links:
+        observers = tuple(q for q in link.observers if q not in dropped)
+        if link.producer not in dropped and link.consumer not in dropped and observers:
+            kept.append(replace(link, observers=observers))
+    return kept
 
 
 def _with_links(source: str, hybrid: str, links: Sequence[Link]) -> str:
@@ -370,10 +389,10 @@ def _hybrid_constructor(init_nodes: dict[str, cst.FunctionDef], doc: str) -> cst
 
 
 def _hybrid_class(hybrid: str, parts: Sequence[tuple[cst.ClassDef, PartDocs]], init: cst.FunctionDef,
-                  class_doc: str) -> cst.ClassDef:
+                  class_doc: str, dropped: set[str]) -> cst.ClassDef:
     """The hybrid class: its docstring, both parts' members with their docstrings rewritten for the hybrid
-    (the parts' own class docstrings and constructors left out), the joined constructor before the first
-    method."""
+    (the parts' own class docstrings and constructors left out, and the `dropped` methods, which take another
+    instance of their part's class), the joined constructor before the first method."""
     members: list[cst.BaseStatement] = []
     for cls, docs in parts:
         for statement in cls.body.body:
@@ -381,7 +400,7 @@ def _hybrid_class(hybrid: str, parts: Sequence[tuple[cst.ClassDef, PartDocs]], i
                 statement = _with_docstring_rewritten(statement, docs)
             if statement is cls.body.body[0] and _docstring_node(cls.body) is not None:
                 continue
-            if isinstance(statement, cst.FunctionDef) and statement.name.value == "__init__":
+            if isinstance(statement, cst.FunctionDef) and statement.name.value in ("__init__", *dropped):
                 continue
             members.append(statement)
     first_method = next((i for i, s in enumerate(members) if isinstance(s, cst.FunctionDef)), len(members))
@@ -426,10 +445,11 @@ def _hybrid_module(a: SeedClass, b: SeedClass, hybrid: str, module_a: cst.Module
     return cst.Module(body=body).code
 
 
-def _part(name: str, model: ClassModel, renames: dict[str, str]) -> Part:
-    """A seed's half of the hybrid, by the names its members have there."""
+def _part(name: str, model: ClassModel, renames: dict[str, str], dropped: set[str]) -> Part:
+    """A seed's half of the hybrid, by the names its members have there (without the `dropped` methods)."""
     fields = list(model.fields) + sorted(model.fields_written_outside_init())
-    return Part(name, tuple(renames.get(m, m) for m in model.methods if m != "__init__"),
+    return Part(name, tuple(renames.get(m, m) for m in model.methods
+                            if m != "__init__" and renames.get(m, m) not in dropped),
                 tuple(dict.fromkeys(renames.get(f, f) for f in fields)))
 
 
@@ -521,13 +541,15 @@ def merged_pools(fusion: Fusion, pools_a: ArgumentPools, pools_b: ArgumentPools)
     for i in range(count):
         kwargs = _as_kwargs(ctors_a[i % len(ctors_a)], fusion.params_a) + _as_kwargs(ctors_b[i % len(ctors_b)], b_names, fusion.params_b)
         merged.ctors.append(ObservedCall("__init__", (), tuple(kwargs)))
-    merged.calls = {**pools_a.calls, **b.calls}
+    absent = {name.split(".", 1)[1] for name in fusion.left_out}  # calls of a left-out method have no target
+    merged.calls = {m: cs for m, cs in {**pools_a.calls, **b.calls}.items() if m not in absent}
     replays_a, replays_b = pools_a.replays, b.replays
     for i in range(max(len(replays_a), len(replays_b))):
         ctor_a, seq_a = replays_a[i % len(replays_a)] if replays_a else (None, [])
         ctor_b, seq_b = replays_b[i % len(replays_b)] if replays_b else (None, [])
         kwargs = _as_kwargs(ctor_a, fusion.params_a) + _as_kwargs(ctor_b, b_names, fusion.params_b)
-        merged.replays.append((ObservedCall("__init__", (), tuple(kwargs)), list(seq_a) + list(seq_b)))
+        merged.replays.append((ObservedCall("__init__", (), tuple(kwargs)),
+                               [c for c in list(seq_a) + list(seq_b) if c.method not in absent]))
     return merged
 
 
@@ -713,7 +735,9 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: San
             "stage": STAGE, "links": [_link_label(link) for link in fusion.links],
             "scenarios_run": result.scenarios_run,
             # the gate's seam check (validation/seam.py) reads which members belong to which part
-            "parts": {part.name: part.to_json() for part in fusion.parts}, **result.defects_recorded()}),
+            "parts": {part.name: part.to_json() for part in fusion.parts},
+            # part methods the hybrid does not have: each takes another instance of its part's class (`own_kind.py`)
+            "left_out": list(fusion.left_out), **result.defects_recorded()}),
         requires_python=requires_python(fusion.source, result.test_code),
     )
 

@@ -1315,6 +1315,46 @@ TICKET_BOOKING = {
 payment a wallet's deposit takes (the composition tests)."""
 
 
+TRANSFER_WALLET = {
+    **WALLET,
+    "task_id": "Style_08",
+    "class_description": WALLET["class_description"] + " Money moves from one wallet to another by a transfer.",
+    "skeleton": WALLET["skeleton"] + "\n" + textwrap.indent(_d('''
+
+        def transfer(self, other_wallet, amount):
+            """
+            Move money to another wallet: a withdrawal here, a deposit there.
+            :param other_wallet: Wallet
+            :param amount: int
+            :return: bool, False (and nothing changes) when the balance is short
+            """
+    '''), "    "),
+    "solution_code": WALLET["solution_code"] + "\n" + textwrap.indent(_d('''
+
+        def transfer(self, other_wallet, amount):
+            if not self.withdraw(amount):
+                return False
+            other_wallet.deposit(amount)
+            return True
+    '''), "    "),
+    "test": WALLET["test"] + _d('''
+
+
+        class WalletTestTransfer(unittest.TestCase):
+            def test_transfer_1(self):
+                a, b = Wallet("gus"), Wallet("hal")
+                a.deposit(25)
+                self.assertTrue(a.transfer(b, 10))
+                self.assertEqual((a.balance, b.balance), (15, 10))
+
+            def test_transfer_2(self):
+                a, b = Wallet("gus"), Wallet("hal")
+                self.assertFalse(a.transfer(b, 1))
+                self.assertEqual(b.get_history(), [])
+    '''),
+}
+"""The wallet with a method that takes another wallet: a hybrid leaves it out (`pipeline/synthesis/own_kind.py`)."""
+
 CORPUS = (SHOPPING_CART, WALLET, INVOICE_BOOK, SNAKE_GAME, DICE_GAME, GAME_INVENTORY)
 
 
