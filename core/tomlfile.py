@@ -13,15 +13,21 @@ from core.errors import InputError
 M = TypeVar("M", bound=BaseModel)
 
 
-def load_toml_model(path: Path, model: type[M], what: str) -> M:
-    """Parse `path` as TOML and validate it as `model`; `what` names the file's role in the messages
-    ("configuration file", "domain registry"). Only the first validation error is reported: one line."""
+def read_toml(path: Path, what: str) -> dict:
+    """The TOML table of `path`; a missing or malformed file is an InputError naming it (`what` names the
+    file's role: "configuration file", "ends file")."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"{path}: {what} not found") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: not valid TOML: {exc}") from None
+
+
+def load_toml_model(path: Path, model: type[M], what: str) -> M:
+    """Parse `path` as TOML and validate it as `model`; `what` names the file's role in the messages
+    ("configuration file", "domain registry"). Only the first validation error is reported: one line."""
+    data = read_toml(path, what)
     try:
         return model.model_validate(data)
     except ValidationError as exc:

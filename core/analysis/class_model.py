@@ -439,12 +439,18 @@ def _resolve_method_aliases(methods: dict[str, MethodModel]) -> None:
 
 def _close_mutators(methods: dict[str, MethodModel]) -> frozenset[str]:
     """Methods that write state directly or through a method they call (fixed point over the call graph)."""
-    mutators = {name for name, m in methods.items() if m.writes and name != "__init__"}
+    return with_callers(methods, {name for name, m in methods.items() if m.writes})
+
+
+def with_callers(methods: dict[str, MethodModel], names: set[str] | frozenset[str]) -> frozenset[str]:
+    """`names` and every method that calls one of them, directly or through other methods (a fixed point
+    over the call graph); the constructor is never one of them."""
+    found = set(names) - {"__init__"}
     changed = True
     while changed:
         changed = False
         for name, method in methods.items():
-            if name not in mutators and name != "__init__" and method.calls & mutators:
-                mutators.add(name)
+            if name not in found and name != "__init__" and method.calls & found:
+                found.add(name)
                 changed = True
-    return frozenset(mutators)
+    return frozenset(found)

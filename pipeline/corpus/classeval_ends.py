@@ -28,7 +28,6 @@ from __future__ import annotations
 import ast
 import json
 import re
-import tomllib
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -36,6 +35,7 @@ from pydantic import ValidationError
 from core.analysis.class_model import ClassModel, MethodModel, analyse
 from core.errors import InputError
 from core.records import Accepts, Produces
+from core.tomlfile import read_toml
 
 _RETURN_LINE = re.compile(r":return(?:\s*\w*\s*:)?\s*(.*)")
 _PAID = re.compile(r"\b(to be paid|amount due)\b", re.IGNORECASE)
@@ -136,12 +136,7 @@ def read_overlay(path: Path) -> dict[str, tuple[list[Produces], list[Accepts]]]:
     """A maintainer's declared ends per class name, from a TOML file of `[[<ClassName>.produces]]` and
     `[[<ClassName>.accepts]]` tables (the fields of seed.toml's). Errors name the file, the class and the
     field."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{path}: ends file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path}: not valid TOML: {exc}") from None
+    data = read_toml(path, "ends file")
     out: dict[str, tuple[list[Produces], list[Accepts]]] = {}
     for class_name, tables in data.items():
         if not isinstance(tables, dict) or set(tables) - {"produces", "accepts"}:

@@ -29,7 +29,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from core.analysis.class_model import ClassModel, MethodModel, analyse
+from core.analysis.class_model import ClassModel, MethodModel, analyse, with_callers
 from core.meanings import ANY_NUMBER, EVENT, clock_factor, factor, joins
 from core.records import Accepts, Produces, SeedClass, content_hash
 from pipeline.corpus.classeval import IMPORT_SOURCE
@@ -434,15 +434,7 @@ def held_writers(source: str, class_name: str, model: ClassModel) -> frozenset[s
         and call.func.attr in ("execute", "executemany") and call.args and isinstance(call.args[0], ast.Constant)
         and isinstance(call.args[0].value, str) and _SQL_WRITE.match(call.args[0].value)
         for call in ast.walk(node))}
-    writers = set(direct)
-    grown = True
-    while grown:
-        grown = False
-        for name, method in model.methods.items():
-            if name not in writers and name != "__init__" and method.calls & writers:
-                writers.add(name)
-                grown = True
-    return frozenset(writers - {"__init__"})
+    return with_callers(model.methods, direct)
 
 
 def returns_nothing(function: ast.FunctionDef) -> bool:

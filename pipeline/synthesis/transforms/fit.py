@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from core.analysis.class_model import ClassModel
+from core.analysis.class_model import ClassModel, with_callers
 from core.analysis.parsed import find_class_node, parsed
 from pipeline.synthesis.transforms.base import FEATURE_METHODS, TransformError
 
@@ -161,15 +161,7 @@ def state_writers(model: ClassModel) -> set[str]:
     fills a cache (`stats()` computing and keeping an edit script) is no state change to a reader, so it
     is neither locked by a freeze nor an undoable operation."""
     caches = set(memo_fields(model))
-    writers = {name for name, m in model.methods.items() if name != "__init__" and m.writes - caches}
-    changed = True
-    while changed:
-        changed = False
-        for name, method in model.methods.items():
-            if name not in writers and name != "__init__" and method.calls & writers:
-                writers.add(name)
-                changed = True
-    return writers
+    return set(with_callers(model.methods, {name for name, m in model.methods.items() if m.writes - caches}))
 
 
 def require_plain_state(model: ClassModel, fields: tuple[str, ...], *, allow_caches: bool = True) -> None:
