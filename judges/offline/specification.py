@@ -29,7 +29,7 @@ from judges.config import JudgesConfig
 from judges.offline.sandbox_files import text as sandbox_file
 from judges.protocol import abstention, decision_from_findings
 
-VERSION = "2"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
+VERSION = "3"  # bump when a rule changes: it is part of the judge spec, hence of the verdict cache key
 EXAMPLES_TEST = "test_docstring_examples.py"
 MAX_NOTES = 6  # problems listed in one finding's note
 _UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")

@@ -19,7 +19,13 @@ from core.module_names import task_module_name
 from core.records import Provenance, SeedClass
 
 REQUIRED_FIELDS = ("task_id", "class_name", "solution_code", "test")
-IMPORT_SOURCE = "ClassEval-format import"  # how an imported class's provenance begins (`links._unhinted` reads it)
+IMPORT_SOURCE = "ClassEval-format import"  # how an imported class's provenance begins
+
+
+def imported(seed: SeedClass) -> bool:
+    """Whether `import-classeval --as-seeds` wrote this seed: its ends were read from its docstrings, and its
+    docstrings were not written with the tests the pipeline writes (they often leave a list's order open)."""
+    return (seed.provenance.source or "").startswith(IMPORT_SOURCE)
 
 
 def _description(text: str) -> str:

@@ -42,6 +42,7 @@ from core.meanings import EVENT
 from core.module_names import task_module_name
 from core.records import Candidate, GeneratorSpec, Origin, Provenance, Rejection, RejectReason, SeedClass, content_hash
 from core.scenarios import MAIN, Arg, Scenario, Step
+from pipeline.corpus.classeval import imported
 from pipeline.synthesis.config import ComposeConfig
 from pipeline.synthesis.fused_docs import PartDocs, constructor_values, docstring_literal, evaluated_docstring
 from pipeline.synthesis.jobs import JobFailed, error_rejection, never_fatal
@@ -50,6 +51,7 @@ from pipeline.synthesis.links import (Link, SeedLink, held_writers, in_hybrid, l
 from pipeline.synthesis.observed_types import with_observed_types
 from pipeline.synthesis.oracle import ScenarioRun
 from pipeline.synthesis.own_kind import left_out_note, own_kind_methods
+from pipeline.synthesis.stated_orders import unordered_methods
 from pipeline.synthesis.testgen import MIN_TESTS, snake, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, ObservedCall, harvest, replay_scenarios
 from pipeline.synthesis.weaving import callers_told, link_method_source, weave
@@ -711,8 +713,11 @@ def compose_pair(a: SeedClass, b: SeedClass, config: ComposeConfig, *, pool: San
         pools = merged_pools(fusion, pools_a, pools_b)
         model = analyse(fusion.source, fusion.class_name)
         extra = link_scenarios(fusion, model, pools, rng)
+        unordered = (unordered_methods(fusion.source, fusion.class_name) if imported(a) or imported(b)
+                     else frozenset())
         result = synthesize_tests(pool, source=fusion.source, module=fusion.module_name, model=model, pools=pools,
-                                  extra=extra, rng=rng, max_tests=config.max_tests, shows=shows_the_flow)
+                                  extra=extra, rng=rng, max_tests=config.max_tests, shows=shows_the_flow,
+                                  unordered=unordered)
     except JobFailed as exc:
         return _rejection(a, b, config.rng_seed, f"sandbox job failed: {exc}")
     if result.tests < MIN_TESTS:

@@ -29,9 +29,11 @@ from core.records import (
     content_hash,
     seed_provenance,
 )
+from pipeline.corpus.classeval import imported
 from pipeline.synthesis import transforms as registry
 from pipeline.synthesis.config import EnhanceConfig
 from pipeline.synthesis.jobs import JobFailed, error_rejection, never_fatal
+from pipeline.synthesis.stated_orders import unordered_methods
 from pipeline.synthesis.testgen import MIN_TESTS, synthesize_tests
 from pipeline.synthesis.tracing import ArgumentPools, harvest, replay_scenarios
 from pipeline.synthesis.transforms.base import FEATURE_FIELDS, ScenarioContext, TransformError
@@ -112,7 +114,9 @@ def enhance_one(seed: SeedClass, names: Sequence[str], config: EnhanceConfig, po
     extra = [s for name in registry.canonical_order(list(names)) for s in registry.get(name).scenarios(context)]
     try:
         result = synthesize_tests(pool, source=solution, module=seed.module_name, model=model, pools=pools,
-                                  extra=extra, rng=rng, max_tests=config.max_tests)
+                                  extra=extra, rng=rng, max_tests=config.max_tests,
+                                  unordered=unordered_methods(solution, seed.class_name) if imported(seed)
+                                  else frozenset())
     except JobFailed as exc:
         return _rejection(seed, names, config.rng_seed, f"oracle run failed: {exc}", error=str(exc))
     if result.tests < MIN_TESTS:

@@ -32,7 +32,7 @@ from fractions import Fraction
 from core.analysis.class_model import ClassModel, MethodModel, analyse, with_callers
 from core.meanings import ANY_NUMBER, EVENT, clock_factor, factor, joins
 from core.records import Accepts, Produces, SeedClass, content_hash
-from pipeline.corpus.classeval import IMPORT_SOURCE
+from pipeline.corpus.classeval import imported
 
 
 @dataclass(frozen=True)
@@ -384,7 +384,7 @@ def may_link(a: SeedClass, b: SeedClass) -> bool:
     have one once its types are observed (`_unhinted`). A seed that cannot be read has none: its fusion
     would fail anyway."""
     key = content_hash(*(part for seed in (a, b) for part in (
-        seed.source, seed.class_name, seed.model_dump(include={"produces", "accepts"}, mode="json"), _imported(seed))))
+        seed.source, seed.class_name, seed.model_dump(include={"produces", "accepts"}, mode="json"), imported(seed))))
     if key not in _LINKS_CACHE:
         try:
             model_a, model_b = _seed_model(a), _seed_model(b)
@@ -403,17 +403,13 @@ def _seed_model(seed: SeedClass) -> ClassModel:
     return _SEED_MODELS[key]
 
 
-def _imported(seed: SeedClass) -> bool:
-    return (seed.provenance.source or "").startswith(IMPORT_SOURCE)
-
-
 def _unhinted(seed: SeedClass, model: ClassModel) -> bool:
     """A seed that declares no ends and carries no type hints: its ends are derived from the types the
     oracle observes, known at composition time, so the pair stays in. Not a task `import-classeval
     --as-seeds` wrote: the import read its ends from its docstrings (`pipeline/corpus/classeval_ends.py`),
     and observed types add only a type match (they composed none of ClassEval's pairs, and took the quota
     from the pairs that link)."""
-    if seed.produces or seed.accepts or _imported(seed):
+    if seed.produces or seed.accepts or imported(seed):
         return False
     return not any(m.returns or any(p.annotation for p in m.params) for m in model.public_methods())
 

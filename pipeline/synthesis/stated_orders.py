@@ -5,8 +5,10 @@ when the method's docstring never says in what order it lists its items (inserti
 an implementation that returns the same items in another order is correct by the skeleton, and fails. The
 consistency judge rejects such a test (by `core.analysis.statements.order_stated`, the rule used here and by
 the gate's faithful variants too); in a corpus build it was the most common reason it rejected a mined
-class. For a method whose order is unstated the test compares the sorted lists instead. Seeds and their
-variants have docstrings written with their tests and are left as they are.
+class. For a method whose order is unstated the test compares the sorted lists instead. Bundled seeds have
+docstrings written with their tests and are left as they are; a task imported from a ClassEval-style corpus
+was not (ClassEval's `get_supported_currencies` lists currencies in an order no docstring states), so the
+enhanced and composed candidates of imported seeds compare the same way as mined ones.
 """
 
 from __future__ import annotations

@@ -195,6 +195,19 @@ def test_specification_flags_an_example_the_reference_disagrees_with(pool):
     assert _finding(verdict, "spec_clear").ok is True
 
 
+def test_an_example_spelling_the_same_literal_otherwise_agrees_and_another_value_does_not(pool):
+    # hand-written docstrings (ClassEval's among them) print lists and dicts without doctest's spaces
+    examples = '>>> c = Counter()\n        >>> c.add("a")\n        1\n        >>> c.total()\n        1\n'
+    spelled = SKELETON.replace(examples, '>>> c = Counter(); _ = c.add("a")\n        >>> sorted(c.counts.items())\n'
+                                         "        [('a',1)]\n")
+    assert spelled != SKELETON
+    verdict = SpecificationJudge(SandboxSuiteRunner(pool)).review(make_candidate(skeleton=spelled), None)
+    assert _finding(verdict, "reference_correct").ok is True, verdict.findings
+    wrong = spelled.replace("[('a',1)]", "[('a',2)]")
+    verdict = SpecificationJudge(SandboxSuiteRunner(pool)).review(make_candidate(skeleton=wrong), None)
+    assert _finding(verdict, "reference_correct").ok is False
+
+
 def test_specification_flags_undocumented_parameters_returns_and_raises():
     skeleton = SKELETON.replace('''        :param times: how many; must be positive.
         :return: the new count of ``name``.
