@@ -208,6 +208,19 @@ def test_an_example_spelling_the_same_literal_otherwise_agrees_and_another_value
     assert _finding(verdict, "reference_correct").ok is False
 
 
+def test_an_effect_stated_as_an_assignment_is_checked_on_the_object(pool):
+    # ClassEval states effects so: ">>> cc.add_currency_rate('KRW', 1308.84)" then "self.rates['KRW'] = 1308.84"
+    examples = '>>> c = Counter()\n        >>> c.add("a")\n        1\n'
+    stated = SKELETON.replace(examples, '>>> c = Counter()\n        >>> c.add("a")\n        self.counts["a"] = 1\n')
+    assert stated != SKELETON
+    verdict = SpecificationJudge(SandboxSuiteRunner(pool)).review(make_candidate(skeleton=stated), None)
+    assert _finding(verdict, "reference_correct").ok is True, verdict.findings
+    wrong = stated.replace('self.counts["a"] = 1', 'self.counts["a"] = 2')
+    verdict = SpecificationJudge(SandboxSuiteRunner(pool)).review(make_candidate(skeleton=wrong), None)
+    note = _finding(verdict, "reference_correct").note
+    assert _finding(verdict, "reference_correct").ok is False and "c.counts['a'] == 2" in note, note
+
+
 def test_specification_flags_undocumented_parameters_returns_and_raises():
     skeleton = SKELETON.replace('''        :param times: how many; must be positive.
         :return: the new count of ``name``.
