@@ -46,3 +46,20 @@ def test_a_method_taking_another_wallet_is_left_out_of_the_hybrid_and_said_so(tm
     assert candidate.generator.parameters["left_out"] == ["Wallet.transfer"]
     assert "transfer" not in candidate.generator.parameters["parts"]["Wallet"]["methods"]
     assert "self.deposit(" in candidate.solution_code.split("def checkout(self", 1)[1].split("\n    def ", 1)[0]
+
+
+def test_an_imported_list_whose_order_no_docstring_states_is_compared_sorted(tmp_path: Path, sandbox_pool):
+    # ClassEval's docstrings were not written with the pipeline's tests: where one leaves a list's order open,
+    # the composed task's tests compare the items, as for a mined class (a bundled seed states its orders)
+    unordered = {key: value.replace("The recorded entries in order, or only", "The recorded entries, or only")
+                 if isinstance(value, str) else value for key, value in WALLET.items()}
+    assert unordered["skeleton"] != WALLET["skeleton"]
+    import_as_seeds([TICKET_BOOKING, unordered], "style.json", tmp_path,
+                    settings.PROJECT_ROOT / "seeds" / "domains.toml")
+    booking = load_seed(tmp_path / "Business_App" / "ticket_booking", "Business_App")
+    wallet = load_seed(tmp_path / "Finance_Ecommerce" / "wallet", "Finance_Ecommerce")
+    candidate = compose_pair(booking, wallet, ComposeConfig(max_tests=12), pool=sandbox_pool)
+    assert isinstance(candidate, Candidate), candidate
+    compared = [line for line in candidate.test_code.splitlines() if "get_history(" in line and "==" in line
+                and "), (" in line.split("==", 1)[1]]  # two items or more: one item has no order
+    assert compared and all("sorted(" in line for line in compared), compared
