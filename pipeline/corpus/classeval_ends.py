@@ -143,13 +143,16 @@ def read_overlay(path: Path) -> dict[str, tuple[list[Produces], list[Accepts]]]:
             raise InputError(f"{path}: [{class_name}] may hold only produces and accepts tables")
         ends: dict[str, list] = {"produces": [], "accepts": []}
         for key, record in (("produces", Produces), ("accepts", Accepts)):
-            for index, table in enumerate(tables.get(key, [])):
+            listed = tables.get(key, [])
+            if not isinstance(listed, list):  # `[C.produces]` is one table: its fields would be read as ends
+                raise InputError(f"{path}: {class_name}.{key} must be written as [[{class_name}.{key}]] tables")
+            for index, table in enumerate(listed):
                 try:
                     ends[key].append(record.model_validate(table))
                 except ValidationError as exc:
                     first = exc.errors()[0]
-                    field = ".".join(str(p) for p in first["loc"])
-                    raise InputError(f"{path}: {class_name}.{key}[{index}].{field}: {first['msg']}") from None
+                    field = "".join(f".{p}" for p in first["loc"])
+                    raise InputError(f"{path}: {class_name}.{key}[{index}]{field}: {first['msg']}") from None
         out[class_name] = (ends["produces"], ends["accepts"])
     return out
 

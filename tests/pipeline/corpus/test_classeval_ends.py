@@ -114,6 +114,10 @@ def test_a_bad_ends_file_is_named_with_its_class_and_field(tmp_path: Path):
     overlay.write_text('[Wallet]\nmethod = "deposit"\n')
     with pytest.raises(InputError, match=r"\[Wallet\] may hold only produces and accepts tables"):
         read_overlay(overlay)
+    # one table where an array of tables belongs: its field names must not be read as ends
+    overlay.write_text('[Wallet.accepts]\nmethod = "deposit"\n')
+    with pytest.raises(InputError, match=r"Wallet.accepts must be written as \[\[Wallet.accepts\]\] tables"):
+        read_overlay(overlay)
 
 
 def test_the_import_command_names_the_classes_with_ends(tmp_path: Path, monkeypatch, capsys):
