@@ -204,6 +204,11 @@ class Produces(Record):
                                                    "(\"role not in self.roles_of(user)\"). Empty: every call.")
     condition_words: str = Field(default="", description="The condition in words, completing 'passed on only ...': "
                                                          "'when the device had failed attempts to clear'.")
+    value: str = Field(default="", description="What is handed on where it is not what the method returns: a "
+                                           "Python expression over the method's required parameters, the "
+                                           "instance's state (`self.`) and '{result}'. A retry that gives up "
+                                           "returns -1.0 (no wait), yet the attempts it spent are `attempt`. "
+                                           "Empty: the value returned. Such an end is only woven.")
 
 
 class Accepts(Record):

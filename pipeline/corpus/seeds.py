@@ -264,6 +264,20 @@ def _condition_problem(end: Produces, method: ast.FunctionDef) -> str | None:
     return _expression_problem(end.condition.replace("{result}", "result"), _required(method) | {"result"})
 
 
+def _value_problem(end: Produces, method: ast.FunctionDef) -> str | None:
+    """Why a producer's `value` cannot be handed on (None when it can): one expression over the method's
+    required parameters, the instance's state and `{result}` (where the method returns something), of a
+    number, not of an event's text (an event names what it is about in `event`)."""
+    if not end.value:
+        return None
+    if end.event:
+        return "an event hands on its text: name what it is about in event, not in value"
+    returns_nothing = method.returns is not None and ast.unparse(method.returns) == "None"
+    if "{result}" in end.value and returns_nothing:
+        return f"{end.method} returns nothing, so the value cannot name {{result}}"
+    return _expression_problem(end.value.replace("{result}", "result"), _required(method) | {"result"})
+
+
 def _event_problem(end: Produces, method: ast.FunctionDef) -> str | None:
     """Why an event's text cannot be written in a link (None when it can): it must fill its placeholders
     from the method's required parameters (a link method takes only those) and `{result}`, for a text or a
@@ -318,6 +332,9 @@ def _link_ends_problem(meta: SeedMetadata, module: ast.Module, path: Path) -> Se
         problem = _condition_problem(end, methods[end.method]) if isinstance(end, Produces) else None
         if problem:
             return SeedProblem(path, f"field {where}.condition: {problem}")
+        problem = _value_problem(end, methods[end.method]) if isinstance(end, Produces) else None
+        if problem:
+            return SeedProblem(path, f"field {where}.value: {problem}")
         if isinstance(end, Accepts):
             node = methods[end.method]
             if end.parameter not in [a.arg for a in node.args.args[1:] + node.args.kwonlyargs]:

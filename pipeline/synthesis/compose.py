@@ -157,8 +157,8 @@ def chosen_links(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: Class
     links: list[Link] = []
     for link in usable:
         if any(link.producer == other.producer or link.call == other.call
-               or (link.consumer == other.consumer and not (link.accepted.unit == EVENT == other.accepted.unit))
-               for other in links):  # a log or a bus takes the events of several operations
+               or (link.consumer == other.consumer and _purpose_key(link) != _purpose_key(other))
+               for other in links):  # a log or a bus takes the events of several operations, a series its values
             continue
         if len({_purpose_key(other) for other in links} | {_purpose_key(link)}) > max_links:
             continue
@@ -169,8 +169,12 @@ def chosen_links(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: Class
 def _purpose_key(link: Link) -> str:
     """What counts once towards `max_links`: a log or a bus that hears every operation its purpose names
     (a payroll audit logs approvals, cancellations and rejections alike) is one link of the class, however
-    many operations report to it; any other link is one of its own."""
-    return f"events->{link.consumer}" if link.accepted.unit == EVENT else link.call
+    many operations report to it, and so is one series (`Produces.name`) that several operations add to
+    (a retry's attempts, from the runs that succeed and the runs that give up); any other link is one of
+    its own."""
+    if link.accepted.unit == EVENT:
+        return f"events->{link.consumer}"
+    return f"series->{link.consumer}->{link.produced.name}" if link.woven else link.call
 
 
 def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], second: tuple[SeedClass, ClassModel],
@@ -193,8 +197,8 @@ def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], secon
                      seed_link.given, reports=seed_link.accepted.unit == EVENT,
                      held=held_writers(giver.source, giver.class_name, giver_model))
     silent = returns_nothing(producer_node)
-    if silent and not woven:
-        return None  # an operation that returns nothing reports inside itself, or not at all
+    if (silent or produced.value) and not woven:
+        return None  # an operation that returns nothing, or hands on what it does not return, reports inside itself
     producer = to_hybrid_giver.get(produced.method, produced.method)
     call = producer if woven else f"{seed_link.accepted.verb}_{produced.name}"
     return Link(call=call, producer=producer, consumer=to_hybrid_taker.get(consumer.name, consumer.name),
@@ -202,7 +206,8 @@ def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], secon
                 observers=observers, woven=woven, produced=produced, accepted=seed_link.accepted,
                 conversion=seed_link.conversion,
                 supplied=tuple((name, in_hybrid(value, to_hybrid_giver)) for name, value in seed_link.supplied),
-                condition=in_hybrid(produced.condition, to_hybrid_giver), returns_nothing=silent)
+                condition=in_hybrid(produced.condition, to_hybrid_giver), value=in_hybrid(produced.value, to_hybrid_giver),
+                returns_nothing=silent)
 
 
 def _observes(model: ClassModel, method: MethodModel) -> bool:

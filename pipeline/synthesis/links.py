@@ -69,6 +69,7 @@ class Link:
     conversion: str = "{}"
     supplied: tuple[tuple[str, str], ...] = ()  # the consumer's other parameters the producer fills
     condition: str = ""  # the producer's condition in the hybrid's names (`Produces.condition`)
+    value: str = ""  # what is handed on, in the hybrid's names, where it is not the return (`Produces.value`)
     returns_nothing: bool = False  # the producer returns no value: it reports an event of what it did at its end
     given = SeedLink.given
 
@@ -82,7 +83,7 @@ class Link:
         not `positive`: a link method leaves a refused zero to the consumer's error), and the producer's
         condition, `value` naming what the producer returned and `before` the condition's value read before
         the operation."""
-        tests = [f"{value} > 0"] if self.positive and positive else []
+        tests = [f"{self.handed(value)} > 0"] if self.positive and positive else []
         if self.condition:
             tests.append(before if self.checked_before else self.condition.replace("{result}", value))
         return " and ".join(tests)
@@ -97,11 +98,20 @@ class Link:
         rounded = ", rounded to a whole number" if self.conversion.startswith("round(") else ""
         return f" ({how} to be in {self.accepted.unit.replace('_', ' ')}{rounded})"
 
+    def handed(self, value: str) -> str:
+        """The value handed on, `value` naming what the producer returned: that value, or the producer's
+        `value` expression over it (the attempts a retry spent, where it returns the wait it prescribes)."""
+        if not self.value:
+            return value
+        expression = self.value.replace("{result}", value)
+        return expression if re.fullmatch(r"[\w.]+", expression) else f"({expression})"
+
     def passed(self, value: str) -> str:
-        """The expression handed to the consumer, `value` naming what the producer returned: that value in
-        the consumer's unit, or for an event its text as an f-string over the producer's parameters."""
+        """The expression handed to the consumer, `value` naming what the producer returned: that value (or
+        its `handed` expression) in the consumer's unit, or for an event its text as an f-string over the
+        producer's parameters."""
         if not self.produced.event:
-            return self.conversion.format(value)
+            return self.conversion.format(self.handed(value))
         return "f" + repr(self.produced.event.replace("{result}", "{" + value + "}"))
 
     @property
@@ -133,12 +143,16 @@ def links_summary(links: Sequence[Link]) -> str:
     and ... (``reject``).") instead of repeating what the log does once per operation."""
     groups: dict[str, list[Link]] = {}
     for link in links:
-        key = f"events->{link.consumer}" if link.woven and link.accepted.unit == EVENT else f"one->{link.call}"
+        key = f"events->{link.consumer}" if link.woven and link.accepted.unit == EVENT else \
+            f"series->{link.consumer}->{link.produced.name}" if link.woven else f"one->{link.call}"
         groups.setdefault(key, []).append(link)
     out = []
     for group in groups.values():
         if len(group) == 1:
             out.append(group[0].sentence)
+            continue
+        if group[0].accepted.unit != EVENT:
+            out.append(_series_sentence(group))
             continue
         names = [f"``{link.producer}``" for link in group]
         reasons = [f"{purpose_for(link.produced, link.accepted)} ({name})" for link, name in zip(group, names)]
@@ -147,6 +161,17 @@ def links_summary(links: Sequence[Link]) -> str:
         out.append(f"A note of each {_listed(names)} is {group[0].accepted.role}, because "
                    f"{_listed(reasons, '; ')}." + "".join(conditions))
     return " ".join(out)
+
+
+def _series_sentence(group: Sequence[Link]) -> str:
+    """One sentence for the values several operations add to one series (the attempts of the runs that
+    succeed and of those given up), each named with its operation, its condition and its reason."""
+    group = sorted(group, key=lambda link: bool(link.produced.condition))  # every call's series first
+    count = {2: "Two", 3: "Three", 4: "Four"}.get(len(group), str(len(group)))
+    parts = [f"{link.produced.what}, from ``{link.producer}``"
+             + (f" {link.produced.condition_words}" if link.produced.condition_words else "")
+             + f", because {purpose_for(link.produced, link.accepted)}" for link in group]
+    return f"{count} figures are {group[0].accepted.role}{group[0].unit_note}: {_listed(parts, '; ')}."
 
 
 def _listed(items: Sequence[str], separator: str = ", ") -> str:
@@ -330,6 +355,14 @@ def seed_ends(seed: SeedClass, model: ClassModel | None = None) -> tuple[tuple[P
     return derived_ends(model or analyse(seed.source, seed.class_name))
 
 
+def _handed_type(produced: Produces, method: MethodModel) -> str | None:
+    """The type of what a producer hands on: its return annotation, or where it hands on a `value` of its
+    own, that parameter's annotation (None, which carries anything, for an expression: the oracle decides)."""
+    if not produced.value:
+        return method.returns
+    return next((p.annotation for p in method.params if p.name == produced.value), None)
+
+
 def seed_links(a: SeedClass, b: SeedClass, model_a: ClassModel | None = None,
                model_b: ClassModel | None = None) -> list[SeedLink]:
     """Every producer of one seed joined to a consumer of the other whose meaning it has and whose
@@ -346,8 +379,9 @@ def seed_links(a: SeedClass, b: SeedClass, model_a: ClassModel | None = None,
                 if source is None or target is None or not joins(p, c):
                     continue
                 param = next((x for x in target.params if x.name == c.parameter), None)
-                conversion = _conversion(factor(p, c), source.returns, param.annotation if param else None)
-                returns = "str" if p.event else source.returns if conversion in ("{}", "round({})") else "float"
+                handed = _handed_type(p, source)
+                conversion = _conversion(factor(p, c), handed, param.annotation if param else None)
+                returns = "str" if p.event else handed if conversion in ("{}", "round({})") else "float"
                 if param is None or conversion is None or not (
                         carries(returns, param.annotation) or conversion.startswith("round(")):
                     continue

@@ -119,7 +119,8 @@ def weave(source: str, hybrid: str, link: Link, producer_locals: set[str], consu
     that returns nothing, the event it reports at its end) is handed to the consumer first, and the
     producer's docstring says so (and what an error of the consumer does, when `consumer_raises`: its
     docstring names an exception)."""
-    local = _free_name(link.produced.name, producer_locals)
+    # what the operation returns keeps a name of its own where the value handed on is something else
+    local = _free_name("returned" if link.value else link.produced.name, producer_locals)
     before_name = _free_name("hand_on", producer_locals | {local})
     before = (before_name, link.condition) if link.checked_before else None
     given = "".join(f", {name}={expression}" for name, expression in link.supplied)
@@ -134,6 +135,7 @@ def weave(source: str, hybrid: str, link: Link, producer_locals: set[str], consu
                                       for name, expression in link.supplied) if link.supplied else "")
     returned = ", for ``{result}``, the value it returns" if "{result}" in link.produced.event else ""
     what = (f"the text ``{link.produced.event}``, filled with its arguments{returned}," if link.produced.event
+            else f"``{link.value.replace('{result}', 'the value it returns')}``" if link.value
             else "the value it returns")
     paragraph = (f"{capitalised(link.produced.what)} is then {link.accepted.role} (this method passes {what} to "
                  f"``{link.consumer}`` as ``{link.parameter}``{with_}{when}, after its own changes)"

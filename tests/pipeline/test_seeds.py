@@ -172,6 +172,10 @@ def test_declared_link_ends_load_and_a_wrong_one_is_named_by_its_field(corpus: P
                                     'condition_words = "when the name is new"\n'), "Math_Stats")
     assert not isinstance(stateful, SeedProblem) and stateful.produces[0].units == {"when": "minutes"}
     assert stateful.produces[0].condition == "name not in self.counts"
+    # a value handed on that is not what the method returns: an expression over the same names
+    handing = load_seed(_seed_with(corpus, "handing", _PRODUCES.replace('"total"', '"add"')
+                                   + 'value = "len(name) + {result}"\n'), "Math_Stats")
+    assert not isinstance(handing, SeedProblem) and handing.produces[0].value == "len(name) + {result}"
     wrong = {
         "field produces[0].meaning: 'events' is not a known meaning": _PRODUCES.replace('"count"', '"events"'),
         "field produces[0].method: Counter has no public method 'sum'": _PRODUCES.replace('"total"', '"sum"'),
@@ -197,6 +201,9 @@ def test_declared_link_ends_load_and_a_wrong_one_is_named_by_its_field(corpus: P
             _EVENT + 'condition = "amount > 1"\ncondition_words = "when more than one"\n',
         "field produces[0].condition: not a Python expression":
             _EVENT + 'condition = "{result} >"\ncondition_words = "when more than one"\n',
+        "field produces[0].value: amount is not a required parameter":
+            _PRODUCES.replace('"total"', '"add"') + 'value = "amount"\n',
+        "field produces[0].value: an event hands on its text": _EVENT + 'value = "name"\n',
         "field accepts[0].context: who = 'amount' is not another parameter of add":
             _ACCEPTS + 'context = { who = "amount" }\n',
     }

@@ -272,6 +272,33 @@ def test_a_woven_link_hands_the_operations_result_on_and_its_docstring_says_so()
     compile(fusion.source, "hybrid", "exec")
 
 
+def test_several_operations_add_to_one_series_each_handing_on_what_it_names():
+    # a deposit hands on the amount it was given, not the balance it returns; a withdrawal that empties
+    # the account hands on what it took: both are one series of the statistics, counted once
+    deposited = Produces(method="deposit", meaning="money", unit="cents", what="the amount of a deposit",
+                         name="movement", value="amount", purpose="deposits show how the account is fed")
+    emptied = Produces(method="withdraw", meaning="money", unit="cents", what="the amount of a withdrawal",
+                       name="movement", value="amount", condition="{result} == 0",
+                       condition_words="when it empties the account", purpose="emptying withdrawals are the risk")
+    account = _seed("Finance", "account").model_copy(update={"produces": (deposited, emptied)})
+    fusion = fuse(account, _seed("Math", "stats", "Stats", STATS), random.Random(0), max_links=1)
+    assert sorted((link.producer, link.consumer, link.woven) for link in fusion.links) == [
+        ("deposit", "add", True), ("withdraw", "add", True)]
+    assert "returned = self.balance\n        self.add(value=amount)\n        return returned" in fusion.source
+    assert "returned = self.balance\n        if returned == 0:\n            self.add(value=amount)" in fusion.source
+    text = " ".join(fusion.source.split())
+    assert "(this method passes ``amount`` to ``add`` as ``value``, after its own changes)" in text
+    assert ('"""Two figures are added to the statistics: the amount of a deposit, from ``deposit``, because '
+            "deposits show how the account is fed; and the amount of a withdrawal, from ``withdraw`` when it "
+            'empties the account, because emptying withdrawals are the risk.') in text
+    compile(fusion.source, "hybrid", "exec")
+    # two values of different series reaching one consumer stay two links, of which only one is kept
+    apart = emptied.model_copy(update={"name": "emptying"})
+    other = fuse(account.model_copy(update={"produces": (deposited, apart)}), _seed("Math", "stats", "Stats", STATS),
+                 random.Random(0), max_links=3)
+    assert len(other.links) == 1
+
+
 def test_a_query_is_linked_by_a_method_whose_docstring_says_what_it_is_for():
     account = _seed("Finance", "account").model_copy(update={"produces": (BALANCE,)})
     # statistics record one value per event: a query's snapshot fed by hand would be counted twice or never
