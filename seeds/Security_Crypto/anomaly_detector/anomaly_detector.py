@@ -1,13 +1,13 @@
-"""Spike detection for one security metric with an exponentially weighted baseline."""
+"""Spike detection for one watched metric with an exponentially weighted baseline."""
 
 import math
 
 
 class AnomalyDetector:
-    """Flag unusually high values of one security metric.
+    """Flag unusually high values of one metric watched for attacks or overload.
 
-    The metric is sampled at a fixed interval (failed logins per minute, bytes sent out per
-    hour). The detector keeps exponentially weighted moving averages of the metric (the
+    The metric is observed once per event or per interval (a request's latency, failed
+    logins per minute, bytes sent out per hour). The detector keeps exponentially weighted moving averages of the metric (the
     baseline) and of its absolute error from the baseline (the deviation). Once the first
     ``warmup`` observations have trained it, an observation strictly above :meth:`upper_limit`
     is an anomaly: it is flagged and, so that an attack does not teach the detector that
