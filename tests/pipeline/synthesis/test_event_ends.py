@@ -1,9 +1,8 @@
 """Ends declared so that classes a real program would join are joined: an order book whose orders reach a
-surveillance log and an order feed, a price tracker whose alerts, a scheduler whose jobs, a key-value store
-whose writes, a limiter whose refusals and a skirmish whose downed fighters are published, and a table schema
-whose columns a query editor completes. Each event names its subject, each actor is a real one (a trader
-from the call or the order's own), and only calls that changed something report. Built from the bundled
-seeds."""
+surveillance log and an order feed; a price tracker's alerts, a scheduler's jobs, a key-value store's writes
+and commits, a board game's moves and a skirmish's downed fighters published; a table schema whose columns a
+query editor completes. Each event names its subject, each actor is a real one (a trader from the call or
+the order's own), and only calls that changed something report. Built from the bundled seeds."""
 
 from __future__ import annotations
 
@@ -97,15 +96,15 @@ def test_watchers_hear_of_writes_that_stay_and_of_nothing_else(seeds):
     store.put("color", "blue")  # may still be rolled back
     store.rollback()
     assert store.delete("color") is True and store.delete("color") is False
+    store.begin()
+    store.begin()
+    store.put("size", "L")
+    assert store.commit() == 1  # the outer transaction may still roll it back: nothing is final yet
+    assert store.commit() == 0
     assert store.drain("cache") == ["kv.written: key color written at revision 1",
-                                    "kv.written: key hits written at revision 2", "kv.deleted: key color deleted"]
-
-
-def test_abuse_monitoring_hears_only_refused_requests(seeds):
-    limiter = _hybrid(_fused(seeds, "token_bucket_limiter", "priority_event_bus"), capacity=1.0, rate=1.0)
-    limiter.subscribe("abuse", "ratelimit.refused")
-    assert [limiter.allow("10.0.0.7", t) for t in (0.0, 0.5, 1.0)] == [True, False, True]
-    assert limiter.drain("abuse") == ["ratelimit.refused: request of client 10.0.0.7 refused at 0.5"]
+                                    "kv.written: key hits written at revision 2", "kv.deleted: key color deleted",
+                                    "kv.committed: transaction committed"]
+    assert store.changes_since(3) == ["size"]  # what a watcher reads once it hears of the commit
 
 
 def test_only_the_blow_that_downs_a_fighter_is_published(seeds):
@@ -121,6 +120,19 @@ def test_only_the_blow_that_downs_a_fighter_is_published(seeds):
     last_target, last_blow = blows[-1]
     assert fight.hit_points(last_target) == 0 and last_blow > 0
     assert fight.drain("announcer") == [f"combat.downed: {last_target} downed by a blow of {last_blow}"]
+
+
+def test_an_opponent_sees_every_move_pass_and_take_back(seeds):
+    fusion = _fused(seeds, "reversi_board", "priority_event_bus")
+    assert sorted(link.producer for link in fusion.links) == ["pass_turn", "play", "undo"]
+    board = _hybrid(fusion, size=4)
+    board.subscribe("opponent", "reversi.moves")
+    assert board.play(0, 1) == 1
+    with pytest.raises(ValueError):
+        board.play(0, 1)  # taken already: nothing happened, nothing is told
+    assert board.undo() == "B"
+    assert board.drain("opponent") == ["reversi.moves: disc placed at row 0, column 1, flipping 1",
+                                       "reversi.moves: last move taken back; B to move"]
 
 
 def test_a_query_editor_completes_the_columns_a_schema_gains(seeds):
