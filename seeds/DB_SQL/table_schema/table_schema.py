@@ -115,7 +115,8 @@ class TableSchema:
             row: column name to value.
 
         Returns:
-            Error messages, empty if the row is valid.
+            Error messages, empty if the row is valid: first one per unknown column, in
+            the row's order, then one per failing column, in the schema's column order.
 
         >>> schema = TableSchema("t")
         >>> schema.add_column("n", "INTEGER")

@@ -163,7 +163,9 @@ class OrderBook:
         >>> OrderBook().best_bid() is None
         True
         """
-        return self.orders[self.bids[0]]["price"] if self.bids else None
+        if not self.bids:
+            return None
+        return self.orders[self.bids[0]]["price"]
 
     def best_ask(self) -> int | None:
         """Lowest resting sell price.
@@ -175,7 +177,9 @@ class OrderBook:
         >>> book.best_ask()
         105
         """
-        return self.orders[self.asks[0]]["price"] if self.asks else None
+        if not self.asks:
+            return None
+        return self.orders[self.asks[0]]["price"]
 
     def spread(self) -> int | None:
         """Difference between the best ask and the best bid.
@@ -189,7 +193,9 @@ class OrderBook:
         4
         """
         bid, ask = self.best_bid(), self.best_ask()
-        return None if bid is None or ask is None else ask - bid
+        if bid is None or ask is None:
+            return None
+        return ask - bid
 
     def depth(self, side: str, levels: int) -> list[tuple[int, int]]:
         """Aggregated open quantity at the best ``levels`` prices of one side.
@@ -226,7 +232,9 @@ class OrderBook:
         >>> OrderBook().last_price() is None
         True
         """
-        return self.trades[-1][2] if self.trades else None
+        if not self.trades:
+            return None
+        return self.trades[-1][2]
 
     def fills_for(self, trader: str) -> list[tuple[str, int, int]]:
         """Trades involving ``trader`` in time order, as ``(side, price, quantity)``.

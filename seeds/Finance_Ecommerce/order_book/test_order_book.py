@@ -135,10 +135,12 @@ def test_spread(book):
     assert book.spread() == 2
 
 
-def test_spread_one_sided():
+def test_spread_one_sided_until_the_other_side_arrives():
     b = OrderBook()
     b.submit_limit("buy", 10, 1, "bob")
     assert b.spread() is None
+    b.submit_limit("sell", 12, 1, "ann")
+    assert b.spread() == 2
 
 
 def test_depth_aggregates_levels(book):
@@ -159,8 +161,10 @@ def test_depth_unknown_side(book):
         book.depth("both", 2)
 
 
-def test_last_price_none_before_trades(book):
+def test_last_price_none_before_trades_then_the_trade_price(book):
     assert book.last_price() is None
+    book.submit_market("buy", 1, "eve")
+    assert book.last_price() == 101
 
 
 def test_fills_for_both_sides_of_one_trade():
