@@ -144,7 +144,3 @@ def test_a_query_editor_completes_the_columns_a_schema_gains(seeds):
     with pytest.raises(ValueError):
         schema.add_column("email", "TEXT")  # refused: not added, not completed
     assert schema.complete("em") == ["email", "email_verified"] and schema.frequency("email") == 1
-    published = _hybrid(_fused(seeds, "table_schema", "priority_event_bus"), table="users")
-    published.subscribe("forms", "schema.columns")
-    published.add_column("id", "INTEGER")
-    assert published.drain("forms") == ["schema.columns: column id added at position 0"]
