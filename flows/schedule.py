@@ -12,6 +12,8 @@ server stores them with the deployment and the runner passes them to a fresh pro
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -64,6 +66,12 @@ def scheduled_build(config_path: str | None = None, publish_repo: str | None = N
     Says when it starts and how it ended: the release it made or why none, and the funnel. The result
     store keeps what the last runs used (`KEEP_RUNS`)."""
     name = flow_run.get_name() or "scheduled run"
+    if threading.current_thread() is threading.main_thread():
+        # The runner stops a served run with SIGTERM, which serve sends it on a Ctrl-C. The terminal's SIGINT
+        # also reaches this process (one process group) and, outside the build's own handler (while the run
+        # starts, or unwinds from the runner's SIGTERM), raised KeyboardInterrupt wherever the interpreter
+        # was: a traceback from a weakref callback at exit. Inside the build, its handler still takes SIGINT.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     say(f"run {name} started")
     started = time.monotonic()
     try:
