@@ -198,24 +198,28 @@ class LeaveRequestWorkflow:
         request["note"] = f"approved by {approver}"
         return self.remaining_balance(request["employee"])
 
-    def reject(self, request_id: int, reason: str) -> None:
+    def reject(self, request_id: int, approver: str, reason: str) -> None:
         """Reject a pending request with a reason.
 
         :param request_id: id returned by :meth:`submit`.
+        :param approver: who refuses; an employee may not reject their own request.
         :param reason: non-empty explanation kept on the request.
         :raises KeyError: if the request id is unknown.
-        :raises ValueError: if the request is not pending or the reason is blank.
+        :raises ValueError: if the request is not pending, the reason is blank or the approver
+            is the requester.
 
         >>> wf = LeaveRequestWorkflow()
         >>> wf.add_employee("fa", 4)
         4
-        >>> wf.reject(wf.submit("fa", 1, 1), "busy week")
+        >>> wf.reject(wf.submit("fa", 1, 1), "boss", "busy week")
         >>> wf.status(1)
         ('rejected', 'busy week')
         """
         if not reason.strip():
             raise ValueError("a rejection needs a reason")
         request = self._pending_request(request_id)
+        if approver == request["employee"]:
+            raise ValueError("employees cannot reject their own requests")
         request["status"] = "rejected"
         request["note"] = reason
 
