@@ -69,7 +69,8 @@ def test_a_time_from_the_producers_clock_is_given_in_the_consumers_unit_or_not_a
 def test_a_queues_minute_clock_stamps_every_audit_entry_inside_its_operations(seeds):
     fusion = fuse(seeds["support_ticket_queue"], seeds["audit_chain"], random.Random(0), max_links=1)
     # one audit chain hears every operation the SLA review names: it counts once towards max_links
-    assert sorted(link.producer for link in fusion.links) == ["assign_next", "escalate", "open_ticket", "resolve"]
+    assert sorted(link.producer for link in fusion.links) == [
+        "advance_clock", "assign_next", "escalate", "open_ticket", "resolve"]
     assert all(link.woven for link in fusion.links)
     queue = _hybrid(fusion, agents=["kim"])
     queue.advance_clock(2)
@@ -79,10 +80,14 @@ def test_a_queues_minute_clock_stamps_every_audit_entry_inside_its_operations(se
     queue.assign_next("kim")
     queue.advance_clock(5)
     queue.resolve(ticket)
+    late = queue.open_ticket("vpn down", "P1")
+    assert queue.advance_clock(61) == [late]  # only a move that makes a ticket breach is logged
     assert _entries(queue) == [("120", "helpdesk", "ticket 1 opened: printer on fire (P2)"),
                                ("300", "helpdesk", "ticket 1 escalated to P1"),
                                ("300", "kim", "ticket 1 assigned to kim"),
-                               ("600", "kim", "ticket 1 resolved; within SLA: True")]
+                               ("600", "kim", "ticket 1 resolved; within SLA: True"),
+                               ("600", "helpdesk", "ticket 2 opened: vpn down (P1)"),
+                               ("4260", "helpdesk", "SLA breached after 61 more minutes by tickets [2]")]
     assert "(the time on its own clock, in seconds)" in _method_source(fusion, "open_ticket")
     # the chain's Google-style Raises section is read: the operation says what a refused entry does
     assert "If ``append`` refuses the value, its error propagates" in " ".join(
@@ -274,5 +279,5 @@ def test_max_links_counts_other_links_one_by_one(seeds):
     bus, queue = seeds["priority_event_bus"], seeds["support_ticket_queue"]
     model_bus, model_queue = analyse(bus.source, bus.class_name), analyse(queue.source, queue.class_name)
     links = chosen_links(queue, model_queue, bus, model_bus, random.Random(0), 1, {})
-    assert len(links) == 4 and {link.consumer for link in links} == {"publish"}
+    assert len(links) == 5 and {link.consumer for link in links} == {"publish"}
     assert not chosen_links(queue, model_queue, bus, model_bus, random.Random(0), 0, {})
