@@ -215,11 +215,11 @@ class LeaveRequestWorkflow:
         >>> wf.status(1)
         ('rejected', 'busy week')
         """
-        if not reason.strip():
-            raise ValueError("a rejection needs a reason")
         request = self._pending_request(request_id)
         if approver == request["employee"]:
             raise ValueError("employees cannot reject their own requests")
+        if not reason.strip():
+            raise ValueError("a rejection needs a reason")
         request["status"] = "rejected"
         request["note"] = reason
 
