@@ -155,13 +155,15 @@ class LeaveRequestWorkflow:
         }
         return request_id
 
-    def _pending_request(self, request_id: int) -> dict:
-        """The record of a pending request.
+    def _pending_request(self, request_id: int, decider: str = "") -> dict:
+        """The record of a pending request, for ``decider`` to approve or reject.
 
         :param request_id: id returned by :meth:`submit`.
+        :param decider: who approves or rejects it; "" when nobody decides.
         :return: the request's record (a dict, shared with the workflow).
         :raises KeyError: if the request id is unknown.
-        :raises ValueError: if the request is not pending.
+        :raises ValueError: if the request is not pending, or ``decider`` is the requester
+            (nobody decides their own request).
 
         >>> wf = LeaveRequestWorkflow()
         >>> wf.add_employee("jo", 5)
@@ -174,6 +176,8 @@ class LeaveRequestWorkflow:
         request = self.requests[request_id]
         if request["status"] != "pending":
             raise ValueError(f"request {request_id} is {request['status']}, not pending")
+        if decider == request["employee"]:
+            raise ValueError("employees cannot decide their own requests")
         return request
 
     def approve(self, request_id: int, approver: str) -> int:
@@ -191,9 +195,7 @@ class LeaveRequestWorkflow:
         >>> wf.approve(wf.submit("ed", 1, 2), "boss")
         2
         """
-        request = self._pending_request(request_id)
-        if approver == request["employee"]:
-            raise ValueError("employees cannot approve their own requests")
+        request = self._pending_request(request_id, approver)
         request["status"] = "approved"
         request["note"] = f"approved by {approver}"
         return self.remaining_balance(request["employee"])
@@ -215,11 +217,9 @@ class LeaveRequestWorkflow:
         >>> wf.status(1)
         ('rejected', 'busy week')
         """
-        request = self._pending_request(request_id)
-        if approver == request["employee"]:
-            raise ValueError("employees cannot reject their own requests")
         if not reason.strip():
             raise ValueError("a rejection needs a reason")
+        request = self._pending_request(request_id, approver)
         request["status"] = "rejected"
         request["note"] = reason
 
