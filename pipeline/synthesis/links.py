@@ -446,8 +446,8 @@ def weavable(producer: ast.FunctionDef, model: ClassModel, part_methods: tuple[s
     operation that `reports` an event of what it did, returns nothing and has no early `return`; every `return`
     stands on a line of its own, and the consumer needs nothing but the value and the parameters the
     producer gives (`given`). No other method of its part may call it (those would pass values on that
-    their docstrings never mention), except where it `reports` to a log or a bus: there an operation that
-    withdraws as part of a conversion is logged as a withdrawal too, as the class's own records have it,
+    their docstrings never mention), except where it `reports` to a log or a bus: there an even expense,
+    which `add_expense` adds through `add_weighted_expense`, is logged once, by the operation it calls,
     and the calling methods' docstrings say so. An operation may change its state through an object it
     holds (`held`: `held_writers`). An operation that `names` what it acted on (its event text is made of
     its parameters: a registered room's name handed to a completion trie) and returns nothing hands it on at
