@@ -194,7 +194,7 @@ def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], secon
     part_methods = tuple(m for m in giver_model.methods if m != "__init__")
     produced = seed_link.produced
     woven = weavable(producer_node, giver_model, part_methods, consumer, seed_link.accepted.parameter,
-                     seed_link.given, reports=seed_link.accepted.unit == EVENT,
+                     seed_link.given, reports=seed_link.accepted.unit == EVENT, names=bool(produced.event),
                      held=held_writers(giver.source, giver.class_name, giver_model))
     silent = returns_nothing(producer_node)
     if (silent or produced.value) and not woven:

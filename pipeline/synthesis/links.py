@@ -405,7 +405,7 @@ def _woven_at_seed(produced: Produces, accepted: Accepts, giver: ClassModel, tak
     part = tuple(m for m in giver.methods if m != "__init__")
     given = SeedLink(produced, accepted, forward, supplied=supplied(produced, accepted)).given
     return node is not None and weavable(node, giver, part, taker.methods[accepted.method], accepted.parameter, given,
-                                         reports=accepted.unit == EVENT,
+                                         reports=accepted.unit == EVENT, names=bool(produced.event),
                                          held=held_writers(seed.source, seed.class_name, giver))
 
 
@@ -474,19 +474,21 @@ def returns_nothing(function: ast.FunctionDef) -> bool:
 
 def weavable(producer: ast.FunctionDef, model: ClassModel, part_methods: tuple[str, ...], consumer: MethodModel,
              parameter: str, given: Collection[str] = (), *, reports: bool = False,
-             held: Collection[str] = ()) -> bool:
+             held: Collection[str] = (), names: bool = False) -> bool:
     """Whether the link can live inside the producer: it is an operation (it changes state), it returns a
     value on every path (each `return` has one and the body ends in a `return` or `raise`), or, for an
     operation that `reports` an event of what it did, returns nothing and has no early `return`; every `return`
     stands on a line of its own, and the consumer needs nothing but the value and the parameters the
     producer gives (`given`). No other method of its part may call it (those would pass values on that
-    their docstrings never mention), except where it `reports` to a log or a bus: there an operation that
-    withdraws as part of a conversion is logged as a withdrawal too, as the class's own records have it,
+    their docstrings never mention), except where it `reports` to a log or a bus: there an even expense,
+    which `add_expense` adds through `add_weighted_expense`, is logged once, by the operation it calls,
     and the calling methods' docstrings say so. An operation may change its state through an object it
-    holds (`held`: `held_writers`)."""
+    holds (`held`: `held_writers`). An operation that `names` what it acted on (its event text is made of
+    its parameters: a registered room's name handed to a completion trie) and returns nothing hands it on at
+    its end too, like a report."""
     if producer.name not in model.mutators and producer.name not in held:
         return False
-    at_end = reports and returns_nothing(producer)
+    at_end = (reports or names) and returns_nothing(producer)
     if not reports and any(producer.name in model.methods[m].calls for m in part_methods
                            if m in model.methods and m != producer.name):
         return False

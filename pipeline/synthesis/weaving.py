@@ -160,7 +160,7 @@ def _clock_note(link: Link, parameter: str) -> str:
 def callers_told(source: str, hybrid: str, told: dict[str, list[Link]]) -> str:
     """The hybrid with a sentence in the docstring of each method that calls woven producers (`told`: the
     method's name -> the links of the producers it calls, in call order): what those producers hand on
-    reaches their consumers through these calls too (a conversion withdraws, and its withdrawal is logged)."""
+    reaches their consumers through these calls too (an even expense is added as a weighted one, and that one is logged)."""
     editor = ClassEditor(source, hybrid)
     for caller, links in told.items():
         node = _docstring_node(editor.method(caller).body)

@@ -155,13 +155,15 @@ class LeaveRequestWorkflow:
         }
         return request_id
 
-    def _pending_request(self, request_id: int) -> dict:
-        """The record of a pending request.
+    def _pending_request(self, request_id: int, decider: str = "") -> dict:
+        """The record of a pending request, for ``decider`` to approve or reject.
 
         :param request_id: id returned by :meth:`submit`.
+        :param decider: who approves or rejects it; "" when nobody decides.
         :return: the request's record (a dict, shared with the workflow).
         :raises KeyError: if the request id is unknown.
-        :raises ValueError: if the request is not pending.
+        :raises ValueError: if the request is not pending, or ``decider`` is the requester
+            (nobody decides their own request).
 
         >>> wf = LeaveRequestWorkflow()
         >>> wf.add_employee("jo", 5)
@@ -174,6 +176,8 @@ class LeaveRequestWorkflow:
         request = self.requests[request_id]
         if request["status"] != "pending":
             raise ValueError(f"request {request_id} is {request['status']}, not pending")
+        if decider == request["employee"]:
+            raise ValueError("employees cannot decide their own requests")
         return request
 
     def approve(self, request_id: int, approver: str) -> int:
@@ -191,31 +195,31 @@ class LeaveRequestWorkflow:
         >>> wf.approve(wf.submit("ed", 1, 2), "boss")
         2
         """
-        request = self._pending_request(request_id)
-        if approver == request["employee"]:
-            raise ValueError("employees cannot approve their own requests")
+        request = self._pending_request(request_id, approver)
         request["status"] = "approved"
         request["note"] = f"approved by {approver}"
         return self.remaining_balance(request["employee"])
 
-    def reject(self, request_id: int, reason: str) -> None:
+    def reject(self, request_id: int, approver: str, reason: str) -> None:
         """Reject a pending request with a reason.
 
         :param request_id: id returned by :meth:`submit`.
+        :param approver: who refuses; an employee may not reject their own request.
         :param reason: non-empty explanation kept on the request.
         :raises KeyError: if the request id is unknown.
-        :raises ValueError: if the request is not pending or the reason is blank.
+        :raises ValueError: if the request is not pending, the reason is blank or the approver
+            is the requester.
 
         >>> wf = LeaveRequestWorkflow()
         >>> wf.add_employee("fa", 4)
         4
-        >>> wf.reject(wf.submit("fa", 1, 1), "busy week")
+        >>> wf.reject(wf.submit("fa", 1, 1), "boss", "busy week")
         >>> wf.status(1)
         ('rejected', 'busy week')
         """
         if not reason.strip():
             raise ValueError("a rejection needs a reason")
-        request = self._pending_request(request_id)
+        request = self._pending_request(request_id, approver)
         request["status"] = "rejected"
         request["note"] = reason
 

@@ -129,31 +129,38 @@ def test_approve_twice_rejected(wf):
 
 def test_reject_keeps_reason(wf):
     rid = wf.submit("ana", 1, 2)
-    wf.reject(rid, "release week")
+    wf.reject(rid, "lead", "release week")
     assert wf.status(rid) == ("rejected", "release week")
 
 
 def test_reject_blank_reason_rejected(wf):
     rid = wf.submit("ana", 1, 2)
     with pytest.raises(ValueError):
-        wf.reject(rid, "   ")
+        wf.reject(rid, "lead", "   ")
 
 
 def test_reject_approved_request_rejected(wf):
     rid = wf.submit("ana", 1, 2)
     wf.approve(rid, "boss")
     with pytest.raises(ValueError):
-        wf.reject(rid, "too late")
+        wf.reject(rid, "lead", "too late")
+
+
+def test_reject_own_request_refused(wf):
+    rid = wf.submit("ana", 1, 2)
+    with pytest.raises(ValueError):
+        wf.reject(rid, "ana", "changed my mind")
+    assert wf.status(rid)[0] == "pending"
 
 
 def test_reject_unknown_request(wf):
     with pytest.raises(KeyError):
-        wf.reject(5, "no")
+        wf.reject(5, "lead", "no")
 
 
 def test_rejected_request_frees_the_days_for_a_new_request(wf):
     rid = wf.submit("ben", 1, 3)
-    wf.reject(rid, "cover missing")
+    wf.reject(rid, "lead", "cover missing")
     assert wf.submit("ben", 1, 3) == 2
 
 
@@ -212,13 +219,13 @@ def test_full_lifecycle_in_several_orders():
     first = wf.submit("ana", 1, 2)
     assert wf.approve(first, "boss") == 8
     second = wf.submit("ana", 8, 9)
-    wf.reject(second, "audit")
+    wf.reject(second, "lead", "audit")
     third = wf.submit("ana", 15, 16)
     assert wf.cancel(first) == 10
     assert wf.on_leave(1) == []
     assert wf.approve(third, "boss") == 8
     fourth = wf.submit("ana", 22, 23)
-    wf.reject(fourth, "conference")
+    wf.reject(fourth, "lead", "conference")
     assert wf.cancel(third) == 10
     fifth = wf.submit("ana", 29, 30)
     assert wf.approve(fifth, "boss") == 8
@@ -232,7 +239,7 @@ def test_cancel_then_reject_then_approve_order(wf):
     b = wf.submit("ben", 2, 2)
     c = wf.submit("ben", 3, 3)
     wf.cancel(a)
-    wf.reject(b, "overlap with audit")
+    wf.reject(b, "lead", "overlap with audit")
     assert wf.approve(c, "boss") == 2
     assert wf.remaining_balance("ben") == 2
     assert wf.on_leave(3) == ["ben"]

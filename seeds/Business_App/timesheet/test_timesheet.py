@@ -214,11 +214,47 @@ def test_gross_pay_rounds_to_cents():
     assert ts.gross_pay(1) == 0.33
 
 
-def test_reopened_week_is_remembered(ts):
+def test_approve_week_returns_final_hours(ts):
+    ts.log(1, "alpha", 5.0)
+    ts.log(3, "beta", 2.5)
+    ts.submit_week(1)
+    assert ts.approve_week(1) == 7.5
+
+
+def test_approve_unsubmitted_week_rejected(ts):
+    ts.log(1, "alpha", 5.0)
+    with pytest.raises(ValueError):
+        ts.approve_week(1)
+
+
+def test_approve_week_twice_rejected(ts):
     ts.log(1, "alpha", 5.0)
     ts.submit_week(1)
-    assert ts.reopened == set()
-    ts.reopen_week(1)
-    assert ts.reopened == {1}
+    ts.approve_week(1)
+    with pytest.raises(ValueError):
+        ts.approve_week(1)
+
+
+def test_approved_week_cannot_be_reopened_or_changed(ts):
+    ts.log(1, "alpha", 5.0)
     ts.submit_week(1)
-    assert ts.reopened == {1}
+    ts.approve_week(1)
+    with pytest.raises(PermissionError):
+        ts.reopen_week(1)
+    with pytest.raises(PermissionError):
+        ts.log(2, "alpha", 1.0)
+    assert ts.week_total(1) == 5.0
+
+
+def test_corrected_week_is_approved_at_its_corrected_hours():
+    ts = Timesheet("omar", 10.0, weekly_limit=8.0)
+    ts.log(1, "alpha", 9.0)
+    assert ts.submit_week(1) == 9.0
+    ts.reopen_week(1)
+    assert ts.remove(1, "alpha") == 9.0
+    ts.log(1, "alpha", 6.0)
+    with pytest.raises(ValueError):
+        ts.approve_week(1)
+    assert ts.submit_week(1) == 6.0
+    assert ts.approve_week(1) == 6.0
+    assert ts.gross_pay(1) == 60.0

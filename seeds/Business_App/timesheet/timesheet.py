@@ -6,7 +6,8 @@ class Timesheet:
 
     Days are numbered from 1; week ``w`` holds days ``7*(w-1)+1 .. 7*w``.
     A submitted week is locked: its entries can no longer change until it is
-    reopened. Hours beyond the weekly limit are overtime, paid at 1.5 times the rate.
+    reopened. An approved week is final: it stays locked and can no longer be
+    reopened, so its hours are the ones payroll and reports rely on. Hours beyond the weekly limit are overtime, paid at 1.5 times the rate.
 
     >>> ts = Timesheet("noor", 20.0, weekly_limit=10.0)
     >>> ts.log(1, "alpha", 8.0)
@@ -39,7 +40,7 @@ class Timesheet:
         self.weekly_limit = weekly_limit
         self.entries: dict[int, dict[str, float]] = {}
         self.submitted: set[int] = set()
-        self.reopened: set[int] = set()
+        self.approved: set[int] = set()
 
     def week_of(self, day: int) -> int:
         """Week number containing ``day``.
@@ -204,14 +205,34 @@ class Timesheet:
         self.submitted.add(week)
         return total
 
-    def reopen_week(self, week: int) -> None:
-        """Unlock a submitted week so it can be corrected.
+    def approve_week(self, week: int) -> float:
+        """Approve a submitted ``week``: its hours become final.
 
-        The week is remembered in ``reopened``: its next submission is a
-        correction of one already made, not a week of its own.
+        An approved week stays locked for good; :meth:`reopen_week` refuses it.
+
+        :param week: week number.
+        :return: the week's final total hours.
+        :raises ValueError: if the week is not submitted or is already approved.
+
+        >>> ts = Timesheet("noor", 1.0)
+        >>> _ = ts.log(2, "alpha", 6.0)
+        >>> _ = ts.submit_week(1)
+        >>> ts.approve_week(1)
+        6.0
+        """
+        if week not in self.submitted:
+            raise ValueError(f"week {week} is not submitted")
+        if week in self.approved:
+            raise ValueError(f"week {week} is already approved")
+        self.approved.add(week)
+        return self.week_total(week)
+
+    def reopen_week(self, week: int) -> None:
+        """Unlock a submitted week so it can be corrected before approval.
 
         :param week: week number.
         :raises ValueError: if the week was not submitted.
+        :raises PermissionError: if the week is approved, and so final.
 
         >>> ts = Timesheet("noor", 1.0)
         >>> _ = ts.log(2, "alpha", 6.0)
@@ -222,5 +243,6 @@ class Timesheet:
         """
         if week not in self.submitted:
             raise ValueError(f"week {week} is not submitted")
+        if week in self.approved:
+            raise PermissionError(f"week {week} is approved and final")
         self.submitted.remove(week)
-        self.reopened.add(week)

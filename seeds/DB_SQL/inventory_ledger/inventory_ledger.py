@@ -14,7 +14,7 @@ class InventoryLedger:
     1
     >>> ledger.receive("BOLT", 50, 8)
     2
-    >>> ledger.ship("BOLT", 120)
+    >>> ledger.ship("BOLT", 120, "SO-1")
     660
     >>> ledger.on_hand("BOLT"), ledger.valuation("BOLT")
     (30, 240)
@@ -101,13 +101,14 @@ class InventoryLedger:
             remaining -= taken
         return cost
 
-    def ship(self, sku: str, qty: int, order: str = "") -> int:
+    def ship(self, sku: str, qty: int, order: str) -> int:
         """Book outgoing stock for an order.
 
         Args:
             sku: item code.
             qty: units shipped, at least 1.
-            order: order reference kept in the journal.
+            order: reference of the order the goods leave for, kept in the journal
+                (an empty text when there is none).
 
         Returns:
             The cost of the goods shipped in cents (FIFO).
@@ -117,7 +118,7 @@ class InventoryLedger:
 
         >>> ledger = InventoryLedger()
         >>> _ = ledger.receive("CAP", 2, 10)
-        >>> ledger.ship("CAP", 3)
+        >>> ledger.ship("CAP", 3, "SO-2")
         Traceback (most recent call last):
         ...
         ValueError: only 2 of 'CAP' on hand, 3 requested

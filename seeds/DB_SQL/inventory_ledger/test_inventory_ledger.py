@@ -33,15 +33,15 @@ def test_ship_consumes_oldest_lot_first():
     ledger = InventoryLedger()
     ledger.receive("TEA", 10, 300)
     ledger.receive("TEA", 10, 350)
-    assert ledger.ship("TEA", 4) == 1200
-    assert ledger.ship("TEA", 10) == 6 * 300 + 4 * 350
+    assert ledger.ship("TEA", 4, "SO-101") == 1200
+    assert ledger.ship("TEA", 10, "SO-102") == 6 * 300 + 4 * 350
     assert (ledger.on_hand("TEA"), ledger.valuation("TEA")) == (6, 2100)
 
 
 def test_ship_exact_stock_empties_sku():
     ledger = InventoryLedger()
     ledger.receive("A", 3, 10)
-    assert ledger.ship("A", 3) == 30
+    assert ledger.ship("A", 3, "SO-103") == 30
     assert (ledger.on_hand("A"), ledger.valuation()) == (0, 0)
 
 
@@ -49,7 +49,7 @@ def test_ship_more_than_on_hand_raises_and_books_nothing():
     ledger = InventoryLedger()
     ledger.receive("A", 3, 10)
     with pytest.raises(ValueError):
-        ledger.ship("A", 4)
+        ledger.ship("A", 4, "SO-104")
     assert ledger.on_hand("A") == 3
     assert ledger.movements("A") == ["receive +3 cost=30"]
 
@@ -58,12 +58,12 @@ def test_ship_zero_quantity_raises():
     ledger = InventoryLedger()
     ledger.receive("A", 3, 10)
     with pytest.raises(ValueError):
-        ledger.ship("A", 0)
+        ledger.ship("A", 0, "SO-105")
 
 
 def test_ship_unknown_sku_raises():
     with pytest.raises(ValueError):
-        InventoryLedger().ship("GHOST", 1)
+        InventoryLedger().ship("GHOST", 1, "SO-106")
 
 
 def test_adjust_loss_consumes_fifo_and_returns_on_hand():
@@ -79,7 +79,7 @@ def test_adjust_found_units_use_last_receipt_cost():
     ledger = InventoryLedger()
     ledger.receive("CUP", 2, 100)
     ledger.receive("CUP", 2, 130)
-    ledger.ship("CUP", 4)
+    ledger.ship("CUP", 4, "SO-107")
     assert ledger.adjust("CUP", 3, "  recount  ") == 3
     assert ledger.valuation("CUP") == 390
     assert ledger.movements("CUP")[-1] == "adjust +3 cost=390 (recount)"
@@ -124,7 +124,7 @@ def test_movements_journal_in_order_with_notes():
     ledger = InventoryLedger()
     ledger.receive("A", 5, 10)
     ledger.ship("A", 2, "SO-7")
-    ledger.ship("A", 1)
+    ledger.ship("A", 1, "")
     ledger.receive("B", 1, 1)
     assert ledger.movements("A") == ["receive +5 cost=50", "ship -2 cost=20 (SO-7)", "ship -1 cost=10"]
 
@@ -189,7 +189,7 @@ def test_scenario_adjust_before_receiving_then_ship():
     ledger.adjust("KEY", 2, "found")
     ledger.receive("KEY", 3, 40)
     ledger.adjust("KEY", 1, "found again")
-    assert ledger.ship("KEY", 4) == 0 + 0 + 40 + 40
+    assert ledger.ship("KEY", 4, "SO-108") == 0 + 0 + 40 + 40
     assert (ledger.on_hand("KEY"), ledger.valuation("KEY")) == (2, 80)
     ledger.set_reorder_point("KEY", 2)
     assert ledger.reorder_list() == ["KEY"]

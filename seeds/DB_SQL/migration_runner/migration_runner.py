@@ -28,11 +28,21 @@ class MigrationRunner:
     [2]
     """
 
-    def __init__(self) -> None:
-        """Open an empty in-memory database with the bookkeeping table."""
+    def __init__(self, db_user: str = "migrator") -> None:
+        """Open an empty in-memory database with the bookkeeping table.
+
+        Args:
+            db_user: the database user the runner applies migrations as; the
+                bookkeeping table records it beside each version it applies.
+
+        >>> MigrationRunner("deploy").db_user
+        'deploy'
+        """
+        self.db_user = db_user
         self.conn = sqlite3.connect(":memory:", isolation_level=None)
         self.conn.execute(
-            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL)"
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL,"
+            " applied_by TEXT NOT NULL)"
         )
         self.migrations: dict[int, tuple[str, str, str]] = {}
         self.history: list[str] = []
@@ -145,8 +155,8 @@ class MigrationRunner:
             for statement in self._statements(script):
                 self.conn.execute(statement)
             if direction == "up":
-                self.conn.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)",
-                                  (version, name, self._checksum(up_sql)))
+                self.conn.execute("INSERT INTO schema_migrations VALUES (?, ?, ?, ?)",
+                                  (version, name, self._checksum(up_sql), self.db_user))
             else:
                 self.conn.execute("DELETE FROM schema_migrations WHERE version = ?", (version,))
         except sqlite3.Error:
@@ -163,12 +173,14 @@ class MigrationRunner:
             target: highest version to apply; 0 applies everything pending.
 
         Returns:
-            The versions applied by this call.
+            The versions applied by this call, each recorded as applied by
+            ``db_user``; an empty list when nothing was pending.
 
         Raises:
             ValueError: if ``target`` is not a registered version.
             sqlite3.Error: if a script fails; that migration is undone and the ones
-                before it in this call stay applied.
+                before it in this call stay applied. The run then returns nothing:
+                the versions it did apply show only in ``applied()`` and ``history``.
 
         >>> runner = MigrationRunner()
         >>> runner.register(1, "a", "CREATE TABLE a (x)", "DROP TABLE a")
@@ -216,6 +228,30 @@ class MigrationRunner:
         for version in targets:
             self._run(version, self.migrations[version][2], "down")
         return targets
+
+    def applied_by(self, version: int) -> str:
+        """Return the database user that applied ``version``.
+
+        Args:
+            version: an applied version.
+
+        Returns:
+            The ``db_user`` of the runner that applied it.
+
+        Raises:
+            KeyError: if the version is not applied.
+
+        >>> runner = MigrationRunner("deploy")
+        >>> runner.register(1, "a", "CREATE TABLE a (x)", "DROP TABLE a")
+        >>> runner.migrate()
+        [1]
+        >>> runner.applied_by(1)
+        'deploy'
+        """
+        row = self.conn.execute("SELECT applied_by FROM schema_migrations WHERE version = ?", (version,)).fetchone()
+        if row is None:
+            raise KeyError(version)
+        return row[0]
 
     def verify(self) -> list[int]:
         """Find applied migrations whose registered up script changed since applying.

@@ -203,3 +203,33 @@ def test_scenario_rollback_then_reapply_changed_migration(runner):
     assert runner.conn.execute("SELECT email FROM users").fetchall() == [("cy@example.org",)]
     assert runner.pending() == []
     assert runner.current_version() == 3
+
+
+def test_applied_by_records_the_runner_database_user():
+    r = MigrationRunner("deploy")
+    r.register(1, "users", "CREATE TABLE users (id INTEGER)", "DROP TABLE users")
+    r.register(2, "orders", "CREATE TABLE orders (id INTEGER)", "DROP TABLE orders")
+    assert r.migrate(1) == [1]
+    assert r.applied_by(1) == "deploy"
+    r.db_user = "hotfix"
+    assert r.migrate() == [2]
+    assert r.applied_by(2) == "hotfix"
+    assert r.applied_by(1) == "deploy"
+
+
+def test_applied_by_default_user_and_unknown_version():
+    fresh = MigrationRunner()
+    fresh.register(1, "a", "CREATE TABLE a (x)", "DROP TABLE a")
+    fresh.migrate()
+    assert fresh.applied_by(1) == "migrator"
+    with pytest.raises(KeyError):
+        fresh.applied_by(2)
+
+
+def test_applied_by_forgets_a_rolled_back_version():
+    r = MigrationRunner("ops")
+    r.register(1, "a", "CREATE TABLE a (x)", "DROP TABLE a")
+    r.migrate()
+    assert r.rollback() == [1]
+    with pytest.raises(KeyError):
+        r.applied_by(1)

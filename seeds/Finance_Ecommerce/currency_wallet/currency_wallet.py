@@ -4,7 +4,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 
 
 class CurrencyWallet:
-    """Balances in several currencies, kept in integer minor units (cents).
+    """Balances in several currencies, kept in integer minor units (cents of a dollar, pence of a pound).
 
     Every rate says how many units of the base currency one unit of a currency
     is worth; the base currency's rate is always 1. Conversions charge a fee
@@ -102,6 +102,42 @@ class CurrencyWallet:
         """
         return self.balances.get(currency, 0)
 
+    def _credit(self, currency: str, amount: int) -> int:
+        """Add ``amount`` to the balance of ``currency``, without a ledger entry.
+
+        Deposits and the received side of a conversion both credit through here,
+        so each writes only its own ledger entry.
+
+        :param currency: a currency with a rate.
+        :param amount: minor units to add, > 0 (checked by the caller).
+        :return: the new balance in that currency.
+
+        >>> CurrencyWallet("EUR", {})._credit("EUR", 40)
+        40
+        """
+        self.balances[currency] = self.balance(currency) + amount
+        return self.balances[currency]
+
+    def _debit(self, currency: str, amount: int) -> int:
+        """Take ``amount`` from the balance of ``currency``, without a ledger entry.
+
+        Withdrawals and the given side of a conversion both debit through here.
+
+        :param currency: a currency with a rate.
+        :param amount: minor units to take, > 0 (checked by the caller).
+        :return: the new balance in that currency.
+        :raises ValueError: if the amount exceeds the balance; nothing changes then.
+
+        >>> w = CurrencyWallet("EUR", {})
+        >>> _ = w._credit("EUR", 40)
+        >>> w._debit("EUR", 15)
+        25
+        """
+        if amount > self.balance(currency):
+            raise ValueError(f"insufficient {currency}: have {self.balance(currency)}, need {amount}")
+        self.balances[currency] -= amount
+        return self.balances[currency]
+
     def deposit(self, currency: str, amount: int) -> int:
         """Add ``amount`` minor units of ``currency``.
 
@@ -115,9 +151,9 @@ class CurrencyWallet:
         250
         """
         self._check_amount(currency, amount)
-        self.balances[currency] = self.balance(currency) + amount
+        balance = self._credit(currency, amount)
         self.ledger.append(f"deposit {amount} {currency}")
-        return self.balances[currency]
+        return balance
 
     def withdraw(self, currency: str, amount: int) -> int:
         """Take ``amount`` minor units of ``currency`` out of the wallet.
@@ -134,11 +170,9 @@ class CurrencyWallet:
         150
         """
         self._check_amount(currency, amount)
-        if amount > self.balance(currency):
-            raise ValueError(f"insufficient {currency}: have {self.balance(currency)}, need {amount}")
-        self.balances[currency] -= amount
+        balance = self._debit(currency, amount)
         self.ledger.append(f"withdraw {amount} {currency}")
-        return self.balances[currency]
+        return balance
 
     def quote(self, source: str, target: str, amount: int, with_fee: bool = False) -> int:
         """Value of ``amount`` minor units of ``source`` in ``target``, rounded half-to-even.
@@ -161,7 +195,8 @@ class CurrencyWallet:
     def convert(self, source: str, target: str, amount: int) -> int:
         """Exchange ``amount`` minor units of ``source`` into ``target``, paying the fee.
 
-        The received amount is quoted with the fee; when it rounds to 0 nothing is deposited.
+        The received amount is quoted with the fee; when it rounds to 0 nothing is credited.
+        An exchange is one ledger entry of its own: it is neither a withdrawal nor a deposit.
 
         :param source: currency given.
         :param target: currency received, different from ``source``.
@@ -174,13 +209,16 @@ class CurrencyWallet:
         >>> _ = w.deposit("EUR", 1200)
         >>> w.convert("EUR", "GBP", 1200)
         1000
+        >>> w.statement()
+        ['deposit 1200 EUR', 'convert 1200 EUR -> 1000 GBP']
         """
         if source == target:
             raise ValueError("source and target must differ")
+        self._check_amount(source, amount)
         received = self.quote(source, target, amount, with_fee=True)
-        self.withdraw(source, amount)
+        self._debit(source, amount)
         if received > 0:
-            self.deposit(target, received)
+            self._credit(target, received)
         self.ledger.append(f"convert {amount} {source} -> {received} {target}")
         return received
 
@@ -208,8 +246,8 @@ class CurrencyWallet:
 
     def statement(self) -> list[str]:
         """Ledger entries in the order they happened: ``"deposit <amount> <currency>"``,
-        ``"withdraw <amount> <currency>"`` and, for a conversion, ``"convert <amount> <source> ->
-        <received> <target>"`` after the withdrawal it makes (and its deposit, when one is made).
+        ``"withdraw <amount> <currency>"`` and, for a conversion, the single entry
+        ``"convert <amount> <source> -> <received> <target>"``.
 
         :return: a copy of the entries.
 

@@ -153,10 +153,26 @@ def test_statement_records_conversion_steps(wallet):
     wallet.convert("EUR", "GBP", 1200)
     assert wallet.statement() == [
         "deposit 1200 EUR",
-        "withdraw 1200 EUR",
-        "deposit 990 GBP",
         "convert 1200 EUR -> 990 GBP",
     ]
+
+
+def test_conversion_is_neither_a_withdrawal_nor_a_deposit(wallet):
+    wallet.deposit("EUR", 1200)
+    wallet.convert("EUR", "GBP", 600)
+    wallet.withdraw("EUR", 100)
+    wallet.deposit("GBP", 5)
+    assert [entry.split()[0] for entry in wallet.statement()] == ["deposit", "convert", "withdraw", "deposit"]
+    assert wallet.balance("EUR") == 500
+    assert wallet.balance("GBP") == 500
+
+
+def test_convert_into_unknown_currency_changes_nothing(wallet):
+    wallet.deposit("EUR", 100)
+    with pytest.raises(KeyError):
+        wallet.convert("EUR", "XYZ", 50)
+    assert wallet.balance("EUR") == 100
+    assert wallet.statement() == ["deposit 100 EUR"]
 
 
 def test_statement_is_a_copy(wallet):

@@ -192,6 +192,8 @@ class SignedTokenIssuer:
     def revoke(self, token: str) -> str:
         """Revoke a token so that it no longer verifies.
 
+        Revoking a token that is revoked already changes nothing and returns its id again.
+
         Args:
             token: an encoded token (its signature is not checked).
 

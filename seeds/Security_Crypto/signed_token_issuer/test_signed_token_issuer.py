@@ -147,6 +147,14 @@ def test_revoke_only_affects_that_token(issuer):
     assert issuer.is_valid(second, now=1) is True
 
 
+def test_revoke_twice_returns_the_same_id(issuer):
+    token = issuer.issue("ada", now=0)
+    assert issuer.revoke(token) == "t1"
+    assert issuer.revoke(token) == "t1"
+    with pytest.raises(PermissionError):
+        issuer.verify(token, now=1)
+
+
 def test_revoke_malformed_raises(issuer):
     with pytest.raises(ValueError):
         issuer.revoke("only.two")

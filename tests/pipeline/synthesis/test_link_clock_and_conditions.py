@@ -69,7 +69,8 @@ def test_a_time_from_the_producers_clock_is_given_in_the_consumers_unit_or_not_a
 def test_a_queues_minute_clock_stamps_every_audit_entry_inside_its_operations(seeds):
     fusion = fuse(seeds["support_ticket_queue"], seeds["audit_chain"], random.Random(0), max_links=1)
     # one audit chain hears every operation the SLA review names: it counts once towards max_links
-    assert sorted(link.producer for link in fusion.links) == ["assign_next", "escalate", "open_ticket", "resolve"]
+    assert sorted(link.producer for link in fusion.links) == [
+        "advance_clock", "assign_next", "escalate", "open_ticket", "resolve"]
     assert all(link.woven for link in fusion.links)
     queue = _hybrid(fusion, agents=["kim"])
     queue.advance_clock(2)
@@ -79,10 +80,14 @@ def test_a_queues_minute_clock_stamps_every_audit_entry_inside_its_operations(se
     queue.assign_next("kim")
     queue.advance_clock(5)
     queue.resolve(ticket)
+    late = queue.open_ticket("vpn down", "P1")
+    assert queue.advance_clock(61) == [late]  # only a move that makes a ticket breach is logged
     assert _entries(queue) == [("120", "helpdesk", "ticket 1 opened: printer on fire (P2)"),
                                ("300", "helpdesk", "ticket 1 escalated to P1"),
                                ("300", "kim", "ticket 1 assigned to kim"),
-                               ("600", "kim", "ticket 1 resolved; within SLA: True")]
+                               ("600", "kim", "ticket 1 resolved; within SLA: True"),
+                               ("600", "helpdesk", "ticket 2 opened: vpn down (P1)"),
+                               ("4260", "helpdesk", "SLA breached after 61 more minutes by tickets [2]")]
     assert "(the time on its own clock, in seconds)" in _method_source(fusion, "open_ticket")
     # the chain's Google-style Raises section is read: the operation says what a refused entry does
     assert "If ``append`` refuses the value, its error propagates" in " ".join(
@@ -97,14 +102,18 @@ def test_a_producer_without_a_clock_leaves_the_time_to_the_logs_own_clock(seeds)
     wallet.set_clock(50)
     wallet.deposit("EUR", 1200)
     wallet.convert("EUR", "GBP", 1200)
-    # a conversion withdraws and deposits: the log has all three, as the wallet's own statement does
-    assert _entries(wallet) == [("50", "owner", "1200 cents of EUR deposited; balance 1200"),
-                                ("50", "owner", "1200 cents of EUR withdrawn; balance 0"),
-                                ("50", "owner", "1000 cents of GBP deposited; balance 1000"),
-                                ("50", "owner", "1200 cents of EUR exchanged into 1000 cents of GBP")]
-    assert wallet.statement()[-1].startswith("convert 1200 EUR")
-    convert = _method_source(fusion, "convert")
-    assert "Its calls of ``withdraw`` and ``deposit`` pass on what those methods report (to ``append``)" in convert
+    # an exchange moves money through the wallet's private helpers: it is logged once, as an exchange
+    assert _entries(wallet) == [("50", "owner", "1200 minor units of EUR deposited; balance 1200"),
+                                ("50", "owner", "1200 minor units of EUR exchanged into 1000 minor units of GBP")]
+    assert wallet.statement() == ["deposit 1200 EUR", "convert 1200 EUR -> 1000 GBP"]
+    assert "passes on what" not in _method_source(fusion, "convert")
+
+
+def test_a_method_calling_a_woven_operation_says_that_its_report_is_passed_on(seeds):
+    fusion = fuse(seeds["expense_splitter"], seeds["audit_chain"], random.Random(0), max_links=3)
+    assert "add_weighted_expense" in {link.producer for link in fusion.links}
+    add_expense = " ".join(_method_source(fusion, "add_expense").split())
+    assert "Its call of ``add_weighted_expense`` passes on what that method reports (to ``append``)" in add_expense
 
 
 def test_operations_that_return_nothing_report_what_they_did_at_their_end(seeds):
@@ -113,12 +122,12 @@ def test_operations_that_return_nothing_report_what_they_did_at_their_end(seeds)
     workflow = _hybrid(fusion)
     workflow.add_employee("fa", 4)
     rejected = workflow.submit("fa", 1, 1)
-    workflow.reject(rejected, "busy week")
+    workflow.reject(rejected, "lead", "busy week")
     kept = workflow.submit("fa", 3, 3)
     workflow.approve(kept, "boss")
     workflow.cancel(kept)
     assert [entry[1:] for entry in _entries(workflow)] == [
-        ("fa", "leave request 1 submitted by fa for days 1 to 1"), ("approver", "leave request 1 rejected: busy week"),
+        ("fa", "leave request 1 submitted by fa for days 1 to 1"), ("lead", "leave request 1 rejected by lead: busy week"),
         ("fa", "leave request 2 submitted by fa for days 3 to 3"),
         ("boss", "leave request 2 approved by boss; 3 days of allowance left"),
         ("fa", "leave request 2 cancelled; 4 days of allowance left")]
@@ -131,7 +140,7 @@ def test_operations_that_return_nothing_report_what_they_did_at_their_end(seeds)
     assert doc.count("appended to the audit chain") == 1
     # a refused rejection changes nothing and reports nothing
     with pytest.raises(ValueError):
-        workflow.reject(kept, "again")
+        workflow.reject(kept, "lead", "again")
     assert len(workflow.export_lines()) == 5
 
 
@@ -194,20 +203,48 @@ def test_a_value_crosses_only_when_the_operation_changed_something(seeds):
     assert auth.drain("security") == ["devices.unlocked: device key unlocked after 1 failed attempts"]
 
 
-def test_a_reopened_week_is_counted_once(seeds):
+def test_statistics_of_a_timesheet_take_approved_weeks_only(seeds):
     fusion = fuse(seeds["timesheet"], seeds["running_stats"], random.Random(0), max_links=3)
     (link,) = fusion.links
-    assert link.woven and link.checked_before
+    assert link.woven and link.producer == "approve_week" and not link.condition
     sheet = _hybrid(fusion, employee="noor", hourly_rate=1.0)
-    sheet.log(1, "alpha", 6.0)
+    sheet.log(1, "alpha", 9.0)
     sheet.submit_week(1)
-    sheet.reopen_week(1)
-    sheet.log(2, "alpha", 1.0)
+    sheet.reopen_week(1)  # a mistake corrected before approval never reaches the statistics
+    sheet.remove(1, "alpha")
+    sheet.log(2, "alpha", 6.0)
     sheet.submit_week(1)
+    assert sheet.approve_week(1) == 6.0
     sheet.log(8, "alpha", 4.0)
     sheet.submit_week(2)
+    assert sheet.summary()["count"] == 1 and sheet.mean() == 6.0
+    sheet.approve_week(2)
     assert sheet.summary()["count"] == 2 and sheet.mean() == 5.0
-    assert "It is passed on only the first time the week is submitted" in _method_source(fusion, "submit_week")
+    with pytest.raises(PermissionError):
+        sheet.reopen_week(1)
+
+
+def test_a_registered_room_is_completed_from_its_registration(seeds):
+    fusion = fuse(seeds["room_booking_calendar"], seeds["prefix_trie"], random.Random(0), max_links=3)
+    (link,) = [link for link in fusion.links if link.consumer == "insert"]
+    assert link.woven and link.producer == "add_room" and link.returns_nothing
+    calendar = _hybrid(fusion)
+    calendar.add_room("Elm", 8)
+    calendar.add_room("Oak", 4)
+    assert calendar.complete("E") == ["Elm"]
+    with pytest.raises(ValueError):
+        calendar.add_room("Elm", 2)  # refused before its end: nothing is handed on
+
+
+def test_a_migration_run_is_audited_under_the_runners_user_only_when_it_applied_something(seeds):
+    fusion = fuse(seeds["migration_runner"], seeds["audit_chain"], random.Random(0), max_links=3)
+    assert sorted((link.producer, link.woven) for link in fusion.links) == [("migrate", True), ("rollback", True)]
+    runner = _hybrid(fusion, db_user="deploy")
+    runner.register(1, "users", "CREATE TABLE users (id INTEGER)", "DROP TABLE users")
+    assert runner.migrate() == [1] and runner.migrate() == []
+    runner.rollback()
+    assert [entry[1:] for entry in _entries(runner)] == [
+        ("deploy", "schema migrated; versions applied: [1]"), ("deploy", "schema rolled back; versions reverted: [1]")]
 
 
 def test_a_word_with_no_correction_is_not_learned_as_a_completion(seeds):
@@ -242,5 +279,5 @@ def test_max_links_counts_other_links_one_by_one(seeds):
     bus, queue = seeds["priority_event_bus"], seeds["support_ticket_queue"]
     model_bus, model_queue = analyse(bus.source, bus.class_name), analyse(queue.source, queue.class_name)
     links = chosen_links(queue, model_queue, bus, model_bus, random.Random(0), 1, {})
-    assert len(links) == 4 and {link.consumer for link in links} == {"publish"}
+    assert len(links) == 5 and {link.consumer for link in links} == {"publish"}
     assert not chosen_links(queue, model_queue, bus, model_bus, random.Random(0), 0, {})
