@@ -12,6 +12,7 @@ server stores them with the deployment and the runner passes them to a fresh pro
 
 from __future__ import annotations
 
+import atexit
 import signal
 import threading
 import time
@@ -66,12 +67,8 @@ def scheduled_build(config_path: str | None = None, publish_repo: str | None = N
     Says when it starts and how it ended: the release it made or why none, and the funnel. The result
     store keeps what the last runs used (`KEEP_RUNS`)."""
     name = flow_run.get_name() or "scheduled run"
-    if threading.current_thread() is threading.main_thread():
-        # The runner stops a served run with SIGTERM, which serve sends it on a Ctrl-C. The terminal's SIGINT
-        # also reaches this process (one process group) and, outside the build's own handler (while the run
-        # starts, or unwinds from the runner's SIGTERM), raised KeyboardInterrupt wherever the interpreter
-        # was: a traceback from a weakref callback at exit. Inside the build, its handler still takes SIGINT.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _ignore(signal.SIGINT)
+    atexit.register(_ignore, signal.SIGTERM)  # Prefect's own handler is live until the process exits
     say(f"run {name} started")
     started = time.monotonic()
     try:
@@ -90,6 +87,20 @@ def scheduled_build(config_path: str | None = None, publish_repo: str | None = N
             if summary.release_version else summary.release_message)  # "no new release: ..." says why
     say(f"run {name} ended after {time.monotonic() - started:.0f} s: {made}; funnel: {funnel_line(summary.funnel)}")
     return ScheduledResult(run_id=summary.run_id, release_version=summary.release_version, published=published)
+
+
+def _ignore(signum: signal.Signals) -> None:
+    """Ignore `signum` in this run's process (main thread only: elsewhere Python refuses).
+
+    Failure mode: the runner stops a served run with SIGTERM (serve sends it one on a Ctrl-C), and the
+    terminal's SIGINT reaches the run as well (one process group). Outside the build's own handler (while
+    the run starts, or once its work is over and the interpreter exits), either signal raised
+    KeyboardInterrupt or Prefect's TerminationSignal wherever the interpreter was, printing a traceback
+    from a weakref callback. SIGINT is ignored from the run's start (the runner's SIGTERM stops it); SIGTERM
+    only at exit, since Prefect's engine restores its own handler whenever a flow of it ends. During the
+    build its handler still takes both (`core/stopping.py`)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signum, signal.SIG_IGN)
 
 
 def serve_schedule(*, name: str, cron: str | None, interval_s: float | None, config_path: Path | None,
