@@ -171,7 +171,7 @@ def _series_sentence(group: Sequence[Link]) -> str:
     parts = [f"{link.produced.what}, from ``{link.producer}``"
              + (f" {link.produced.condition_words}" if link.produced.condition_words else "")
              + f", because {purpose_for(link.produced, link.accepted)}" for link in group]
-    return f"{count} figures are {group[0].accepted.role}{group[0].unit_note}: {_listed(parts, '; ')}."
+    return f"{count} values are {group[0].accepted.role}{group[0].unit_note}: {_listed(parts, '; ')}."
 
 
 def _listed(items: Sequence[str], separator: str = ", ") -> str:

@@ -75,15 +75,17 @@ def test_only_a_price_that_raises_an_alert_is_published(seeds):
 
 def test_a_scheduler_publishes_jobs_queued_finished_and_really_cancelled(seeds):
     fusion = _fused(seeds, "priority_scheduler", "priority_event_bus")
-    assert sorted(link.producer for link in fusion.links) == ["cancel", "run_next", "submit"]
+    assert sorted(link.producer for link in fusion.links) == ["cancel", "change_priority", "run_next", "submit"]
     scheduler = _hybrid(fusion)
     scheduler.subscribe("owner", "jobs.*")
     scheduler.submit("backup", 1, 30)
     scheduler.submit("report", 3, 10)
+    scheduler.change_priority("report", 5)  # the job board shows the priority it now has
     assert scheduler.cancel("backup") is True and scheduler.cancel("backup") is False
     assert scheduler.run_until(5) == ["report"]
     assert scheduler.drain("owner") == ["jobs.queued: job backup queued with priority 1",
                                         "jobs.queued: job report queued with priority 3",
+                                        "jobs.reprioritised: job report now has priority 5",
                                         "jobs.cancelled: job backup cancelled", "jobs.finished: job report finished"]
 
 
@@ -133,14 +135,3 @@ def test_an_opponent_sees_every_move_pass_and_take_back(seeds):
     assert board.undo() == "B"
     assert board.drain("opponent") == ["reversi.moves: disc placed at row 0, column 1, flipping 1",
                                        "reversi.moves: last move taken back; B to move"]
-
-
-def test_a_query_editor_completes_the_columns_a_schema_gains(seeds):
-    fusion = _fused(seeds, "table_schema", "prefix_trie")
-    schema = _hybrid(fusion, table="users")
-    schema.add_column("id", "INTEGER", primary_key=True)
-    schema.add_column("email", "TEXT")
-    schema.add_column("email_verified", "BOOLEAN")
-    with pytest.raises(ValueError):
-        schema.add_column("email", "TEXT")  # refused: not added, not completed
-    assert schema.complete("em") == ["email", "email_verified"] and schema.frequency("email") == 1

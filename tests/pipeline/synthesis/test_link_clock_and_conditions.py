@@ -224,16 +224,21 @@ def test_statistics_of_a_timesheet_take_approved_weeks_only(seeds):
         sheet.reopen_week(1)
 
 
-def test_a_registered_room_is_completed_from_its_registration(seeds):
+def test_a_registered_room_is_completed_from_its_registration_and_raised_by_its_bookings(seeds):
     fusion = fuse(seeds["room_booking_calendar"], seeds["prefix_trie"], random.Random(0), max_links=3)
-    (link,) = [link for link in fusion.links if link.consumer == "insert"]
-    assert link.woven and link.producer == "add_room" and link.returns_nothing
+    # one series of room names: every registered room is completed, and each booking ranks it higher
+    links = sorted((link for link in fusion.links if link.consumer == "insert"), key=lambda link: link.producer)
+    assert [(link.producer, link.woven, link.returns_nothing) for link in links] == [
+        ("add_room", True, True), ("book", True, False)]
     calendar = _hybrid(fusion)
     calendar.add_room("Elm", 8)
-    calendar.add_room("Oak", 4)
-    assert calendar.complete("E") == ["Elm"]
+    calendar.add_room("Eden", 4)
+    assert calendar.complete("E") == ["Eden", "Elm"]
+    calendar.book("Elm", 1, 9, 10, "ana", 3)
+    assert calendar.complete("E") == ["Elm", "Eden"]
     with pytest.raises(ValueError):
         calendar.add_room("Elm", 2)  # refused before its end: nothing is handed on
+    assert calendar.frequency("Elm") == 2
 
 
 def test_a_migration_run_is_audited_under_the_runners_user_only_when_it_applied_something(seeds):
@@ -281,3 +286,18 @@ def test_max_links_counts_other_links_one_by_one(seeds):
     links = chosen_links(queue, model_queue, bus, model_bus, random.Random(0), 1, {})
     assert len(links) == 5 and {link.consumer for link in links} == {"publish"}
     assert not chosen_links(queue, model_queue, bus, model_bus, random.Random(0), 0, {})
+
+
+def test_every_change_of_a_deal_and_of_a_group_is_on_record_from_its_opening(seeds):
+    # a deal is on record from the moment it is opened (under its owner), not from its first stage change
+    fusion = fuse(seeds["sales_pipeline"], seeds["audit_chain"], random.Random(0), max_links=3)
+    assert sorted(link.producer for link in fusion.links) == ["add_deal", "advance", "mark_lost", "revalue"]
+    pipeline = _hybrid(fusion)
+    pipeline.add_deal("Bolt", 500, "sam")
+    assert [entry[1:] for entry in _entries(pipeline)] == [("sam", "deal Bolt opened at value 500 for sam")]
+    # members joining are on record as well as members leaving
+    group = fuse(seeds["expense_splitter"], seeds["audit_chain"], random.Random(0), max_links=3)
+    assert {"add_member", "remove_member"} <= {link.producer for link in group.links}
+    splitter = _hybrid(group, members=["ana"])
+    splitter.add_member("ben")
+    assert [entry[1:] for entry in _entries(splitter)] == [("group", "member ben joined the group")]

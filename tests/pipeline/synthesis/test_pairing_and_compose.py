@@ -288,7 +288,7 @@ def test_several_operations_add_to_one_series_each_handing_on_what_it_names():
     assert "returned = self.balance\n        if returned == 0:\n            self.add(value=amount)" in fusion.source
     text = " ".join(fusion.source.split())
     assert "(this method passes ``amount`` to ``add`` as ``value``, after its own changes)" in text
-    assert ('"""Two figures are added to the statistics: the amount of a deposit, from ``deposit``, because '
+    assert ('"""Two values are added to the statistics: the amount of a deposit, from ``deposit``, because '
             "deposits show how the account is fed; and the amount of a withdrawal, from ``withdraw`` when it "
             'empties the account, because emptying withdrawals are the risk.') in text
     compile(fusion.source, "hybrid", "exec")
