@@ -155,12 +155,27 @@ def links_summary(links: Sequence[Link]) -> str:
             out.append(_series_sentence(group))
             continue
         names = [f"``{link.producer}``" for link in group]
-        reasons = [f"{purpose_for(link.produced, link.accepted)} ({name})" for link, name in zip(group, names)]
+        shared, rests = _shared_start([purpose_for(link.produced, link.accepted) for link in group])
+        reasons = [f"{rest} ({name})" for rest, name in zip(rests, names)]
         conditions = [f" {name} reports only {link.produced.condition_words}." for link, name in zip(group, names)
                       if link.produced.condition_words]
         out.append(f"A note of each {_listed(names)} is {group[0].accepted.role}, because "
-                   f"{_listed(reasons, '; ')}." + "".join(conditions))
+                   f"{shared}{_listed(reasons, '; ')}." + "".join(conditions))
     return " ".join(out)
+
+
+def _shared_start(reasons: Sequence[str]) -> tuple[str, list[str]]:
+    """The words every reason starts with (at least two, ending with a space), said once, and what is left of
+    each: "services that cache permissions must hear when a user gains a role; drop a role the moment it is
+    taken away" instead of naming the services again for every operation ("" and the reasons when they
+    share fewer words, or when a reason would be left empty)."""
+    split = [reason.split() for reason in reasons]
+    count = 0
+    while all(len(words) > count + 1 for words in split) and len({words[count] for words in split}) == 1:
+        count += 1
+    if count < 2:
+        return "", list(reasons)
+    return " ".join(split[0][:count]) + " ", [" ".join(words[count:]) for words in split]
 
 
 def _series_sentence(group: Sequence[Link]) -> str:

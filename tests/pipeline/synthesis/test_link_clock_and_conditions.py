@@ -295,6 +295,12 @@ def test_every_change_of_a_deal_and_of_a_group_is_on_record_from_its_opening(see
     pipeline = _hybrid(fusion)
     pipeline.add_deal("Bolt", 500, "sam")
     assert [entry[1:] for entry in _entries(pipeline)] == [("sam", "deal Bolt opened at value 500 for sam")]
+    # the words every reason starts with are said once in the class docstring, not once per operation
+    cls = next(n for n in ast.parse(fusion.source).body if isinstance(n, ast.ClassDef))
+    summary = " ".join((ast.get_docstring(cls) or "").split()).split(" SalesPipeline part:")[0]
+    assert summary.count("for commission disputes") == 1
+    assert ("because for commission disputes, who owns a deal and its value when it was opened must be on record "
+            "(``add_deal``); each stage change of a deal must be on record (``advance``);") in summary
     # members joining are on record as well as members leaving
     group = fuse(seeds["expense_splitter"], seeds["audit_chain"], random.Random(0), max_links=3)
     assert {"add_member", "remove_member"} <= {link.producer for link in group.links}
