@@ -37,9 +37,9 @@ class ComposeConfig(BaseModel):
     rng_seed: int = Field(default=20250101, description="Seed of every random choice (pairs, scenarios).")
     max_pairs: int = Field(default=110, ge=0, description="Most pairs of bundled seeds composed in one build; "
                            "pairs holding a mined class are counted apart, up to as many again.")
-    max_uses_per_seed: int = Field(default=12, ge=1, description="How often one seed may take part in a pair. "
+    max_uses_per_seed: int = Field(default=16, ge=1, description="How often one seed may take part in a pair. "
                                    "A log or a message bus is the natural end of many classes' operations: "
-                                   "at 8 the bus took 8 of its 16 linkable pairs and left the rest uncomposed.")
+                                   "at 8 the bus took half of its 16 linkable pairs and left the rest uncomposed.")
     composable: dict[str, tuple[str, ...]] = Field(
         default_factory=dict,
         description="Domain -> domains it may be paired with (the registry's composable_with); a domain "
