@@ -43,10 +43,10 @@ def test_mined_classes_as_seeds_is_the_default_and_keeps_earlier_run_ids(tmp_pat
 
     mining = BuildConfig(mine=MineConfig(local=Path("/tmp/repos")))
     assert mining.mine.as_seeds is True
-    # digests of these configurations as `[compose]` now reads (`max_links`, eight uses per seed), the same
+    # digests of these configurations as `[compose]` now reads (`max_links`, sixteen uses per seed), the same
     # whether or not `[mine] as_seeds`, `derive_docstrings` and the mining filters' settings are written out
     # at their defaults
-    assert (mining.fingerprint(), BuildConfig().fingerprint()) == ("7ef07180fd", "7d1c3c7d46")
+    assert (mining.fingerprint(), BuildConfig().fingerprint()) == ("f4cfcc2c6d", "6d197c6d84")
     # a release setting added since changes the id only when it is set away from its default
     limited = BuildConfig(release=ReleaseConfig(max_variants_per_family=3))
     assert limited.fingerprint() != BuildConfig().fingerprint() and not limited.resumes_as(BuildConfig())
