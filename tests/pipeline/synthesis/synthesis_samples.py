@@ -85,3 +85,10 @@ WALLET = ACCOUNT.replace("class Account:", "class Wallet:").replace('''    def c
 """An account whose every field a public method shows (a snapshot can state its shape), with a method that
 calls another (`withdraw_all` reads `current()`), one that reports failure by returning False and one that
 can be a no-op."""
+
+
+def hybrid_instance(fusion, **kwargs):
+    """An instance of a fusion's hybrid class, made from its source (the bundled seeds' own code)."""
+    namespace: dict = {}
+    exec(compile(fusion.source, fusion.module_name, "exec"), namespace)
+    return namespace[fusion.class_name](**kwargs)

@@ -1,35 +1,17 @@
 """Ends declared so that classes a real program would join are joined: an order book whose orders reach a
 surveillance log and an order feed; a price tracker's alerts, a scheduler's jobs, a key-value store's writes
-and commits, a board game's moves and a skirmish's downed fighters published; a table schema whose columns a
-query editor completes. Each event names its subject, each actor is a real one (a trader from the call or
+and commits, a board game's moves and a skirmish's downed fighters published. Each event names its subject, each actor is a real one (a trader from the call or
 the order's own), and only calls that changed something report. Built from the bundled seeds."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
-from typing import Any
 
 import pytest
+from synthesis_samples import hybrid_instance
 
-from core.domains import load_domains
 from core.records import SeedClass
-from pipeline.corpus.seeds import load_corpus
 from pipeline.synthesis.compose import Fusion, fuse
-
-SEEDS = Path(__file__).resolve().parents[3] / "seeds"
-
-
-@pytest.fixture(scope="module")
-def seeds() -> dict[str, SeedClass]:
-    corpus = load_corpus(SEEDS, load_domains(SEEDS / "domains.toml"))
-    return {seed.name: seed for seed in corpus.seeds}
-
-
-def _hybrid(fusion: Fusion, **kwargs: Any) -> Any:
-    namespace: dict[str, Any] = {}
-    exec(compile(fusion.source, fusion.module_name, "exec"), namespace)  # the bundled seeds' own code
-    return namespace[fusion.class_name](**kwargs)
 
 
 def _fused(seeds: dict[str, SeedClass], producer: str, consumer: str) -> Fusion:
@@ -41,7 +23,7 @@ def _fused(seeds: dict[str, SeedClass], producer: str, consumer: str) -> Fusion:
 def test_every_order_entered_or_cancelled_is_on_record_under_its_trader(seeds):
     fusion = _fused(seeds, "order_book", "audit_chain")
     assert sorted(link.producer for link in fusion.links) == ["cancel", "submit_limit", "submit_market"]
-    book = _hybrid(fusion)
+    book = hybrid_instance(fusion)
     book.set_clock(7)
     book.submit_limit("sell", 101, 5, "ann")
     book.submit_market("buy", 2, "bob")
@@ -56,7 +38,7 @@ def test_every_order_entered_or_cancelled_is_on_record_under_its_trader(seeds):
 
 
 def test_the_order_feed_hears_each_order_as_it_is_entered(seeds):
-    book = _hybrid(_fused(seeds, "order_book", "priority_event_bus"))
+    book = hybrid_instance(_fused(seeds, "order_book", "priority_event_bus"))
     book.subscribe("desk", "orders.#")
     book.submit_limit("buy", 99, 4, "dee")
     book.cancel(1)
@@ -65,7 +47,7 @@ def test_the_order_feed_hears_each_order_as_it_is_entered(seeds):
 
 
 def test_only_a_price_that_raises_an_alert_is_published(seeds):
-    tracker = _hybrid(_fused(seeds, "price_tracker", "priority_event_bus"), alert_pct=5.0)
+    tracker = hybrid_instance(_fused(seeds, "price_tracker", "priority_event_bus"), alert_pct=5.0)
     tracker.subscribe("trader", "prices.alerts")
     assert tracker.record(100.0) is False
     assert tracker.record_many([101.0, 90.0]) == 1  # a batch reports through `record` too
@@ -76,7 +58,7 @@ def test_only_a_price_that_raises_an_alert_is_published(seeds):
 def test_a_scheduler_publishes_jobs_queued_finished_and_really_cancelled(seeds):
     fusion = _fused(seeds, "priority_scheduler", "priority_event_bus")
     assert sorted(link.producer for link in fusion.links) == ["cancel", "change_priority", "run_next", "submit"]
-    scheduler = _hybrid(fusion)
+    scheduler = hybrid_instance(fusion)
     scheduler.subscribe("owner", "jobs.*")
     scheduler.submit("backup", 1, 30)
     scheduler.submit("report", 3, 10)
@@ -90,7 +72,7 @@ def test_a_scheduler_publishes_jobs_queued_finished_and_really_cancelled(seeds):
 
 
 def test_watchers_hear_of_writes_that_stay_and_of_nothing_else(seeds):
-    store = _hybrid(_fused(seeds, "revisioned_kv_store", "priority_event_bus"))
+    store = hybrid_instance(_fused(seeds, "revisioned_kv_store", "priority_event_bus"))
     store.subscribe("cache", "kv.*")
     store.put("color", "red")
     assert store.increment("hits") == 1  # through `put`
@@ -110,7 +92,7 @@ def test_watchers_hear_of_writes_that_stay_and_of_nothing_else(seeds):
 
 
 def test_only_the_blow_that_downs_a_fighter_is_published(seeds):
-    fight = _hybrid(_fused(seeds, "combat_tracker", "priority_event_bus"), seed=3)
+    fight = hybrid_instance(_fused(seeds, "combat_tracker", "priority_event_bus"), seed=3)
     fight.subscribe("announcer", "combat.downed")
     fight.add_fighter("ash", "red", 30, 9, 0, 9)
     fight.add_fighter("bex", "blue", 12, 1, 0, 0)
@@ -127,7 +109,7 @@ def test_only_the_blow_that_downs_a_fighter_is_published(seeds):
 def test_an_opponent_sees_every_move_pass_and_take_back(seeds):
     fusion = _fused(seeds, "reversi_board", "priority_event_bus")
     assert sorted(link.producer for link in fusion.links) == ["pass_turn", "play", "undo"]
-    board = _hybrid(fusion, size=4)
+    board = hybrid_instance(fusion, size=4)
     board.subscribe("opponent", "reversi.moves")
     assert board.play(0, 1) == 1
     with pytest.raises(ValueError):

@@ -8,32 +8,16 @@ import ast
 import random
 import textwrap
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
+from synthesis_samples import hybrid_instance
 
 from core.analysis.class_model import analyse
-from core.domains import load_domains
 from core.meanings import clock_factor
-from core.records import Accepts, Produces, SeedClass
-from pipeline.corpus.seeds import load_corpus
+from core.records import Accepts, Produces
 from pipeline.synthesis.compose import Fusion, chosen_links, fuse
 from pipeline.synthesis.links import held_writers, supplied, weavable
-
-SEEDS = Path(__file__).resolve().parents[3] / "seeds"
-
-
-@pytest.fixture(scope="module")
-def seeds() -> dict[str, SeedClass]:
-    corpus = load_corpus(SEEDS, load_domains(SEEDS / "domains.toml"))
-    return {seed.name: seed for seed in corpus.seeds}
-
-
-def _hybrid(fusion: Fusion, **kwargs: Any) -> Any:
-    namespace: dict[str, Any] = {}
-    exec(compile(fusion.source, fusion.module_name, "exec"), namespace)  # the bundled seeds' own code
-    return namespace[fusion.class_name](**kwargs)
 
 
 def _entries(chain: Any) -> list[tuple[str, str, str]]:
@@ -72,7 +56,7 @@ def test_a_queues_minute_clock_stamps_every_audit_entry_inside_its_operations(se
     assert sorted(link.producer for link in fusion.links) == [
         "advance_clock", "assign_next", "escalate", "open_ticket", "resolve"]
     assert all(link.woven for link in fusion.links)
-    queue = _hybrid(fusion, agents=["kim"])
+    queue = hybrid_instance(fusion, agents=["kim"])
     queue.advance_clock(2)
     ticket = queue.open_ticket("printer on fire", "P2")
     queue.advance_clock(3)
@@ -98,7 +82,7 @@ def test_a_producer_without_a_clock_leaves_the_time_to_the_logs_own_clock(seeds)
     fusion = fuse(seeds["currency_wallet"], seeds["audit_chain"], random.Random(0), max_links=3)
     assert sorted(link.producer for link in fusion.links) == ["convert", "deposit", "withdraw"]
     assert all(link.woven and "timestamp" not in link.given for link in fusion.links)
-    wallet = _hybrid(fusion, base="EUR", rates={"GBP": "1.20"})
+    wallet = hybrid_instance(fusion, base="EUR", rates={"GBP": "1.20"})
     wallet.set_clock(50)
     wallet.deposit("EUR", 1200)
     wallet.convert("EUR", "GBP", 1200)
@@ -119,7 +103,7 @@ def test_a_method_calling_a_woven_operation_says_that_its_report_is_passed_on(se
 def test_operations_that_return_nothing_report_what_they_did_at_their_end(seeds):
     fusion = fuse(seeds["leave_request_workflow"], seeds["audit_chain"], random.Random(0), max_links=3)
     assert sorted(link.producer for link in fusion.links) == ["approve", "cancel", "reject", "submit"]
-    workflow = _hybrid(fusion)
+    workflow = hybrid_instance(fusion)
     workflow.add_employee("fa", 4)
     rejected = workflow.submit("fa", 1, 1)
     workflow.reject(rejected, "lead", "busy week")
@@ -172,7 +156,7 @@ def test_an_operation_that_returns_nothing_with_an_early_return_is_not_woven():
 
 def test_a_value_crosses_only_when_the_operation_changed_something(seeds):
     roles = fuse(seeds["role_registry"], seeds["priority_event_bus"], random.Random(0), max_links=3)
-    registry = _hybrid(roles)
+    registry = hybrid_instance(roles)
     registry.add_role("ops")
     registry.subscribe("cache", "roles.*")
     registry.assign("bob", "ops")
@@ -194,7 +178,7 @@ def test_a_value_crosses_only_when_the_operation_changed_something(seeds):
                                        "roles.deleted: role ops deleted, taken from 1 users"]
 
     hotp = fuse(seeds["hotp_authenticator"], seeds["priority_event_bus"], random.Random(0), max_links=3)
-    auth = _hybrid(hotp)
+    auth = hybrid_instance(hotp)
     auth.enroll("key", "ab" * 20)
     auth.subscribe("security", "devices.*")
     assert auth.unlock("key") == 0
@@ -207,7 +191,7 @@ def test_statistics_of_a_timesheet_take_approved_weeks_only(seeds):
     fusion = fuse(seeds["timesheet"], seeds["running_stats"], random.Random(0), max_links=3)
     (link,) = fusion.links
     assert link.woven and link.producer == "approve_week" and not link.condition
-    sheet = _hybrid(fusion, employee="noor", hourly_rate=1.0)
+    sheet = hybrid_instance(fusion, employee="noor", hourly_rate=1.0)
     sheet.log(1, "alpha", 9.0)
     sheet.submit_week(1)
     sheet.reopen_week(1)  # a mistake corrected before approval never reaches the statistics
@@ -230,7 +214,7 @@ def test_a_registered_room_is_completed_from_its_registration_and_raised_by_its_
     links = sorted((link for link in fusion.links if link.consumer == "insert"), key=lambda link: link.producer)
     assert [(link.producer, link.woven, link.returns_nothing) for link in links] == [
         ("add_room", True, True), ("book", True, False)]
-    calendar = _hybrid(fusion)
+    calendar = hybrid_instance(fusion)
     calendar.add_room("Elm", 8)
     calendar.add_room("Eden", 4)
     assert calendar.complete("E") == ["Eden", "Elm"]
@@ -244,7 +228,7 @@ def test_a_registered_room_is_completed_from_its_registration_and_raised_by_its_
 def test_a_migration_run_is_audited_under_the_runners_user_only_when_it_applied_something(seeds):
     fusion = fuse(seeds["migration_runner"], seeds["audit_chain"], random.Random(0), max_links=3)
     assert sorted((link.producer, link.woven) for link in fusion.links) == [("migrate", True), ("rollback", True)]
-    runner = _hybrid(fusion, db_user="deploy")
+    runner = hybrid_instance(fusion, db_user="deploy")
     runner.register(1, "users", "CREATE TABLE users (id INTEGER)", "DROP TABLE users")
     assert runner.migrate() == [1] and runner.migrate() == []
     runner.rollback()
@@ -262,7 +246,7 @@ def test_a_word_with_no_correction_is_not_learned_as_a_completion(seeds):
     fusion = fuse(seeds["prefix_trie"], checker, random.Random(0), max_links=3)
     (link,) = fusion.links
     assert not link.woven and link.call == "insert_corrected_word"
-    trie = _hybrid(fusion)
+    trie = hybrid_instance(fusion)
     trie.add_word("python")
     assert trie.insert_corrected_word("xqzv") is None and not trie.complete("xq")
     trie.insert_corrected_word("pyton")
@@ -292,7 +276,7 @@ def test_every_change_of_a_deal_and_of_a_group_is_on_record_from_its_opening(see
     # a deal is on record from the moment it is opened (under its owner), not from its first stage change
     fusion = fuse(seeds["sales_pipeline"], seeds["audit_chain"], random.Random(0), max_links=3)
     assert sorted(link.producer for link in fusion.links) == ["add_deal", "advance", "mark_lost", "revalue"]
-    pipeline = _hybrid(fusion)
+    pipeline = hybrid_instance(fusion)
     pipeline.add_deal("Bolt", 500, "sam")
     assert [entry[1:] for entry in _entries(pipeline)] == [("sam", "deal Bolt opened at value 500 for sam")]
     # the words every reason starts with are said once in the class docstring, not once per operation
@@ -304,6 +288,6 @@ def test_every_change_of_a_deal_and_of_a_group_is_on_record_from_its_opening(see
     # members joining are on record as well as members leaving
     group = fuse(seeds["expense_splitter"], seeds["audit_chain"], random.Random(0), max_links=3)
     assert {"add_member", "remove_member"} <= {link.producer for link in group.links}
-    splitter = _hybrid(group, members=["ana"])
+    splitter = hybrid_instance(group, members=["ana"])
     splitter.add_member("ben")
     assert [entry[1:] for entry in _entries(splitter)] == [("group", "member ben joined the group")]
