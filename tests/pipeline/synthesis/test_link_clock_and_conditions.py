@@ -178,13 +178,17 @@ def test_a_value_crosses_only_when_the_operation_changed_something(seeds):
                                        "roles.deleted: role ops deleted, taken from 1 users"]
 
     hotp = fuse(seeds["hotp_authenticator"], seeds["priority_event_bus"], random.Random(0), max_links=3)
-    auth = hybrid_instance(hotp)
+    auth = hybrid_instance(hotp, max_failures=2)
     auth.enroll("key", "ab" * 20)
     auth.subscribe("security", "devices.*")
-    assert auth.unlock("key") == 0
-    auth.verify("key", "000000")
-    assert auth.unlock("key") == 1
-    assert auth.drain("security") == ["devices.unlocked: device key unlocked after 1 failed attempts"]
+    assert auth.unlock("key") == 0  # nothing to lift
+    assert auth.verify("key", "000000") is False
+    assert auth.unlock("key") == 1  # failures cleared, but the device was never locked: no lockout lifted
+    assert auth.verify("key", "000000") is False and auth.verify("key", "000000") is False  # the second locks it
+    assert auth.unlock("key") == 2
+    assert auth.drain("security") == ["devices.locked: device key locked out after too many wrong codes in a row",
+                                      "devices.unlocked: device key unlocked; its lockout after 2 failed attempts "
+                                      "is lifted"]
 
 
 def test_statistics_of_a_timesheet_take_approved_weeks_only(seeds):
