@@ -258,10 +258,7 @@ def _condition_problem(end: Produces, method: ast.FunctionDef) -> str | None:
         return "condition_words needs a condition" if end.condition_words else None
     if not end.condition_words:
         return "a condition needs condition_words saying it in plain words"
-    returns_nothing = method.returns is not None and ast.unparse(method.returns) == "None"
-    if "{result}" in end.condition and returns_nothing:
-        return f"{end.method} returns nothing, so the condition cannot name {{result}}"
-    return _expression_problem(end.condition.replace("{result}", "result"), _required(method) | {"result"})
+    return _over_result_problem(end.condition, "condition", method)
 
 
 def _value_problem(end: Produces, method: ast.FunctionDef) -> str | None:
@@ -272,10 +269,16 @@ def _value_problem(end: Produces, method: ast.FunctionDef) -> str | None:
         return None
     if end.event:
         return "an event hands on its text: name what it is about in event, not in value"
+    return _over_result_problem(end.value, "value", method)
+
+
+def _over_result_problem(expression: str, field: str, method: ast.FunctionDef) -> str | None:
+    """Why an expression over the method's required parameters, the instance's state and `{result}` cannot
+    be written into a hybrid (None when it can); `{result}` only where the method returns something."""
     returns_nothing = method.returns is not None and ast.unparse(method.returns) == "None"
-    if "{result}" in end.value and returns_nothing:
-        return f"{end.method} returns nothing, so the value cannot name {{result}}"
-    return _expression_problem(end.value.replace("{result}", "result"), _required(method) | {"result"})
+    if "{result}" in expression and returns_nothing:
+        return f"{method.name} returns nothing, so the {field} cannot name {{result}}"
+    return _expression_problem(expression.replace("{result}", "result"), _required(method) | {"result"})
 
 
 def _event_problem(end: Produces, method: ast.FunctionDef) -> str | None:
