@@ -157,24 +157,13 @@ def chosen_links(a: SeedClass, model_a: ClassModel, b: SeedClass, model_b: Class
     links: list[Link] = []
     for link in usable:
         if any(link.producer == other.producer or link.call == other.call
-               or (link.consumer == other.consumer and _purpose_key(link) != _purpose_key(other))
+               or (link.consumer == other.consumer and link.group != other.group)
                for other in links):  # a log or a bus takes the events of several operations, a series its values
             continue
-        if len({_purpose_key(other) for other in links} | {_purpose_key(link)}) > max_links:
+        if len({other.group for other in links} | {link.group}) > max_links:
             continue
         links.append(link)
     return sorted(links, key=lambda link: link.call)
-
-
-def _purpose_key(link: Link) -> str:
-    """What counts once towards `max_links`: a log or a bus that hears every operation its purpose names
-    (a payroll audit logs approvals, cancellations and rejections alike) is one link of the class, however
-    many operations report to it, and so is one series (`Produces.name`) that several operations add to
-    (a retry's attempts, from the runs that succeed and the runs that give up); any other link is one of
-    its own."""
-    if link.accepted.unit == EVENT:
-        return f"events->{link.consumer}"
-    return f"series->{link.consumer}->{link.produced.name}" if link.woven else link.call
 
 
 def _hybrid_link(seed_link: SeedLink, first: tuple[SeedClass, ClassModel], second: tuple[SeedClass, ClassModel],

@@ -78,6 +78,17 @@ class Link:
         """The condition is read on the state the operation finds (it does not name the result)."""
         return bool(self.condition) and "{result}" not in self.condition
 
+    @property
+    def group(self) -> str:
+        """What the link shares with others of its hybrid: a log or a bus hears every operation its purpose
+        names (a payroll audit logs approvals, cancellations and rejections alike), and one series
+        (`Produces.name`) takes what several operations add to it (a retry's attempts, from the runs that
+        succeed and the runs that give up); any other link stands alone. Such a group counts once towards
+        `max_links` and is told in one sentence of the class docstring."""
+        if self.accepted.unit == EVENT:
+            return f"events->{self.consumer}"
+        return f"series->{self.consumer}->{self.produced.name}" if self.woven else f"one->{self.call}"
+
     def guard(self, value: str, before: str, positive: bool = True) -> str:
         """The test a value must pass to be handed on ("" for none): above zero where zero is no event (unless
         not `positive`: a link method leaves a refused zero to the consumer's error), and the producer's
@@ -142,10 +153,8 @@ def links_summary(links: Sequence[Link]) -> str:
     ("A note of each ``approve`` and ``reject`` is appended to the audit chain, because ... (``approve``)
     and ... (``reject``).") instead of repeating what the log does once per operation."""
     groups: dict[str, list[Link]] = {}
-    for link in links:
-        key = f"events->{link.consumer}" if link.woven and link.accepted.unit == EVENT else \
-            f"series->{link.consumer}->{link.produced.name}" if link.woven else f"one->{link.call}"
-        groups.setdefault(key, []).append(link)
+    for link in links:  # a link method is told on its own: its sentence names the method, not an operation
+        groups.setdefault(link.group if link.woven else f"one->{link.call}", []).append(link)
     out = []
     for group in groups.values():
         if len(group) == 1:
